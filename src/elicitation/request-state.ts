@@ -1,0 +1,63 @@
+// The signed requestState of 2026-07-28 rounds: the answers so far, bound to caller, request and expiry.
+import { fromBase64Url, fromUtf8, hmac, hmacVerify, sha256, toBase64Url, utf8 } from '../crypto';
+import type { RawAnswer } from './types';
+
+/** States larger than this are refused before any HMAC work. */
+export const MAX_STATE_LENGTH = 64 * 1024;
+
+export interface StateBinding {
+  caller: string;
+  method: string;
+  name: string;
+  digest: string;
+}
+
+interface Payload extends StateBinding {
+  v: 1;
+  exp: number;
+  answers: Record<string, RawAnswer>;
+}
+
+export type StateCheck = { ok: true; answers: Record<string, RawAnswer> } | { ok: false; reason: string };
+
+export async function sealState(key: CryptoKey, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
+  const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
+  const body = toBase64Url(utf8(JSON.stringify(payload)));
+  return `${body}.${toBase64Url(await hmac(key, body))}`;
+}
+
+export async function openState(key: CryptoKey, state: unknown, expected: StateBinding): Promise<StateCheck> {
+  if (typeof state !== 'string') return { ok: false, reason: 'not a string' };
+  if (state.length > MAX_STATE_LENGTH) return { ok: false, reason: `larger than ${MAX_STATE_LENGTH} characters` };
+  const dot = state.indexOf('.');
+  const signature = dot > 0 ? fromBase64Url(state.slice(dot + 1)) : undefined;
+  if (!signature) return { ok: false, reason: 'malformed' };
+  const body = state.slice(0, dot);
+  if (!(await hmacVerify(key, signature, body))) return { ok: false, reason: 'bad signature' };
+  let payload: Payload;
+  try {
+    payload = JSON.parse(fromUtf8(fromBase64Url(body) ?? new Uint8Array())) as Payload;
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (payload.v !== 1 || typeof payload.answers !== 'object' || payload.answers === null) return { ok: false, reason: 'malformed' };
+  if (!(payload.exp > Date.now())) return { ok: false, reason: 'expired' };
+  if (payload.caller !== expected.caller) return { ok: false, reason: 'issued to another caller' };
+  if (payload.method !== expected.method || payload.name !== expected.name) return { ok: false, reason: 'issued for another request' };
+  if (payload.digest !== expected.digest) return { ok: false, reason: 'issued for other arguments' };
+  return { ok: true, answers: payload.answers };
+}
+
+/** A stable digest of JSON arguments: keys sorted at every level. */
+export async function digestArguments(args: unknown): Promise<string> {
+  return toBase64Url(await sha256(canonicalJson(args)));
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

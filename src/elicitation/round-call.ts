@@ -1,0 +1,56 @@
+// A 2026-07-28 request that may need input: read the answers (signed state + inputResponses), run, and seal a new state.
+import { invalidParams, isObject } from '../protocol';
+import type { Outcome } from '../server/call-tool';
+import type { ParleyServer } from '../server/instance';
+import type { AuthInfo } from '../server/tool-types';
+import { digestArguments, openState, sealState, type StateBinding } from './request-state';
+import { RoundAsker } from './rounds';
+import type { RawAnswer } from './types';
+
+const ANSWER_KEY = /^(elicitation|sampling|roots)-\d{1,4}$/;
+const MAX_ANSWERS = 64;
+
+export interface RoundRequest {
+  method: string;
+  name: string;
+  args: unknown;
+  params: Record<string, unknown>;
+  auth: AuthInfo;
+  capabilities: Record<string, unknown>;
+}
+
+export const callerKey = (auth: AuthInfo): string => (auth.anonymous ? 'anonymous' : `${auth.user.iss ?? ''}#${auth.user.sub}`);
+
+export async function withRounds(
+  server: ParleyServer,
+  request: RoundRequest,
+  run: (asker: RoundAsker) => Promise<Outcome>,
+): Promise<Record<string, unknown>> {
+  const { inputResponses, requestState } = request.params;
+  if (inputResponses !== undefined && !isObject(inputResponses)) throw invalidParams('params.inputResponses must be an object');
+  let binding: StateBinding | undefined;
+  const bind = async () => (binding ??= { caller: callerKey(request.auth), method: request.method, name: request.name, digest: await digestArguments(request.args) });
+
+  let answers: Record<string, RawAnswer> = {};
+  let trusted = true;
+  if (requestState !== undefined) {
+    const check = await openState(server.stateKey, requestState, await bind());
+    if (check.ok) answers = { ...check.answers };
+    else {
+      trusted = false;
+      const hint = server.ephemeralStateKey ? ' This instance signs with a per-process key: set the same VAULT_SECRET on every instance.' : '';
+      server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
+    }
+  }
+  // Answers sent beside a rejected state are ignored with it: the tool asks its first question again.
+  if (trusted && inputResponses) {
+    for (const [key, value] of Object.entries(inputResponses)) if (ANSWER_KEY.test(key) && isObject(value)) answers[key] = value;
+  }
+  if (Object.keys(answers).length > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
+
+  const asker = new RoundAsker(answers, request.capabilities);
+  const outcome = await run(asker);
+  if (outcome.kind === 'result') return outcome.result;
+  const state = await sealState(server.stateKey, await bind(), answers, server.config.elicitation.stateTtlMs);
+  return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
+}

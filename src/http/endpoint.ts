@@ -1,0 +1,48 @@
+// The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version.
+import { ErrorCode, HEADER, McpWireError, SUPPORTED_VERSIONS, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
+import { isKnownMethod, handleRequest } from '../server/methods';
+import type { ParleyServer } from '../server/instance';
+import type { AuthInfo } from '../server/tool-types';
+import { resolveCaller } from './auth';
+import { readBody } from './body';
+import { checkHeaders, readEnvelope } from './modern-checks';
+import { accepted, errorResponseOf, resultResponse } from './respond';
+
+export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
+  const body = await readBody(request, server.config.http.maxBodyBytes);
+  if (body instanceof McpWireError) return errorResponseOf(null, body);
+  let id: JsonRpcId | null = null;
+  try {
+    const message = parseMessage(body);
+    if (isResponse(message)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
+    if (isRequest(message)) id = message.id;
+    const params = message.params ?? {};
+    const headers = request.headers;
+    if (message.method === 'initialize' || headers.has(HEADER.sessionId))
+      throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', {
+        supported: SUPPORTED_VERSIONS,
+        requested: isObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown',
+      });
+    // A request that names no version, in a header or in _meta, is served as 2026-07-28 with nobody to ask.
+    const unversioned = !headers.has(HEADER.protocolVersion) && params._meta === undefined;
+    const envelope = unversioned ? undefined : readEnvelope(params);
+    if (envelope) checkHeaders(headers, message.method, params, envelope.version);
+    // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.
+    if (!isRequest(message)) return accepted();
+    if (!isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    const caller = await resolveCaller(request, server, given);
+    if (caller instanceof Response) return caller;
+    const result = await handleRequest(server, message.method, params, {
+      era: envelope ? 'modern' : 'unversioned',
+      auth: caller,
+      capabilities: envelope?.capabilities ?? {},
+      signal: request.signal,
+    });
+    return resultResponse(message.id, result);
+  } catch (error) {
+    if (error instanceof McpWireError) return errorResponseOf(id, error);
+    const errorId = crypto.randomUUID();
+    server.logger.error(`Request failed (error id ${errorId})`, error);
+    return errorResponseOf(id, new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`));
+  }
+}

@@ -1,0 +1,29 @@
+// DNS-rebinding guards: the Origin must be loopback, the request's own, or listed; the Host, when checked, likewise.
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
+
+export interface GuardOptions {
+  allowedOrigins: string[];
+  allowedHosts?: string[];
+}
+
+/** Returns why the request is refused (403), or undefined when it may pass. */
+export function checkRequestOrigin(request: Request, url: URL, options: GuardOptions): string | undefined {
+  if (options.allowedHosts) {
+    const host = request.headers.get('host') ?? url.host;
+    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+    if (!isLoopbackHost(hostname) && !options.allowedHosts.includes(hostname) && !options.allowedHosts.includes(host)) return `Host "${host}" is not allowed`;
+  }
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return `Origin "${origin}" is not allowed`;
+  }
+  if (parsed.origin === 'null') return `Origin "${origin}" is not allowed`;
+  if (isLoopbackHost(parsed.hostname) || parsed.origin === url.origin || options.allowedOrigins.includes(parsed.origin)) return undefined;
+  return `Origin "${origin}" is not allowed`;
+}

@@ -1,0 +1,18 @@
+// Building HTTP responses: JSON-RPC results and errors, with the right status and no-store caching.
+import { ErrorCode, McpWireError, type JsonRpcId } from '../protocol';
+
+// A fresh headers object each time: @hono/node-server writes content-length into the init it is given.
+export const jsonResponse = (body: unknown, status = 200, headers?: Record<string, string>): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+export const resultResponse = (id: JsonRpcId, result: unknown): Response => jsonResponse({ jsonrpc: '2.0', id, result });
+
+export const errorResponseOf = (id: JsonRpcId | null, error: McpWireError, headers?: Record<string, string>): Response =>
+  jsonResponse({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, headers);
+
+export const tooLarge = (limit: number) => new McpWireError(ErrorCode.InvalidRequest, `Request body too large (limit ${limit} bytes)`, undefined, 413);
+
+export const accepted = (): Response => new Response(null, { status: 202 });
+
+export const methodNotAllowed = (allow: string): Response =>
+  jsonResponse({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Method not allowed: use ${allow}` } }, 405, { allow });

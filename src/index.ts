@@ -1,0 +1,29 @@
+// Parley's public API. Each group is listed by name, with why it is public.
+
+// Declaring a server: the decorators and base class users write their tools with.
+export { App, FrontMcp, Tool } from './server/decorators';
+export type { AppOptions } from './server/decorators';
+export { ToolContext } from './server/tool-context';
+export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server/tool-types';
+export type { FrontMcpConfig, FrontMcpConfigInput } from './server/config';
+
+// Zod, re-exported so tools need one import.
+export * as z from 'zod';
+
+// Errors a tool throws, or a caller may see by code.
+export {
+  ElicitationDisabledError,
+  ElicitationNotSupportedError,
+  ElicitationTimeoutError,
+  InvalidInputError,
+  PublicMcpError,
+} from './server/errors';
+export { ErrorCode, McpWireError } from './protocol';
+
+// Serving: a fetch handler for any runtime; adapters live under parley/node, parley/cloudflare, parley/vercel.
+export { createFetchHandler } from './http/handler';
+export type { FetchHandler, HandlerOptions } from './http/handler';
+export { FrontMcpInstance } from './server/front-mcp-instance';
+
+// Protocol constants that clients and tests name.
+export { MODERN_VERSION, SUPPORTED_VERSIONS } from './protocol';

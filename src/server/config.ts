@@ -1,0 +1,54 @@
+// The server's configuration: what @FrontMcp takes, checked with zod so a typo is a clear startup error.
+import * as z from 'zod';
+import type { AuthInfo } from './tool-types';
+import type { Logger, LogLevel } from '../runtime';
+
+const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
+
+const elicitationSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** How long a signed requestState stays valid, in ms. */
+  stateTtlMs: z.number().int().positive().default(15 * 60_000),
+  redis: z.unknown().optional(),
+});
+
+const authSchema = z.union([
+  z.strictObject({ secret: z.string().min(1), issuer: z.string().optional(), audience: z.string().optional() }),
+  z.strictObject({ jwksUrl: z.url(), issuer: z.string().optional(), audience: z.string().optional() }),
+]);
+
+const httpSchema = z.strictObject({
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().optional(),
+  path: z.string().startsWith('/').default('/mcp'),
+  maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+  /** Origins allowed besides loopback and the request's own origin. */
+  allowedOrigins: z.array(z.string()).default([]),
+  /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
+  allowedHosts: z.array(z.string()).optional(),
+});
+
+export const configSchema = z.strictObject({
+  info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
+  instructions: z.string().optional(),
+  apps: z.array(fn).default([]),
+  elicitation: elicitationSchema.default({ enabled: false, stateTtlMs: 15 * 60_000 }),
+  http: httpSchema.default({ path: '/mcp', maxBodyBytes: 1024 * 1024, allowedOrigins: [] }),
+  auth: authSchema.optional(),
+  redis: z.unknown().optional(),
+  sqlite: z.unknown().optional(),
+  logging: z.strictObject({ level: z.enum(['debug', 'info', 'warn', 'error']).optional() }).optional(),
+  logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null).optional(),
+  cache: z.strictObject({ ttlMs: z.number().int().min(0), scope: z.enum(['public', 'private']) }).optional(),
+});
+
+export type FrontMcpConfigInput = z.input<typeof configSchema>;
+export type FrontMcpConfig = z.output<typeof configSchema>;
+export type { AuthInfo, LogLevel };
+
+export function parseConfig(input: unknown): FrontMcpConfig {
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+  throw new Error(`Invalid server configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,10 @@
+// FrontMcpInstance: the docs' static entry points, kept as thin aliases of the functions that do the work.
+import { createFetchHandler, type FetchHandler } from '../http/handler';
+import type { ServerInput } from './instance';
+
+export class FrontMcpInstance {
+  /** Same as createFetchHandler(config). */
+  static createFetchHandler(input: ServerInput): FetchHandler {
+    return createFetchHandler(input);
+  }
+}

@@ -1,0 +1,55 @@
+// Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
+import { importHmacKey, randomBytes } from '../crypto';
+import { createLogger, isProduction, readEnv, type EnvSource, type Logger } from '../runtime';
+import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
+import { serverOptionsOf } from './decorators';
+import { buildRegistry, type ToolEntry } from './registry';
+
+export interface ParleyServer {
+  config: FrontMcpConfig;
+  info: { name: string; version: string; title?: string };
+  tools: Map<string, ToolEntry>;
+  /** tools/list's tools, computed once: the list never varies per connection. */
+  toolList: Record<string, unknown>[];
+  logger: Logger;
+  /** The key that signs requestState. */
+  stateKey: CryptoKey;
+  /** True when no VAULT_SECRET or JWT_SECRET was set, so the key is this process's own. */
+  ephemeralStateKey: boolean;
+  production: boolean;
+  env: EnvSource;
+  cache: { ttlMs: number; scope: 'public' | 'private' };
+}
+
+/** A config object, or a class decorated with @FrontMcp. */
+export type ServerInput = FrontMcpConfigInput | Function;
+
+export function configOf(input: ServerInput): FrontMcpConfigInput {
+  if (typeof input !== 'function') return input;
+  const options = serverOptionsOf(input);
+  if (!options) throw new Error(`${input.name || 'The class'} is not decorated with @FrontMcp`);
+  return options;
+}
+
+export async function buildServer(input: ServerInput, env?: EnvSource): Promise<ParleyServer> {
+  const config = parseConfig(configOf(input));
+  const logger = config.logger ?? createLogger(config.logging?.level ?? 'info');
+  const production = isProduction(env);
+  const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
+  const secret = readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env);
+  const stateKey = await importHmacKey(secret ?? randomBytes(32));
+  if (!secret && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
+    logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
+  return {
+    config,
+    info: config.info,
+    tools,
+    toolList: [...tools.values()].map((t) => t.wire),
+    logger,
+    stateKey,
+    ephemeralStateKey: !secret,
+    production,
+    env,
+    cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
+  };
+}

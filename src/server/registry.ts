@@ -1,0 +1,60 @@
+// The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
+import type * as z from 'zod';
+import { appOptionsOf, toolOptionsOf } from './decorators';
+import { toJsonSchema, toZod } from './schema';
+import type { ToolOptions } from './tool-types';
+import type { ToolContext } from './tool-context';
+
+export interface ToolEntry {
+  name: string;
+  cls: new () => ToolContext;
+  options: ToolOptions;
+  input?: z.ZodType;
+  output?: z.ZodType;
+  /** The tool as tools/list shows it. */
+  wire: Record<string, unknown>;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export const ELICITATION_PENDING_SCHEMA = {
+  type: 'object',
+  properties: {
+    elicitationPending: {
+      type: 'object',
+      properties: { elicitId: { type: 'string' }, message: { type: 'string' }, schema: { type: 'object' } },
+      required: ['elicitId', 'message'],
+    },
+  },
+  required: ['elicitationPending'],
+} as const;
+
+export function buildRegistry(apps: Function[], opts: { elicitation: boolean }): Map<string, ToolEntry> {
+  const tools = new Map<string, ToolEntry>();
+  for (const app of apps) {
+    const appOptions = appOptionsOf(app);
+    if (!appOptions) throw new Error(`${app.name || 'An app'} in apps is not decorated with @App`);
+    for (const cls of appOptions.tools ?? []) {
+      const options = toolOptionsOf(cls);
+      if (!options) throw new Error(`${cls.name || 'A tool'} in app "${appOptions.id}" is not decorated with @Tool`);
+      if (!NAME.test(options.name)) throw new Error(`Tool name "${options.name}" must be 1-128 characters of A-Z, a-z, 0-9, _, . and -`);
+      if (tools.has(options.name)) throw new Error(`Duplicate tool name "${options.name}" (in app "${appOptions.id}")`);
+      tools.set(options.name, entryOf(cls as new () => ToolContext, options, opts.elicitation));
+    }
+  }
+  return tools;
+}
+
+function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: boolean): ToolEntry {
+  const wire: Record<string, unknown> = { name: options.name };
+  if (options.title) wire.title = options.title;
+  if (options.description) wire.description = options.description;
+  wire.inputSchema = toJsonSchema(options.inputSchema ?? {}, 'input');
+  if (options.outputSchema) {
+    const output = toJsonSchema(options.outputSchema, 'output');
+    // With elicitation on, a tool may answer with the fallback's pending result instead.
+    wire.outputSchema = elicitation ? { type: 'object', oneOf: [output, ELICITATION_PENDING_SCHEMA] } : output;
+  }
+  if (options.annotations) wire.annotations = options.annotations;
+  return { name: options.name, cls, options, input: toZod(options.inputSchema ?? {}), output: toZod(options.outputSchema), wire };
+}

@@ -1,0 +1,30 @@
+// Turning what execute() returned, or threw, into a CallToolResult.
+import { describeIssues } from './schema';
+import { InvalidOutputError, PublicMcpError } from './errors';
+import type { ToolEntry } from './registry';
+import type { Logger } from '../runtime';
+import type * as z from 'zod';
+
+export type CallToolResult = { content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
+
+const text = (t: string) => ({ type: 'text', text: t });
+
+export function toCallToolResult(value: unknown, tool: ToolEntry): CallToolResult {
+  if (tool.output) {
+    const parsed = tool.output.safeParse(value);
+    if (!parsed.success) throw new InvalidOutputError(`Tool "${tool.name}" returned a result that does not match its outputSchema: ${describeIssues(parsed.error as z.ZodError)}`);
+    return { content: [text(JSON.stringify(parsed.data))], structuredContent: parsed.data };
+  }
+  if (value === undefined || value === null) return { content: [] };
+  if (typeof value === 'string') return { content: [text(value)] };
+  if (typeof value === 'object' && Array.isArray((value as { content?: unknown }).content)) return value as CallToolResult;
+  return { content: [text(JSON.stringify(value))], structuredContent: value };
+}
+
+/** The one place a thrown error becomes a tool error: public messages are shown, anything else gets an error id. */
+export function toToolError(error: unknown, logger: Logger, toolName: string): CallToolResult {
+  if (error instanceof PublicMcpError) return { content: [text(error.message)], isError: true, _meta: { code: error.code } };
+  const errorId = crypto.randomUUID();
+  logger.error(`Tool "${toolName}" failed (error id ${errorId})`, error);
+  return { content: [text(`Internal error (error id: ${errorId})`)], isError: true, _meta: { code: 'INTERNAL_ERROR', errorId } };
+}

@@ -1,0 +1,44 @@
+// Turning what users write (Zod objects, Zod shapes, JSON Schema) into validators and wire JSON Schema.
+import * as z from 'zod';
+import type { JsonObjectSchema, SchemaInput } from './tool-types';
+
+export const isZodType = (value: unknown): value is z.ZodType =>
+  typeof value === 'object' && value !== null && '_zod' in value;
+
+const isJsonSchema = (value: unknown): value is JsonObjectSchema =>
+  typeof value === 'object' && value !== null && !isZodType(value) && (value as { type?: unknown }).type === 'object' && !Object.values(value).some(isZodType);
+
+/** A Zod validator for the input, or undefined when the input is plain JSON Schema (passed through as written). */
+export function toZod(input: SchemaInput | undefined): z.ZodType | undefined {
+  if (input === undefined) return undefined;
+  if (isZodType(input)) return input;
+  if (isJsonSchema(input)) return undefined;
+  return z.object(input as Record<string, z.ZodType>);
+}
+
+const cache = new WeakMap<object, Record<string, unknown>>();
+
+/** JSON Schema for the wire; cached per schema object, since a tool's schemas never change. */
+export function toJsonSchema(input: SchemaInput | undefined, io: 'input' | 'output'): Record<string, unknown> {
+  if (input === undefined) return { type: 'object' };
+  if (isJsonSchema(input)) return input;
+  const key = input as object;
+  const hit = cache.get(key);
+  if (hit && io === 'input') return hit;
+  const zod = toZod(input) as z.ZodType;
+  const json = z.toJSONSchema(zod, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  if (io === 'input') cache.set(key, json);
+  return json;
+}
+
+/** The restricted form schema of elicitation/create: a flat object, no $schema or additionalProperties. */
+export function toFormSchema(input: SchemaInput): Record<string, unknown> {
+  const { $schema: _s, additionalProperties: _a, ...rest } = toJsonSchema(input, 'input');
+  if (!('properties' in rest)) rest.properties = {};
+  return rest;
+}
+
+/** Zod's issues as one line that names each wrong field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+}

@@ -1,0 +1,54 @@
+// The shapes users write in @Tool, and what elicit() takes and returns.
+import type * as z from 'zod';
+
+export type ZodShape = Record<string, z.ZodType>;
+/** A Zod object, an object of Zod types, or (for hand-written forms) a JSON Schema object. */
+export type SchemaInput = z.ZodType | ZodShape | JsonObjectSchema;
+export interface JsonObjectSchema {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolOptions {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: SchemaInput;
+  outputSchema?: SchemaInput;
+  annotations?: ToolAnnotations;
+}
+
+export type Infer<S> = S extends z.ZodType ? z.output<S> : S extends ZodShape ? z.output<z.ZodObject<S>> : Record<string, unknown>;
+
+export interface ElicitOptions {
+  mode?: 'form' | 'url';
+  /** How long to wait, in ms, on protocol revisions before 2026-07-28. Default 300000. */
+  ttl?: number;
+  url?: string;
+  elicitationId?: string;
+}
+
+export type ElicitStatus = 'accept' | 'decline' | 'cancel';
+export interface ElicitResult<T = Record<string, unknown>> {
+  status: ElicitStatus;
+  content?: T;
+}
+
+/** The verified caller. `user.sub` is 'anonymous' when nobody signed in. */
+export interface AuthInfo {
+  user: { sub: string; iss?: string; [claim: string]: unknown };
+  clientId?: string;
+  token?: string;
+  anonymous?: boolean;
+  [key: string]: unknown;
+}
