@@ -4,6 +4,7 @@ import { createLogger, isProduction, readEnv, type EnvSource, type Logger } from
 import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
 import { serverOptionsOf } from './decorators';
 import { buildRegistry, type ToolEntry } from './registry';
+import { createElicitationStore, type ElicitationStore } from '../stores';
 
 export interface ParleyServer {
   config: FrontMcpConfig;
@@ -19,6 +20,8 @@ export interface ParleyServer {
   production: boolean;
   env: EnvSource;
   cache: { ttlMs: number; scope: 'public' | 'private' };
+  /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
+  elicitationStore?: ElicitationStore;
 }
 
 /** A config object, or a class decorated with @FrontMcp. */
@@ -40,6 +43,7 @@ export async function buildServer(input: ServerInput, env?: EnvSource): Promise<
   const stateKey = await importHmacKey(secret ?? randomBytes(32));
   if (!secret && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
+  const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   return {
     config,
     info: config.info,
@@ -51,5 +55,6 @@ export async function buildServer(input: ServerInput, env?: EnvSource): Promise<
     production,
     env,
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
+    elicitationStore,
   };
 }
