@@ -1,11 +1,12 @@
 // Bundles a Worker entry with esbuild the way wrangler does, for tests that run it inside workerd.
 import { build } from 'esbuild';
 
-export async function bundleWorker(entry: string): Promise<{ code: string; nodeImports: string[] }> {
+/** `format: 'iife'` for runtimes that take a script rather than a module (edge-runtime). */
+export async function bundleWorker(entry: string, format: 'esm' | 'iife' = 'esm'): Promise<{ code: string; nodeImports: string[] }> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
-    format: 'esm',
+    format,
     platform: 'neutral',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],

@@ -1,0 +1,13 @@
+// Vercel (edge runtime or Node functions): a route handler that is the fetch handler; env comes from process.env.
+import type { FetchHandler } from '../http/handler';
+import type { ServerInput } from '../server/instance';
+import { handlerOf } from './handler-of';
+
+/**
+ * One handler for every method of the route: the server is built once per isolate, on its first request.
+ * @example const handler = createVercelHandler(config); export { handler as GET, handler as POST, handler as DELETE }; export const runtime = 'edge';
+ */
+export function createVercelHandler(input: ServerInput | FetchHandler): (request: Request) => Promise<Response> {
+  const handler = handlerOf(input);
+  return (request) => handler(request);
+}

@@ -1,0 +1,103 @@
+// Redis over HTTP (the Upstash REST protocol) on @upstash/redis: a store an edge isolate can reach, with real
+// publish/subscribe as one server-sent-event stream per subscribed channel. Nothing polls.
+import { Redis } from '@upstash/redis/cloudflare'; // the platform-neutral build: global fetch, no process.env
+import { readEnv, type EnvSource } from '../runtime';
+import type { MessageHandler, StoreBackend } from './types';
+
+export interface RedisHttpOptions {
+  /** The REST URL, e.g. https://eu1-example.upstash.io (UPSTASH_REDIS_REST_URL). */
+  url: string;
+  /** The REST token (UPSTASH_REDIS_REST_TOKEN). */
+  token: string;
+  /** How long subscribe() waits for the stream to open before it fails. Default 10 s. */
+  subscribeTimeoutMs?: number;
+}
+
+/** A store failure, with the driver's message but never the command (it would carry stored values). */
+export class RedisHttpError extends Error {
+  override name = 'RedisHttpError';
+}
+
+// The client puts channel names in the URL path as they are, and splits events at commas: only such names arrive whole.
+const SAFE_CHANNEL = /^[A-Za-z0-9._~:@-]+$/;
+
+const clean = (error: unknown): RedisHttpError =>
+  new RedisHttpError(`Redis over HTTP: ${(error instanceof Error ? error.message : String(error)).split(', command was:')[0]}`);
+
+export class RedisHttpStore implements StoreBackend {
+  readonly type = 'redis-http';
+  readonly supportsPubSub = true;
+  readonly distributed = true;
+  private readonly redis: Redis;
+  private readonly subscribeTimeoutMs: number;
+  private readonly open = new Set<() => Promise<void>>();
+
+  constructor(options: RedisHttpOptions) {
+    if (!options.url || !options.token) throw new RedisHttpError('Redis over HTTP needs a url and a token (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN)');
+    // Strings in, strings out: no JSON guessing on values or messages. Replies come base64-encoded (the default).
+    this.redis = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, enableTelemetry: false, retry: { retries: 2 } });
+    this.subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;
+  }
+
+  get(key: string): Promise<string | undefined> {
+    return this.redis.get<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(clean(e)));
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    await (ttlMs === undefined ? this.redis.set(key, value) : this.redis.set(key, value, { px: Math.max(1, Math.ceil(ttlMs)) })).catch((e) => Promise.reject(clean(e)));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.del(key).catch((e) => Promise.reject(clean(e)));
+  }
+
+  take(key: string): Promise<string | undefined> {
+    return this.redis.getdel<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(clean(e)));
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    checkChannel(channel);
+    // A subscriber reads one event line: a line break would cut the message, so refuse it rather than lose the rest.
+    if (/[\r\n]/.test(message)) throw new RedisHttpError('Redis over HTTP cannot carry a message with a line break; publish single-line JSON');
+    await this.redis.publish(channel, message).catch((e) => Promise.reject(clean(e)));
+  }
+
+  async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
+    checkChannel(channel);
+    const subscriber = this.redis.subscribe<string>([channel]);
+    subscriber.on('message', ({ message }) => onMessage(String(message)));
+    // subscribe() returns before the stream is open: the server's `subscribe` event says it is.
+    const opened = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new RedisHttpError(`Redis over HTTP: the subscription to ${channel} did not open within ${this.subscribeTimeoutMs} ms`)), this.subscribeTimeoutMs);
+      subscriber.on('subscribe', () => (clearTimeout(timer), resolve()));
+      subscriber.on('error', (error) => (clearTimeout(timer), reject(clean(error))));
+    });
+    const stop = async () => {
+      this.open.delete(stop);
+      await subscriber.unsubscribe();
+    };
+    try {
+      await opened;
+    } catch (error) {
+      await subscriber.unsubscribe();
+      throw error;
+    }
+    this.open.add(stop);
+    return stop;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((stop) => stop()));
+  }
+}
+
+function checkChannel(channel: string): void {
+  if (!SAFE_CHANNEL.test(channel)) throw new RedisHttpError(`Redis over HTTP needs URL-safe channel names; got ${JSON.stringify(channel)}`);
+}
+
+/** A Redis-over-HTTP store; with no options, from UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN. */
+export function redisHttpStore(options?: Partial<RedisHttpOptions>, env?: EnvSource): RedisHttpStore {
+  const url = options?.url ?? readEnv('UPSTASH_REDIS_REST_URL', env) ?? '';
+  const token = options?.token ?? readEnv('UPSTASH_REDIS_REST_TOKEN', env) ?? '';
+  return new RedisHttpStore({ ...options, url, token });
+}
