@@ -1,10 +1,12 @@
-// The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version.
-import { ErrorCode, HEADER, McpWireError, SUPPORTED_VERSIONS, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
+// The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version;
+// the legacy transport takes the rest.
+import { ErrorCode, HEADER, McpWireError, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
 import { isKnownMethod, handleRequest } from '../server/methods';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';
 import { readBody } from './body';
+import { handleLegacyPost, isLegacyMessage } from './legacy';
 import { checkHeaders, readEnvelope } from './modern-checks';
 import { accepted, errorResponseOf, resultResponse } from './respond';
 
@@ -14,15 +16,12 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
   let id: JsonRpcId | null = null;
   try {
     const message = parseMessage(body);
+    // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
+    if (isLegacyMessage(message, request.headers)) return await handleLegacyPost(server, request, message, given);
     if (isResponse(message)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
     const params = message.params ?? {};
     const headers = request.headers;
-    if (message.method === 'initialize' || headers.has(HEADER.sessionId))
-      throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', {
-        supported: SUPPORTED_VERSIONS,
-        requested: isObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown',
-      });
     // A request that names no version, in a header or in _meta, is served as 2026-07-28 with nobody to ask.
     const unversioned = !headers.has(HEADER.protocolVersion) && params._meta === undefined;
     const envelope = unversioned ? undefined : readEnvelope(params);

@@ -3,7 +3,9 @@ import { Hono } from 'hono';
 import { buildServer, type ParleyServer, type ServerInput } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import type { EnvSource } from '../runtime';
+import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
+import { handleLegacyDelete, handleLegacyGet } from './legacy';
 import { checkRequestOrigin } from './guard';
 import { jsonResponse, methodNotAllowed } from './respond';
 
@@ -37,7 +39,10 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
   });
   for (const path of new Set([http.path, '/'])) {
     app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth));
-    app.on(['GET', 'DELETE', 'PUT', 'PATCH'], path, () => methodNotAllowed('POST'));
+    // GET and DELETE belong to sessions of clients before 2026-07-28; without one they are not served.
+    app.get(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyGet(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));
+    app.delete(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyDelete(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));
+    app.on(['PUT', 'PATCH'], path, () => methodNotAllowed('POST'));
   }
   app.notFound(() => jsonResponse({ error: 'not_found' }, 404));
   return app;

@@ -1,0 +1,96 @@
+// Questions waiting for clients before 2026-07-28: in the elicitation store under the session, answered by publish/subscribe.
+import type { Logger } from '../runtime';
+import { memoryStore, type ElicitationStore } from '../stores';
+import type { ParleyServer } from '../server/instance';
+import { openRecord, sealRecord } from './sealed-record';
+import type { ElicitParams, RawAnswer } from './types';
+
+export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
+
+export interface OpenQuestion {
+  answer: Promise<RawAnswer>;
+  /** Stops listening and removes the stored question; call once the wait is over, however it ended. */
+  close(): Promise<void>;
+}
+
+interface Waiter {
+  sessionId: string;
+  deliver(answer: RawAnswer): void;
+}
+
+export class PendingQuestions {
+  // Questions asked by this process: an answer that reaches the instance that asked needs no store round trip.
+  private readonly waiters = new Map<string, Waiter>();
+  constructor(
+    private readonly store: ElicitationStore,
+    private readonly logger: Logger,
+  ) {}
+
+  private key(kind: 'pending' | 'result', id: string): string {
+    return `${this.store.keyPrefix}${kind}:${id}`;
+  }
+
+  /** Records the question and starts listening for its answer. Call it before the question is sent. */
+  async open(sessionId: string, elicitId: string, params: ElicitParams, ttlMs: number): Promise<OpenQuestion> {
+    let deliver!: (answer: RawAnswer) => void;
+    const answer = new Promise<RawAnswer>((resolve) => (deliver = resolve));
+    this.waiters.set(elicitId, { sessionId, deliver });
+    const { backend, secret } = this.store;
+    const unsubscribe = await backend.subscribe(this.key('result', elicitId), (message) => {
+      void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
+        if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId) deliver(opened.record.answer ?? {});
+        else this.logger.warn(`Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`);
+      });
+    });
+    const now = Date.now();
+    const pendingKey = this.key('pending', sessionId);
+    await backend.set(pendingKey, await sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret), ttlMs);
+    return {
+      answer,
+      close: async () => {
+        this.waiters.delete(elicitId);
+        await unsubscribe();
+        // Another question of the session may have replaced this one; leave that one alone.
+        const stored = await backend.get(pendingKey);
+        if (stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId) await backend.delete(pendingKey);
+      },
+    };
+  }
+
+  /**
+   * An answer a client POSTed for its session: to the waiter in this process, else through the store to the instance
+   * that asked. It resolves whether or not anyone was waiting, since the client gets 202 either way.
+   */
+  async deliver(sessionId: string, elicitId: string, answer: RawAnswer): Promise<boolean> {
+    const local = this.waiters.get(elicitId);
+    if (local) {
+      if (local.sessionId !== sessionId) return false;
+      local.deliver(answer);
+      return true;
+    }
+    const { backend, secret } = this.store;
+    const stored = await backend.get(this.key('pending', sessionId));
+    if (!stored) return false;
+    const opened = await openRecord<{ params: ElicitParams }>(stored, secret);
+    if (!opened.ok) {
+      if (opened.reason === 'undecryptable') this.logger.warn(DECRYPT_FAILED);
+      return false;
+    }
+    if (opened.record.elicitId !== elicitId) return false;
+    const message = await sealRecord({ sessionId, elicitId, createdAt: Date.now(), expiresAt: opened.record.expiresAt, answer }, secret);
+    await backend.publish(this.key('result', elicitId), message);
+    return true;
+  }
+}
+
+const registry = new WeakMap<ParleyServer, PendingQuestions>();
+
+/** The server's pending questions; with elicitation off nothing is asked, so a store in memory stands in. */
+export function pendingOf(server: ParleyServer): PendingQuestions {
+  let pending = registry.get(server);
+  if (!pending) {
+    const store = server.elicitationStore ?? { backend: memoryStore(), keyPrefix: 'mcp:', info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false } };
+    registry.set(server, (pending = new PendingQuestions(store, server.logger)));
+  }
+  return pending;
+}

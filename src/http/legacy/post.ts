@@ -1,0 +1,78 @@
+// POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
+import { callerKey } from '../../elicitation/round-call';
+import { pendingOf } from '../../elicitation/pending';
+import { ErrorCode, HEADER, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
+import type { ParleyServer } from '../../server/instance';
+import type { AuthInfo } from '../../server/tool-types';
+import { resolveCaller } from '../auth';
+import { accepted, jsonResponse } from '../respond';
+import { callTool } from './call';
+import { initializeResult, legacyMethod, negotiate } from './methods';
+import { sessionsOf, type LiveSession } from './sessions';
+
+export const sessionNotFound = (id: string | number | null = null): Response =>
+  jsonResponse({ jsonrpc: '2.0', id, error: { code: -32001, message: 'Session not found' } }, 404);
+
+/** Whether a message belongs to the legacy transport: initialize, a session header, or a legacy version header. */
+export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): boolean {
+  if (headers.has(HEADER.sessionId)) return true;
+  if (isRequest(message) && message.method === 'initialize') return true;
+  const version = headers.get(HEADER.protocolVersion);
+  return version !== null && isLegacyVersion(version);
+}
+
+/** The caller and their session, or the response that refuses the request (401, 400, 404). */
+export async function openSession(server: ParleyServer, request: Request, given: AuthInfo | undefined, id: string | number | null = null) {
+  const auth = await resolveCaller(request, server, given);
+  if (auth instanceof Response) return auth;
+  const header = request.headers.get(HEADER.sessionId);
+  if (header === null) return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: 'Bad Request: Mcp-Session-Id header is required' } }, 400);
+  const session = await sessionsOf(server).find(header, callerKey(auth));
+  if (!session) return sessionNotFound(id);
+  return { auth, session };
+}
+
+export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo): Promise<Response> {
+  const id = isRequest(message) ? message.id : null;
+  const params = (isResponse(message) ? undefined : message.params) ?? {};
+  if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
+    const auth = await resolveCaller(request, server, given);
+    if (auth instanceof Response) return auth;
+    const version = negotiate(params.protocolVersion);
+    const capabilities = isObject(params.capabilities) ? params.capabilities : {};
+    const session = await sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });
+    return jsonResponse({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, { [HEADER.sessionId]: session.record.sessionId });
+  }
+  const opened = await openSession(server, request, given, id);
+  if (opened instanceof Response) return opened;
+  const { auth, session } = opened;
+  const version = request.headers.get(HEADER.protocolVersion);
+  if (version !== null && !isLegacyVersion(version))
+    return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Bad Request: Unsupported protocol version ${version}` } }, 400);
+  if (isResponse(message)) {
+    await deliver(server, session, message);
+    return accepted();
+  }
+  if (!isRequest(message)) {
+    if (message.method === 'notifications/cancelled') session.calls.get(params.requestId as string | number)?.abort();
+    return accepted();
+  }
+  try {
+    if (message.method === 'initialize') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
+    if (message.method === 'tools/call') return await callTool(server, session, message, auth, request);
+    const result = await legacyMethod(server, message.method, params, { session, auth, signal: request.signal });
+    return jsonResponse({ jsonrpc: '2.0', id, result });
+  } catch (error) {
+    // Before 2026-07-28 a JSON-RPC error travels in a 200 like any other answer.
+    if (error instanceof McpWireError) return jsonResponse({ jsonrpc: '2.0', id, error: error.toJSON() });
+    throw error;
+  }
+}
+
+/** The client's answer to elicitation/create. A JSON-RPC error from the client counts as cancel. */
+async function deliver(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<void> {
+  if (typeof message.id !== 'string') return;
+  if (message.error) server.logger.warn(`The client answered elicitation ${message.id} with an error (${message.error.code}: ${message.error.message}); treating it as cancel`);
+  const answer = message.error ? { action: 'cancel' } : { action: message.result?.action, content: message.result?.content };
+  await pendingOf(server).deliver(session.record.sessionId, message.id, answer);
+}

@@ -1,0 +1,35 @@
+// GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
+import type { ParleyServer } from '../../server/instance';
+import type { AuthInfo } from '../../server/tool-types';
+import { jsonResponse } from '../respond';
+import { parseEventId } from './event-stream';
+import { openSession } from './post';
+import { openStream, sessionsOf } from './sessions';
+
+/** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */
+export async function handleLegacyGet(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
+  if (!(request.headers.get('accept') ?? '').includes('text/event-stream'))
+    return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Acceptable: the client must accept text/event-stream' } }, 406);
+  const opened = await openSession(server, request, given);
+  if (opened instanceof Response) return opened;
+  const { session } = opened;
+  const lastEventId = request.headers.get('last-event-id');
+  if (lastEventId !== null) {
+    const at = parseEventId(lastEventId);
+    const stream = at && session.streams.get(at.streamId);
+    if (!at || !stream)
+      return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Bad Request: Last-Event-ID names no stream this server can resume' } }, 400);
+    return stream.connect(at.seq);
+  }
+  // One GET stream per session: a new one replaces the old connection.
+  session.standalone ??= openStream(session);
+  return session.standalone.connect();
+}
+
+/** DELETE: ends the session; its calls stop, and later requests get 404. */
+export async function handleLegacyDelete(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
+  const opened = await openSession(server, request, given);
+  if (opened instanceof Response) return opened;
+  await sessionsOf(server).end(opened.session);
+  return new Response(null, { status: 204 });
+}
