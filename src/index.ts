@@ -7,8 +7,8 @@ export { ToolContext } from './server/tool-context';
 export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server/tool-types';
 export type { FrontMcpConfig, FrontMcpConfigInput } from './server/config';
 
-// Zod, re-exported so tools need one import.
-export * as z from 'zod';
+// Zod, re-exported so tools need one import (without its translations: see server/zod.ts).
+export * as z from './server/zod';
 
 // Errors a tool throws, or a caller may see by code.
 export {

@@ -6,7 +6,7 @@ import { mcpRequest } from '../helpers/requests';
 
 let code: string;
 beforeAll(async () => {
-  ({ code } = await bundleWorker('test/edge/entries/vercel.ts', 'iife'));
+  ({ code } = await bundleWorker('test/edge/entries/vercel.ts', { format: 'iife' }));
 });
 
 // Vercel gives an edge function its environment as process.env.

@@ -1,0 +1,4 @@
+// z.core as Parley re-exports it: zod's core without its translations (see zod.ts).
+export * from 'zod/v4/core';
+/** Left out to keep bundles small: `import { locales } from 'zod/v4/core'`. */
+export const locales: undefined = undefined;
