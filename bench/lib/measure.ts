@@ -1,0 +1,67 @@
+// Measuring a row: each contender warmed up, then runs interleaved across contenders, summarised by medians.
+import { runLoad, type RunResult, type Scenario } from './load';
+
+export interface Settings {
+  runs: number;
+  /** Seconds per measured run. */
+  duration: number;
+  /** Seconds of warm-up per contender, not counted. */
+  warmup: number;
+  connections: number;
+}
+
+export interface Contender {
+  label: string;
+  url: string;
+  scenario: () => Scenario;
+}
+
+
+export interface Cell {
+  label: string;
+  runs: RunResult[];
+  /** False when any run (warm-up included) had a bad body, an error or a non-2xx: then no number is reported. */
+  valid: boolean;
+  checked: number;
+  bad: number;
+  badSample?: string;
+  median?: Medians;
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const KEYS = ['requestsPerSec', 'cyclesPerSec', 'p50', 'p99', 'cycleP50', 'cycleP99'] as const;
+export type Medians = Pick<RunResult, (typeof KEYS)[number]>;
+
+export function summarise(label: string, runs: RunResult[], warmups: RunResult[] = []): Cell {
+  const all = [...warmups, ...runs];
+  const valid = all.length > 0 && all.every((r) => r.valid);
+  const cell: Cell = {
+    label,
+    runs,
+    valid,
+    checked: all.reduce((n, r) => n + r.checked, 0),
+    bad: all.reduce((n, r) => n + r.bad, 0),
+    badSample: all.find((r) => r.badSample)?.badSample,
+  };
+  if (valid && runs.length) cell.median = Object.fromEntries(KEYS.map((k) => [k, median(runs.map((r) => r[k]))])) as unknown as Medians;
+  return cell;
+}
+
+export async function measureRow(contenders: Contender[], settings: Settings, log: (line: string) => void = () => {}): Promise<Cell[]> {
+  const warmups = new Map<string, RunResult[]>(contenders.map((c) => [c.label, []]));
+  const runs = new Map<string, RunResult[]>(contenders.map((c) => [c.label, []]));
+  if (settings.warmup > 0)
+    for (const c of contenders) warmups.get(c.label)!.push(await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.warmup }));
+  for (let i = 0; i < settings.runs; i++)
+    for (const c of contenders) {
+      const result = await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.duration });
+      runs.get(c.label)!.push(result);
+      log(`  run ${i + 1}/${settings.runs} ${c.label}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms${result.valid ? '' : `, INVALID (${result.bad} bad bodies, ${result.errors} errors, ${result.non2xx} non-2xx)`}`);
+    }
+  return contenders.map((c) => summarise(c.label, runs.get(c.label)!, warmups.get(c.label)!));
+}

@@ -1,0 +1,45 @@
+// Printing the results: one markdown table, with ratios to Parley and the goals beside what was measured.
+import type { Cell } from './measure';
+
+export interface TableRow {
+  row: string;
+  measure: string;
+  server: string;
+  throughput: string;
+  p50: string;
+  p99: string;
+  vsParley: string;
+  bodies: string;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
+export const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
+
+const bodies = (cell: Cell) => (cell.valid ? `${int(cell.checked)} ok` : `INVALID: ${int(cell.bad)} of ${int(cell.checked)} bad`);
+
+/** Table rows for one measured row; `unit` 'round' reports cycles (rounds) rather than requests. */
+export function cellRows(row: string, measure: string, cells: Cell[], unit: 'req' | 'round'): TableRow[] {
+  const parley = cells[0]?.median;
+  const rate = (c: Cell) => (unit === 'round' ? c.median!.cyclesPerSec : c.median!.requestsPerSec);
+  return cells.map((cell, i) => {
+    const m = cell.median;
+    const base = { row: i === 0 ? row : '', measure: i === 0 ? measure : '', server: cell.label, bodies: bodies(cell) };
+    if (!m) return { ...base, throughput: 'invalid', p50: '–', p99: '–', vsParley: '–' };
+    return {
+      ...base,
+      throughput: `${int(rate(cell))} ${unit === 'round' ? 'rounds' : 'req'}/s`,
+      p50: ms(unit === 'round' ? m.cycleP50 : m.p50),
+      p99: ms(unit === 'round' ? m.cycleP99 : m.p99),
+      vsParley: parley ? times(rate(cell) / (unit === 'round' ? parley.cyclesPerSec : parley.requestsPerSec)) : '–',
+    };
+  });
+}
+
+const HEAD: TableRow = { row: '#', measure: 'Measure', server: 'Server', throughput: 'Throughput', p50: 'p50 ms', p99: 'p99 ms', vsParley: 'vs Parley', bodies: 'Bodies checked' };
+
+export function markdownTable(rows: TableRow[]): string {
+  const keys = Object.keys(HEAD) as (keyof TableRow)[];
+  const line = (r: TableRow) => `| ${keys.map((k) => r[k]).join(' | ')} |`;
+  return [line(HEAD), `|${keys.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
+}

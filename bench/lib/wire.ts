@@ -1,0 +1,46 @@
+// The 2026-07-28 requests the harness sends, and checks that a response body carries the expected result.
+export const MODERN = '2026-07-28';
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+};
+
+export interface WireRequest {
+  method: 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A POST with the headers and _meta envelope a 2026-07-28 client sends. */
+export function modernRequest(method: string, params: Record<string, unknown> = {}, path = '/mcp'): WireRequest {
+  const name = typeof params.name === 'string' ? params.name : undefined;
+  return {
+    method: 'POST',
+    path,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
+  };
+}
+
+/** The JSON-RPC result of a body, or undefined when it is not a JSON-RPC success for id 1. */
+export function resultOf(body: string): Record<string, any> | undefined {
+  try {
+    const message = JSON.parse(body) as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+    if (message.jsonrpc !== '2.0' || message.id !== 1 || typeof message.result !== 'object' || message.result === null) return undefined;
+    return message.result as Record<string, any>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a tools/call result is complete and its first content block is exactly `text`. */
+export const isTextResult = (result: Record<string, any> | undefined, text: string): boolean =>
+  !!result && result.resultType !== 'input_required' && !result.isError && result.content?.[0]?.type === 'text' && result.content[0].text === text;

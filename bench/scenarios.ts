@@ -1,0 +1,66 @@
+// The scenarios the rows run: what each sends and what each response body must be.
+import type { Scenario } from './lib/load';
+import { MODERN, isTextResult, modernRequest, resultOf } from './lib/wire';
+import { ROUND_ARGS, ROUND_TEXT, ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, SIMPLE_TOOL, roundQuestion } from './servers/fixture';
+
+/** tools/call of the simple tool; `expected` is the text its result must carry. */
+export const simpleCall = (expected = SIMPLE_TEXT): Scenario => ({
+  steps: [{ request: modernRequest('tools/call', { name: SIMPLE_TOOL, arguments: SIMPLE_ARGS }), check: (body) => isTextResult(resultOf(body), expected) }],
+});
+
+const QUESTION = roundQuestion(ROUND_ARGS.id);
+
+/** A full 2026-07-28 elicitation round: the call answered input_required, then the retry with the answer and requestState. */
+export const elicitationRound = (): Scenario => ({
+  steps: [
+    {
+      request: modernRequest('tools/call', { name: ROUND_TOOL, arguments: ROUND_ARGS }),
+      check(body, context) {
+        const result = resultOf(body);
+        const requests = result?.resultType === 'input_required' && typeof result.requestState === 'string' ? Object.entries(result.inputRequests ?? {}) : [];
+        const [key, request] = requests[0] ?? [];
+        if (requests.length !== 1 || (request as any)?.method !== 'elicitation/create' || (request as any).params?.message !== QUESTION) return false;
+        context.key = key;
+        context.state = result!.requestState;
+        return true;
+      },
+    },
+    {
+      request: (context) =>
+        modernRequest('tools/call', {
+          name: ROUND_TOOL,
+          arguments: ROUND_ARGS,
+          requestState: context.state,
+          inputResponses: { [String(context.key)]: { action: 'accept', content: { confirm: true } } },
+        }),
+      check: (body) => isTextResult(resultOf(body), ROUND_TEXT),
+    },
+  ],
+});
+
+export const toolsList = (): Scenario => ({
+  steps: [
+    {
+      request: modernRequest('tools/list'),
+      check(body) {
+        const tools = resultOf(body)?.tools;
+        return Array.isArray(tools) && tools.length === 2 && tools.some((t) => t?.name === SIMPLE_TOOL) && tools.some((t) => t?.name === ROUND_TOOL);
+      },
+    },
+  ],
+});
+
+export const discover = (): Scenario => ({
+  steps: [
+    {
+      request: modernRequest('server/discover'),
+      check(body) {
+        const versions = resultOf(body)?.supportedVersions;
+        return Array.isArray(versions) && versions.includes(MODERN);
+      },
+    },
+  ],
+});
+
+/** Two plain calls in a row on each connection: what an elicitation round is compared with. */
+export const twoPlainCalls = (): Scenario => ({ steps: [...simpleCall().steps, ...simpleCall().steps] });

@@ -1,0 +1,27 @@
+// What every benchmarked server serves, and what a correct answer looks like: shared by the servers and the harness.
+export const SIMPLE_TOOL = 'greet';
+export const SIMPLE_ARGS = { name: 'bench' };
+export const SIMPLE_TEXT = 'Hello, bench!';
+export const greeting = (name: string) => `Hello, ${name}!`;
+
+export const ROUND_TOOL = 'confirm_order';
+export const ROUND_ARGS = { id: 'A-1' };
+export const ROUND_TEXT = 'Order A-1 confirmed';
+export const roundQuestion = (id: string) => `Confirm order ${id}?`;
+export const roundDone = (id: string) => `Order ${id} confirmed`;
+
+/** The state key every server signs requestState with (32 bytes, as the official codec requires). */
+export const STATE_SECRET = 'bench-state-secret-0123456789abcdef';
+
+/** How a server process tells the harness it listens: one stdout line. */
+export const announce = (port: number) => console.log(`LISTENING ${port}`);
+
+/** Stops on SIGTERM with a normal exit, so `node --cpu-prof` writes its profile. */
+export function exitOnSignal(close: () => Promise<void> | void): void {
+  const stop = async () => {
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
