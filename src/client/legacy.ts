@@ -1,0 +1,122 @@
+// Revisions before 2026-07-28: initialize, a session, and server-initiated elicitation/create answered with a POSTed response.
+import { HEADER, LEGACY_VERSIONS, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol';
+import { askHandler, declaredModes } from './answer';
+import { McpClientError } from './errors';
+import { exchange, resultOf, type Incoming, type RpcResponse } from './exchange';
+import type { Session, SessionContext } from './session';
+import type { ClientTransport, ElicitRequestParams } from './types';
+
+export interface LegacyOpenOptions {
+  protocolVersion: string;
+  capabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string };
+}
+
+export class LegacySession implements Session {
+  /** Server requests being answered, by id: aborted when the server stops waiting. */
+  private readonly answering = new Map<JsonRpcId, AbortController>();
+  private readonly listening = new AbortController();
+  private readonly drain = async (iterable: AsyncIterable<JsonRpcMessage>) => {
+    for await (const _ of iterable);
+  };
+
+  private constructor(
+    private readonly transport: ClientTransport,
+    private readonly capabilities: Record<string, unknown>,
+    private readonly ctx: SessionContext,
+    readonly protocolVersion: string,
+  ) {}
+
+  /** Runs the initialize handshake, then listens on the server's own stream. */
+  static async open(transport: ClientTransport, options: LegacyOpenOptions, ctx: SessionContext): Promise<LegacySession> {
+    const response = await exchange(
+      transport,
+      { jsonrpc: '2.0', id: ctx.nextId(), method: 'initialize', params: { ...options } },
+      {},
+      undefined,
+      {},
+    );
+    const result = resultOf(response);
+    const version = result.protocolVersion;
+    if (typeof version !== 'string' || !(LEGACY_VERSIONS as readonly string[]).includes(version))
+      throw new McpClientError(`The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`);
+    const session = new LegacySession(transport, options.capabilities, ctx, version);
+    await session.drain(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }, session.headers()));
+    session.listen();
+    return session;
+  }
+
+  private headers(): Record<string, string> {
+    return { [HEADER.protocolVersion]: this.protocolVersion };
+  }
+
+  private listen(): void {
+    const stream = this.transport.listen?.(this.headers(), this.listening.signal);
+    if (!stream) return;
+    const incoming = this.incoming(new Set());
+    void (async () => {
+      for await (const message of stream) {
+        if ('method' in message && 'id' in message && message.id !== undefined) incoming.request?.(message as JsonRpcRequest);
+        else if ('method' in message) incoming.notification?.(message as JsonRpcNotification);
+      }
+    })().catch(() => {}); // the stream ends with the session; nothing to report
+  }
+
+  async send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
+    const onThisStream = new Set<JsonRpcId>();
+    try {
+      return await exchange(this.transport, message, this.headers(), signal, this.incoming(onThisStream));
+    } finally {
+      // The call is over: whatever the server asked on its stream, it no longer waits for.
+      for (const id of onThisStream) this.answering.get(id)?.abort(new McpClientError('The server stopped waiting'));
+    }
+  }
+
+  request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
+    return this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params }, signal).then(resultOf);
+  }
+
+  private incoming(stream: Set<JsonRpcId>): Incoming {
+    return {
+      request: (request) => {
+        stream.add(request.id);
+        void this.answer(request);
+      },
+      notification: (notification) => {
+        if (notification.method === 'notifications/cancelled') {
+          const id = notification.params?.requestId as JsonRpcId | undefined;
+          if (id !== undefined) this.answering.get(id)?.abort(new McpClientError('The server cancelled the request'));
+          return;
+        }
+        this.ctx.onNotification?.(notification);
+      },
+    };
+  }
+
+  /** Answers one server request with a JSON-RPC response POSTed back, unless the server stopped waiting first. */
+  private async answer(request: JsonRpcRequest): Promise<void> {
+    const controller = new AbortController();
+    this.answering.set(request.id, controller);
+    try {
+      let reply: Record<string, unknown>;
+      if (request.method === 'elicitation/create') {
+        const signal = AbortSignal.any([controller.signal, this.ctx.closed]);
+        const answer = await askHandler(this.ctx.handler(), request.params as ElicitRequestParams, declaredModes(this.capabilities), signal);
+        reply = { result: answer };
+      } else if (request.method === 'ping') reply = { result: {} };
+      else reply = { error: { code: -32601, message: `Method not found: ${request.method}` } };
+      if (controller.signal.aborted || this.ctx.closed.aborted) return;
+      await this.drain(this.transport.send({ jsonrpc: '2.0', id: request.id, ...reply } as JsonRpcMessage, this.headers()));
+    } catch {
+      // The session ended or the server refused the answer; the call itself reports what happened.
+    } finally {
+      this.answering.delete(request.id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.listening.abort();
+    for (const controller of this.answering.values()) controller.abort(new McpClientError('The client closed'));
+    await this.transport.close?.(this.headers());
+  }
+}

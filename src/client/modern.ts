@@ -1,0 +1,60 @@
+// The 2026-07-28 era: stateless requests with the _meta envelope, and input_required rounds answered by the one handler.
+import type { JsonRpcRequest } from '../protocol';
+import { askHandler, declaredModes } from './answer';
+import { withEnvelope, modernHeaders, type Envelope } from './envelope';
+import { McpClientError } from './errors';
+import { exchange, resultOf, type RpcResponse } from './exchange';
+import type { SessionContext, Session } from './session';
+import type { ClientTransport, ElicitRequestParams } from './types';
+
+export class ModernSession implements Session {
+  readonly protocolVersion: string;
+  constructor(
+    private readonly transport: ClientTransport,
+    private readonly envelope: Envelope,
+    private readonly ctx: SessionContext,
+  ) {
+    this.protocolVersion = envelope.protocolVersion;
+  }
+
+  /** Sends one request as given, with the envelope and headers filled in where it leaves them out. */
+  send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
+    const params = withEnvelope(message.params, this.envelope);
+    return exchange(this.transport, { ...message, params }, modernHeaders(message.method, params), signal, {
+      notification: (n) => this.ctx.onNotification?.(n),
+    });
+  }
+
+  async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
+    let retry: Record<string, unknown> = {};
+    for (let round = 0; ; round++) {
+      signal?.throwIfAborted();
+      const result = resultOf(await this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params: { ...params, ...retry } }, signal));
+      if (result.resultType !== 'input_required') return result;
+      if (round >= this.ctx.maxRounds)
+        throw new McpClientError(`${method} still needed input after ${this.ctx.maxRounds} rounds; the client gave up (maxRounds)`);
+      retry = await this.fulfil(result, signal);
+    }
+  }
+
+  /** Answers every input request, one after the other, and returns what the retry adds to its params. */
+  private async fulfil(result: Record<string, any>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const requests = (result.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
+    const inputResponses: Record<string, unknown> = {};
+    const callSignal = signal ? AbortSignal.any([signal, this.ctx.closed]) : this.ctx.closed;
+    for (const [key, request] of Object.entries(requests)) {
+      if (request?.method !== 'elicitation/create')
+        throw new McpClientError(`The server asked for ${String(request?.method)}, which this client did not declare`);
+      inputResponses[key] = await askHandler(this.ctx.handler(), request.params as ElicitRequestParams, declaredModes(this.envelope.capabilities), callSignal);
+    }
+    return {
+      ...(Object.keys(inputResponses).length ? { inputResponses } : {}),
+      // Echoed exactly, and only when the server sent one.
+      ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close?.({});
+  }
+}

@@ -1,0 +1,16 @@
+import { App, FrontMcp, Tool, ToolContext, z } from "parley";
+
+@Tool({ name: "close_ticket", description: "Close a support ticket", inputSchema: { id: z.string() } })
+export class CloseTicket extends ToolContext {
+  async execute({ id }: { id: string }) {
+    const answer = await this.elicit(`Close ticket ${id}?`, z.object({ confirm: z.boolean() }));
+    return { closed: answer.status === "accept" };
+  }
+}
+
+@App({ id: "desk", name: "Help desk", tools: [CloseTicket] })
+class HelpDesk {}
+
+// 🚩 No `elicitation: { enabled: true }`
+@FrontMcp({ info: { name: "Help desk", version: "1.0.0" }, apps: [HelpDesk] })
+export class Server {}
