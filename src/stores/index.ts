@@ -3,3 +3,5 @@ export type { MessageHandler, StoreBackend } from './types';
 export { MemoryStore, memoryStore } from './memory';
 export { createElicitationStore, encryptionSecret } from './factory';
 export type { ElicitationStore, ElicitationStoreInfo } from './factory';
+export { redisOptionsSchema, sqliteOptionsSchema } from './options';
+export type { RedisOptions, RedisTcpOptions, SqliteOptions } from './options';

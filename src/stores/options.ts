@@ -1,0 +1,33 @@
+// The store options a server's config names (`redis`, `sqlite`, `elicitation.redis`), checked with zod. No driver here.
+import * as z from 'zod';
+
+const redisUrl = z.string().regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL');
+
+/** Redis over TCP: `{ provider: 'redis', host, port }`, or a URL. `keyPrefix` defaults to `mcp:`. */
+export const redisTcpOptionsSchema = z.strictObject({
+  provider: z.literal('redis').optional(),
+  url: redisUrl.optional(),
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(1).max(65535).optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  db: z.number().int().min(0).optional(),
+  tls: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
+  keyPrefix: z.string().optional(),
+});
+
+/** Vercel KV: accepted as a server store, refused for elicitation (it has no publish/subscribe). */
+export const vercelKvOptionsSchema = z.strictObject({
+  provider: z.literal('vercel-kv'),
+  url: z.string().optional(),
+  token: z.string().optional(),
+  keyPrefix: z.string().optional(),
+});
+
+export const redisOptionsSchema = z.union([redisUrl, redisTcpOptionsSchema, vercelKvOptionsSchema]);
+
+export const sqliteOptionsSchema = z.strictObject({ path: z.string().min(1) });
+
+export type RedisTcpOptions = z.output<typeof redisTcpOptionsSchema>;
+export type RedisOptions = z.output<typeof redisOptionsSchema>;
+export type SqliteOptions = z.output<typeof sqliteOptionsSchema>;

@@ -1,0 +1,130 @@
+// Redis over TCP (ioredis): keys with TTLs, GETDEL for take, and publish/subscribe on a second connection.
+import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
+import type { RedisTcpOptions } from './options';
+import type { MessageHandler, StoreBackend } from './types';
+
+export interface RedisStoreOptions {
+  /** Connection errors and handlers that throw, for the log; ioredis keeps reconnecting meanwhile. */
+  onError?: (error: Error) => void;
+}
+
+export class RedisStore implements StoreBackend {
+  readonly type = 'redis';
+  readonly supportsPubSub = true;
+  readonly distributed = true;
+  private subscriber?: Redis;
+  private readonly channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
+  private closed?: Promise<void>;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.client.get(key)) ?? undefined;
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    if (ttlMs === undefined) await this.client.set(key, value);
+    else if (ttlMs <= 0) await this.client.del(key); // already expired
+    else await this.client.set(key, value, 'PX', Math.ceil(ttlMs));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.del(key);
+  }
+
+  /** GETDEL is one command, so of several callers exactly one gets the value. */
+  async take(key: string): Promise<string | undefined> {
+    return (await this.client.getdel(key)) ?? undefined;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.client.publish(channel, message);
+  }
+
+  /** One subscriber connection per store; Redis is told once per channel, and orders SUBSCRIBE/UNSUBSCRIBE as sent. */
+  async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
+    const subscriber = this.subscriberConnection();
+    let entry = this.channels.get(channel);
+    if (!entry) {
+      const ready = subscriber.subscribe(channel).then(() => undefined);
+      this.channels.set(channel, (entry = { handlers: new Set(), ready }));
+    }
+    const handler: MessageHandler = (m) => onMessage(m);
+    entry.handlers.add(handler);
+    const unsubscribe = async () => {
+      if (!entry.handlers.delete(handler) || entry.handlers.size > 0 || this.channels.get(channel) !== entry) return;
+      this.channels.delete(channel);
+      if (!this.closed) await subscriber.unsubscribe(channel);
+    };
+    try {
+      await entry.ready; // a second subscriber to a channel also waits until it is live
+    } catch (error) {
+      await unsubscribe().catch(() => undefined);
+      throw error;
+    }
+    return unsubscribe;
+  }
+
+  close(): Promise<void> {
+    this.channels.clear();
+    return (this.closed ??= Promise.all([quit(this.client), this.subscriber && quit(this.subscriber)]).then(() => undefined));
+  }
+
+  private subscriberConnection(): Redis {
+    if (this.closed) throw new Error('The Redis store is closed');
+    if (this.subscriber) return this.subscriber;
+    const subscriber = this.client.duplicate();
+    subscriber.on('error', this.onError);
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const handler of this.channels.get(channel)?.handlers ?? []) {
+        try {
+          handler(message);
+        } catch (error) {
+          this.onError(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    });
+    return (this.subscriber = subscriber);
+  }
+}
+
+async function quit(connection: Redis): Promise<void> {
+  try {
+    await connection.quit();
+  } catch {
+    connection.disconnect(); // not connected: stop reconnecting
+  }
+}
+
+/** ioredis's options for ours: never ioredis's own keyPrefix (callers prefix their keys themselves). */
+export function ioRedisOptions(options: RedisTcpOptions | string): { url?: string; options: IoRedisOptions } {
+  const base: IoRedisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 };
+  if (typeof options === 'string') return { url: options, options: base };
+  const tls = options.tls === true ? {} : options.tls === false ? undefined : options.tls;
+  const { host, port, username, password, db } = options;
+  return { url: options.url, options: { ...base, host, port, username, password, db, ...(tls ? { tls } : {}) } };
+}
+
+/**
+ * Connects to Redis and resolves once the connection is ready; fails with a clear error when it can't.
+ * @example const store = await createRedisStore({ host: '127.0.0.1', port: 6379 });
+ */
+export async function createRedisStore(options: RedisTcpOptions | string, extra: RedisStoreOptions = {}): Promise<RedisStore> {
+  const onError = extra.onError ?? (() => undefined);
+  const resolved = ioRedisOptions(options);
+  const client = resolved.url ? new Redis(resolved.url, resolved.options) : new Redis(resolved.options);
+  client.on('error', onError);
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    const where = resolved.url ? redactUrl(resolved.url) : `${resolved.options.host ?? '127.0.0.1'}:${resolved.options.port ?? 6379}`;
+    throw new Error(`Could not connect to Redis at ${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return new RedisStore(client, onError);
+}
+
+const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@');

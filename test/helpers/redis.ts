@@ -1,0 +1,69 @@
+// Starts a real redis-server on a spare loopback port for a test, and stops it after.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface RunningRedis {
+  host: string;
+  port: number;
+  /** redis://127.0.0.1:<port> */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A port nothing listens on right now (the OS picks it; redis-server then binds it). */
+export function sparePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function launch(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', (error) => reject(new Error(`redis-server could not start (is it installed?): ${error.message}`)));
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
+  });
+}
+
+/** Starts redis-server on 127.0.0.1 with no persistence; retries on another port if the chosen one was taken. */
+export async function startRedis(): Promise<RunningRedis> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await sparePort();
+    try {
+      const child = await launch(port);
+      return {
+        host: '127.0.0.1',
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}

@@ -1,0 +1,46 @@
+// The store contract against a real redis-server, plus what only Redis over TCP does: TTLs in Redis, reconnecting.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisStore } from '../../src/stores/redis';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+import { describeStoreContract } from './contract';
+
+let redis: RunningRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describeStoreContract('redis (options)', () => createRedisStore({ provider: 'redis', host: redis.host, port: redis.port }));
+describeStoreContract('redis (URL)', () => createRedisStore(redis.url));
+
+describe('redis store', () => {
+  it('keeps the TTL in Redis itself, so every instance sees it expire', async () => {
+    const store = await createRedisStore(redis.url);
+    try {
+      await store.set('ttl:check', 'v', 60_000);
+      const raw = await (store as unknown as { client: { pttl(k: string): Promise<number> } }).client.pttl('ttl:check');
+      expect(raw).toBeGreaterThan(0);
+      expect(raw).toBeLessThanOrEqual(60_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails to start with a clear error when nothing listens, and keeps no connection retrying', async () => {
+    const stopped = await startRedis();
+    await stopped.stop();
+    await expect(createRedisStore({ host: '127.0.0.1', port: stopped.port })).rejects.toThrow(
+      `Could not connect to Redis at 127.0.0.1:${stopped.port}`,
+    );
+  });
+
+  it('never shows a password from the URL in its error', async () => {
+    const stopped = await startRedis();
+    await stopped.stop();
+    const failure = createRedisStore(`redis://user:hunter2@127.0.0.1:${stopped.port}`);
+    await expect(failure).rejects.toThrow('redis://***@127.0.0.1');
+    await expect(failure).rejects.not.toThrow('hunter2');
+  });
+});
