@@ -7,6 +7,16 @@ export { ToolContext } from './server/tool-context';
 export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server/tool-types';
 export type { FrontMcpConfig, FrontMcpConfigInput } from './server/config';
 
+// Elicitation hooks: plain functions in `elicitation.hooks` that see and shape questions and answers on every transport.
+export type {
+  ElicitationAnswer,
+  ElicitationHooks,
+  ElicitationQuestion,
+  ElicitationRequestChange,
+  ElicitationRequestHook,
+  ElicitationResultHook,
+} from './elicitation/hooks';
+
 // Zod, re-exported so tools need one import (without its translations: see server/zod.ts).
 export * as z from './server/zod';
 

@@ -1,14 +1,25 @@
-// elicit(): one semantics for every era. It numbers the questions, builds the params, asks, and checks the answer.
-import { ElicitationDisabledError, InvalidInputError } from '../server/errors';
+// elicit(): one semantics for every era. It numbers the questions, builds the params, runs the hooks, asks, and checks the answer.
+import { ElicitationDisabledError, ElicitationTimeoutError, InvalidInputError } from '../server/errors';
 import { toFormSchema } from '../server/schema';
-import type { ElicitOptions, ElicitResult, SchemaInput } from '../server/tool-types';
+import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from '../server/tool-types';
 import { checkAnswer } from './answer';
-import type { Asker, ElicitParams } from './types';
+import { runRequestHooks, runResultHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
+import type { Asker, ElicitParams, RawAnswer } from './types';
 
 export interface ElicitSettings {
   enabled: boolean;
   production: boolean;
+  hooks?: ElicitationHooks;
 }
+
+/** Who asks: the tool and its caller, as the hooks see them. */
+export interface ElicitCall {
+  tool: string;
+  auth: AuthInfo;
+}
+
+/** How long a waiting question waits when the tool names no `ttl`. */
+export const DEFAULT_TTL_MS = 300_000;
 
 /** The elicitation state of one run of execute(): how many questions it asked, and how they travel. */
 export class ElicitRun {
@@ -16,6 +27,7 @@ export class ElicitRun {
   constructor(
     readonly settings: ElicitSettings,
     readonly asker: Asker,
+    readonly call: ElicitCall,
   ) {}
 
   async elicit(message: string, schema: SchemaInput, options: ElicitOptions = {}): Promise<ElicitResult<unknown>> {
@@ -27,6 +39,7 @@ export class ElicitRun {
       );
     const mode = options.mode ?? 'form';
     if (typeof message !== 'string' || message === '') throw new InvalidInputError('elicit() needs a message');
+    if (options.ttl !== undefined && !(Number.isFinite(options.ttl) && options.ttl > 0)) throw new InvalidInputError('ttl must be a positive number of milliseconds');
     let params: ElicitParams;
     if (mode === 'url') {
       if (!options.url) throw new InvalidInputError('url is required when mode is "url"');
@@ -35,7 +48,23 @@ export class ElicitRun {
       params = { message, requestedSchema: toFormSchema(schema) };
     }
     const key = `elicitation-${++this.count}`;
-    const raw = await this.asker.ask(key, params, options);
-    return checkAnswer(raw ?? {}, schema, mode);
+    const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) };
+    const known = this.asker.known?.(key);
+    // A question goes out only when the request carries no answer to it; only then do the request hooks run.
+    if (!known) params = { ...params, message: await runRequestHooks(this.settings.hooks, question) };
+    const raw = await this.wait(this.asker.ask(key, params, options), options.ttl ?? DEFAULT_TTL_MS);
+    const result = checkAnswer(raw ?? {}, schema, mode);
+    if (!known?.replayed) await runResultHooks(this.settings.hooks, { ...question, result });
+    return result;
+  }
+
+  /** A waiting asker's answer, or ElicitationTimeoutError once `ttl` passes; a round asker's promise as is. */
+  private wait(answer: Promise<RawAnswer>, ttl: number): Promise<RawAnswer> {
+    if (!this.asker.waits) return answer;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ElicitationTimeoutError('Elicitation request timed out')), ttl);
+    });
+    return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
   }
 }

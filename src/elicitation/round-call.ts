@@ -43,12 +43,17 @@ export async function withRounds(
     }
   }
   // Answers sent beside a rejected state are ignored with it: the tool asks its first question again.
+  const fresh = new Set<string>();
   if (trusted && inputResponses) {
-    for (const [key, value] of Object.entries(inputResponses)) if (ANSWER_KEY.test(key) && isObject(value)) answers[key] = value;
+    for (const [key, value] of Object.entries(inputResponses))
+      if (ANSWER_KEY.test(key) && isObject(value)) {
+        answers[key] = value;
+        fresh.add(key);
+      }
   }
   if (Object.keys(answers).length > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
 
-  const asker = new RoundAsker(answers, request.capabilities);
+  const asker = new RoundAsker(answers, request.capabilities, new Set(Object.keys(answers).filter((k) => !fresh.has(k))));
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
   const state = await sealState(server.stateKey, await bind(), answers, server.config.elicitation.stateTtlMs);

@@ -24,11 +24,17 @@ export class RoundAsker implements Asker {
   readonly suspended: Promise<void>;
   private wake!: () => void;
 
+  /** `answers` holds every answer so far; `replayed` names those an earlier round brought (from requestState). */
   constructor(
     private readonly answers: Record<string, RawAnswer>,
     private readonly capabilities: Record<string, unknown>,
+    private readonly replayed: ReadonlySet<string> = new Set(),
   ) {
     this.suspended = new Promise((resolve) => (this.wake = resolve));
+  }
+
+  known(key: string): { replayed: boolean } | undefined {
+    return this.answers[key] ? { replayed: this.replayed.has(key) } : undefined;
   }
 
   ask(key: string, params: ElicitParams): Promise<RawAnswer> {

@@ -40,7 +40,8 @@ export async function runTool(server: ParleyServer, entry: ToolEntry, args: Reco
       input = parsed.data;
     }
     const ctx = new entry.cls();
-    const run = new ElicitRun({ enabled: server.config.elicitation.enabled, production: server.production }, scope.asker);
+    const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks };
+    const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
     attachCall(ctx, { auth: scope.auth, signal: scope.signal, run });
     const done = Promise.resolve().then(() => ctx.execute(input)).then((value) => ({ kind: 'done' as const, value }));
     // Fast path: with no round to wait for, there is nothing to race.

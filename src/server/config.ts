@@ -1,6 +1,7 @@
 // The server's configuration: what @FrontMcp takes, checked with zod so a typo is a clear startup error.
 import * as z from 'zod';
 import type { AuthInfo } from './tool-types';
+import type { ElicitationRequestHook, ElicitationResultHook } from '../elicitation/hooks';
 import type { Logger, LogLevel } from '../runtime';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
@@ -10,6 +11,13 @@ const elicitationSchema = z.strictObject({
   /** How long a signed requestState stays valid, in ms. */
   stateTtlMs: z.number().int().positive().default(15 * 60_000),
   redis: z.unknown().optional(),
+  /** Plain functions run on every transport: `request` before a question is asked, `result` when its answer arrives. */
+  hooks: z
+    .strictObject({
+      request: z.array(z.custom<ElicitationRequestHook>((v) => typeof v === 'function', 'expected a function')).optional(),
+      result: z.array(z.custom<ElicitationResultHook>((v) => typeof v === 'function', 'expected a function')).optional(),
+    })
+    .optional(),
 });
 
 const authSchema = z.union([

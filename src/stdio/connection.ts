@@ -1,0 +1,107 @@
+// One stdio connection: each line in is a JSON-RPC message, each answer goes out as one line; calls run side by side.
+import { readEnvelope } from '../http/modern-checks';
+import {
+  ErrorCode,
+  McpWireError,
+  SUPPORTED_VERSIONS,
+  errorResponse,
+  isObject,
+  isRequest,
+  isResponse,
+  methodNotFound,
+  parseMessage,
+  type JsonRpcId,
+  type JsonRpcRequest,
+} from '../protocol';
+import type { ParleyServer } from '../server/instance';
+import { handleRequest, isKnownMethod } from '../server/methods';
+import type { AuthInfo } from '../server/tool-types';
+
+export class StdioConnection {
+  /** Requests in flight by id, so notifications/cancelled can fire the tool's AbortSignal. */
+  private readonly inflight = new Map<JsonRpcId, AbortController>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly server: ParleyServer,
+    private readonly auth: AuthInfo,
+    private readonly send: (message: unknown) => Promise<void>,
+  ) {}
+
+  /** Handles one line; a request's answer is sent when its call is done. */
+  receive(line: string): void {
+    if (line.trim() === '') return;
+    let message;
+    try {
+      message = parseMessage(line);
+    } catch (error) {
+      void this.send(errorResponse(null, error as McpWireError));
+      return;
+    }
+    if (isResponse(message)) {
+      // 2026-07-28 servers send no requests, so no response is awaited.
+      this.server.logger.warn(`Ignoring a JSON-RPC response (id ${String(message.id)}): this server sent no request`);
+      return;
+    }
+    if (!isRequest(message)) {
+      if (message.method === 'notifications/cancelled') this.cancel(message.params?.requestId, message.params?.reason);
+      return;
+    }
+    const task = this.answer(message).finally(() => this.running.delete(task));
+    this.running.add(task);
+  }
+
+  /** The client went away: every call in flight is cancelled. */
+  cancelAll(reason: string): void {
+    for (const controller of this.inflight.values()) controller.abort(new Error(reason));
+  }
+
+  /** Resolves when the calls in flight are done. */
+  async settled(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  private cancel(requestId: unknown, reason: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    this.inflight.get(requestId)?.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
+  }
+
+  private async answer(request: JsonRpcRequest): Promise<void> {
+    const controller = new AbortController();
+    if (this.inflight.has(request.id)) {
+      await this.send(errorResponse(request.id, new McpWireError(ErrorCode.InvalidRequest, `Invalid request: id ${String(request.id)} is already in use`)));
+      return;
+    }
+    this.inflight.set(request.id, controller);
+    let reply: unknown;
+    try {
+      reply = { jsonrpc: '2.0', id: request.id, result: await this.dispatch(request, controller.signal) };
+    } catch (error) {
+      reply = errorResponse(request.id, this.toWireError(error));
+    } finally {
+      this.inflight.delete(request.id);
+    }
+    // A cancelled request gets no answer: the client has stopped waiting for it.
+    if (!controller.signal.aborted) await this.send(reply);
+  }
+
+  private async dispatch(request: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const params = request.params ?? {};
+    if (request.method === 'initialize')
+      throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', {
+        supported: SUPPORTED_VERSIONS,
+        requested: isObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown',
+      });
+    // stdio has no headers: the _meta envelope alone names the version and the client's capabilities.
+    const envelope = readEnvelope(params);
+    if (!isKnownMethod(request.method)) throw methodNotFound(request.method);
+    return handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal });
+  }
+
+  private toWireError(error: unknown): McpWireError {
+    if (error instanceof McpWireError) return error;
+    const errorId = crypto.randomUUID();
+    this.server.logger.error(`Request failed (error id ${errorId})`, error);
+    return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);
+  }
+}
