@@ -1,10 +1,10 @@
 // elicit(): one semantics for every era. It numbers the questions, builds the params, runs the hooks, asks, and checks the answer.
-import { ElicitationDisabledError, ElicitationTimeoutError, InvalidInputError } from '../server/errors';
+import { ElicitationDisabledError, InvalidInputError } from '../server/errors';
 import { toFormSchema } from '../server/schema';
 import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from '../server/tool-types';
 import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
-import type { Asker, ElicitParams, RawAnswer } from './types';
+import type { Asker, ElicitParams } from './types';
 
 export interface ElicitSettings {
   enabled: boolean;
@@ -17,9 +17,6 @@ export interface ElicitCall {
   tool: string;
   auth: AuthInfo;
 }
-
-/** How long a waiting question waits when the tool names no `ttl`. */
-export const DEFAULT_TTL_MS = 300_000;
 
 /** The elicitation state of one run of execute(): how many questions it asked, and how they travel. */
 export class ElicitRun {
@@ -39,7 +36,6 @@ export class ElicitRun {
       );
     const mode = options.mode ?? 'form';
     if (typeof message !== 'string' || message === '') throw new InvalidInputError('elicit() needs a message');
-    if (options.ttl !== undefined && !(Number.isFinite(options.ttl) && options.ttl > 0)) throw new InvalidInputError('ttl must be a positive number of milliseconds');
     let params: ElicitParams;
     if (mode === 'url') {
       if (!options.url) throw new InvalidInputError('url is required when mode is "url"');
@@ -52,19 +48,9 @@ export class ElicitRun {
     const known = this.asker.known?.(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
     if (!known) params = { ...params, message: await runRequestHooks(this.settings.hooks, question) };
-    const raw = await this.wait(this.asker.ask(key, params, options), options.ttl ?? DEFAULT_TTL_MS);
+    const raw = await this.asker.ask(key, params, options);
     const result = checkAnswer(raw ?? {}, schema, mode);
     if (!known?.replayed) await runResultHooks(this.settings.hooks, { ...question, result });
     return result;
-  }
-
-  /** A waiting asker's answer, or ElicitationTimeoutError once `ttl` passes; a round asker's promise as is. */
-  private wait(answer: Promise<RawAnswer>, ttl: number): Promise<RawAnswer> {
-    if (!this.asker.waits) return answer;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ElicitationTimeoutError('Elicitation request timed out')), ttl);
-    });
-    return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
   }
 }

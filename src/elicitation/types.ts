@@ -19,8 +19,6 @@ export interface RawAnswer {
 export interface Asker {
   /** Resolves with the client's raw answer; a round that ends the run never resolves. */
   ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer>;
-  /** True when ask() holds the call open until the person answers: elicit() then fails after `ttl`. */
-  readonly waits?: boolean;
   /**
    * An answer this request already carries for the key, so nothing is asked: `replayed` when an earlier round
    * brought it (the hooks saw it then), else it arrived with this request.

@@ -1,4 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler, type ElicitationAnswer, type ElicitationQuestion } from 'parley';
 import { serve, type RunningServer } from 'parley/node';
@@ -59,6 +62,45 @@ describe('elicitation hooks over HTTP, 2026-07-28', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'Rejected: plaid is not a color' }]);
     expect(seen.answers.map((a) => a.result)).toEqual([{ status: 'accept', content: { color: 'plaid' } }]);
     await client.close();
+  });
+});
+
+describe('elicitation hooks over HTTP, 2025-11-25 (server-sent elicitation/create)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serve(hooked, { port: 0 });
+  });
+  afterAll(() => server.close());
+
+  async function open(content: Record<string, string>) {
+    const client = new V1Client({ name: 'hooks-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content };
+    });
+    await client.connect(new V1Transport(new URL(server.url)));
+    return { client, asked };
+  }
+
+  it('asks the reworded question, refuses the password one, and rejects a plaid answer', async () => {
+    const { client, asked } = await open({ color: 'teal' });
+    expect((await client.callTool({ name: 'pick_color', arguments: {} })).structuredContent).toEqual({ status: 'accept', color: 'teal' });
+    expect(asked).toEqual(['[desk] Which color?']);
+    expect(seen.questions[0]).toMatchObject({ tool: 'pick_color', message: 'Which color?', requestedSchema: { properties: { color: { type: 'string' } } } });
+    const refused = await client.callTool({ name: 'ask_password', arguments: {} });
+    expect(refused.content).toEqual([{ type: 'text', text: 'Refused: forms must not ask for passwords' }]);
+    expect(asked).toHaveLength(1);
+    await client.close();
+    const plaid = await open({ color: 'plaid' });
+    const rejected = await plaid.client.callTool({ name: 'pick_color', arguments: {} });
+    expect(rejected.isError).toBe(true);
+    expect(rejected.content).toEqual([{ type: 'text', text: 'Rejected: plaid is not a color' }]);
+    expect(seen.answers.map((a) => a.result)).toEqual([
+      { status: 'accept', content: { color: 'teal' } },
+      { status: 'accept', content: { color: 'plaid' } },
+    ]);
+    await plaid.client.close();
   });
 });
 
