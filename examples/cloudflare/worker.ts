@@ -2,4 +2,5 @@
 import { createWorker } from 'parley/cloudflare';
 import { config } from '../help-desk/server';
 
-export default createWorker(config);
+// A Worker has no store for clients before 2026-07-28 to wait in; 'stateless' serves 2026-07-28 rounds, which need none.
+export default createWorker({ ...config, elicitation: { ...config.elicitation, edge: 'stateless' } });

@@ -1,5 +1,5 @@
 // The crypto subsystem's door: encodings and WebCrypto primitives.
 export { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from './encoding';
 export { deriveAesKey, hmac, hmacVerify, importHmacKey, randomBytes, sha256 } from './keys';
-export { aesOpen, aesSeal } from './aes';
+export { aesOpen, aesSeal, decryptJson, ELICITATION_STORE_PURPOSE, encryptJson, ownerKey } from './aes';
 export type { AesSealed } from './aes';

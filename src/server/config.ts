@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { AuthInfo } from './tool-types';
 import type { ElicitationRequestHook, ElicitationResultHook } from '../elicitation/hooks';
 import type { Logger, LogLevel } from '../runtime';
+import { redisOptionsSchema, sqliteOptionsSchema } from '../stores/options';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -10,7 +11,10 @@ const elicitationSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /** How long a signed requestState stays valid, in ms. */
   stateTtlMs: z.number().int().positive().default(15 * 60_000),
-  redis: z.unknown().optional(),
+  /** Where pending elicitations of clients before 2026-07-28 wait; defaults to the server's redis, else its sqlite. */
+  redis: redisOptionsSchema.optional(),
+  /** On an edge isolate with no store that serves there: 'stateless' starts anyway, asking through requestState only. */
+  edge: z.literal('stateless').optional(),
   /** Plain functions run on every transport: `request` before a question is asked, `result` when its answer arrives. */
   hooks: z
     .strictObject({
@@ -43,8 +47,8 @@ export const configSchema = z.strictObject({
   elicitation: elicitationSchema.default({ enabled: false, stateTtlMs: 15 * 60_000 }),
   http: httpSchema.default({ path: '/mcp', maxBodyBytes: 1024 * 1024, allowedOrigins: [] }),
   auth: authSchema.optional(),
-  redis: z.unknown().optional(),
-  sqlite: z.unknown().optional(),
+  redis: redisOptionsSchema.optional(),
+  sqlite: sqliteOptionsSchema.optional(),
   logging: z.strictObject({ level: z.enum(['debug', 'info', 'warn', 'error']).optional() }).optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null).optional(),
   cache: z.strictObject({ ttlMs: z.number().int().min(0), scope: z.enum(['public', 'private']) }).optional(),

@@ -1,8 +1,8 @@
-// Choosing the elicitation store from the config, as the docs' table says, and naming it in the startup log.
-// So far only memory; Redis, SQLite, Redis over HTTP and the edge refusals join as their backends land.
-import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
+// Opening the elicitation store the config chose, refusing the places it can't serve, and naming it in the startup log.
+import { formatRecord, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
-import { memoryStore } from './memory';
+import { ElicitationNotSupportedError } from '../server/errors';
+import { chooseElicitationStore, type StoreSource } from './choose';
 import type { StoreBackend } from './types';
 
 export interface ElicitationStoreInfo {
@@ -18,16 +18,52 @@ export interface ElicitationStore {
   /** The secret records are encrypted with (MCP_ELICITATION_SECRET, else MCP_SESSION_SECRET, else MCP_SERVER_SECRET). */
   secret?: string;
   info: ElicitationStoreInfo;
+  /** Which row of the docs' table chose the store. */
+  source?: StoreSource;
+  /**
+   * Sessions may live in this store too: it is shared with other processes and the config named it (`redis`,
+   * `elicitation.redis` or `sqlite`). Redis found only through REDIS_URL / REDIS_HOST keeps sessions in memory.
+   * (Optional so a stand-in store can leave it out: absent means false.)
+   */
+  sessionsDistributed?: boolean;
 }
+
+export const EDGE_NEEDS_DISTRIBUTED = 'Elicitation requires distributed storage when running on Edge runtime';
 
 export const encryptionSecret = (env: EnvSource): string | undefined =>
   readEnv('MCP_ELICITATION_SECRET', env) ?? readEnv('MCP_SESSION_SECRET', env) ?? readEnv('MCP_SERVER_SECRET', env);
 
-export async function createElicitationStore(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<ElicitationStore> {
-  void config;
-  const backend = memoryStore();
+/**
+ * Opens the store for pending elicitations of clients before 2026-07-28, as the docs' table chooses it.
+ * Resolves to undefined only on an edge isolate with `elicitation.edge: 'stateless'` and no store that serves there.
+ * @example const store = await createElicitationStore(config, env, logger);
+ */
+export async function createElicitationStore(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<ElicitationStore | undefined> {
+  const choice = chooseElicitationStore(config, env);
+  if (choice.refused) throw new ElicitationNotSupportedError(choice.refused);
+  if (isEdgeRuntime()) {
+    // A store the config names but the isolate can't run is the config's mistake: say so. One only found in the
+    // environment counts as no store at all.
+    if (choice.notOnEdge && choice.source !== 'env' && choice.source !== 'memory') throw new ElicitationNotSupportedError(choice.notOnEdge);
+    if (!choice.distributed || choice.notOnEdge) {
+      if (config.elicitation.edge !== 'stateless') throw new ElicitationNotSupportedError(EDGE_NEEDS_DISTRIBUTED);
+      logger.info("No elicitation store on this Edge runtime (elicitation.edge: 'stateless'): clients on 2026-07-28 are asked through requestState; older clients can't be asked");
+      return undefined;
+    }
+  }
+  const backend = await choice.open(onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`)));
   const secret = encryptionSecret(env);
-  const info = { type: backend.type, keyPrefix: 'mcp:', supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
+  const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
   logger.info(`Created elicitation store ${formatRecord({ ...info })}`);
-  return { backend, keyPrefix: info.keyPrefix, secret, info };
+  const sessionsDistributed = backend.distributed && choice.source !== 'env' && choice.source !== 'memory';
+  return { backend, keyPrefix: info.keyPrefix, secret, info, source: choice.source, sessionsDistributed };
+}
+
+/** A driver that keeps reconnecting reports the same error again and again: log it once until another one comes. */
+function onceEach(log: (error: Error) => void): (error: Error) => void {
+  let last: string | undefined;
+  return (error) => {
+    if (error.message !== last) log(error);
+    last = error.message;
+  };
 }

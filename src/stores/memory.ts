@@ -1,4 +1,5 @@
 // The memory backend: one process's Map with expiry, and in-process publish/subscribe.
+import { LocalChannels } from './local-channels';
 import type { MessageHandler, StoreBackend } from './types';
 
 interface Entry {
@@ -11,7 +12,7 @@ export class MemoryStore implements StoreBackend {
   readonly supportsPubSub = false;
   readonly distributed = false;
   private readonly entries = new Map<string, Entry>();
-  private readonly channels = new Map<string, Set<MessageHandler>>();
+  private readonly channels = new LocalChannels();
 
   async get(key: string): Promise<string | undefined> {
     return this.live(key)?.value;
@@ -32,19 +33,11 @@ export class MemoryStore implements StoreBackend {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    for (const handler of this.channels.get(channel) ?? []) queueMicrotask(() => handler(message));
+    this.channels.publish(channel, message);
   }
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
-    let handlers = this.channels.get(channel);
-    if (!handlers) this.channels.set(channel, (handlers = new Set()));
-    // Wrap, so subscribing the same function twice gives two subscriptions.
-    const handler: MessageHandler = (m) => onMessage(m);
-    handlers.add(handler);
-    return async () => {
-      handlers.delete(handler);
-      if (handlers.size === 0) this.channels.delete(channel);
-    };
+    return this.channels.subscribe(channel, onMessage);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,8 @@
 import { createVercelHandler } from 'parley/vercel';
 import { config } from '../../../examples/help-desk/server';
 
-const handler = createVercelHandler(config);
+// No Redis over HTTP here: 'stateless' serves 2026-07-28 rounds, which need no store.
+const handler = createVercelHandler({ ...config, elicitation: { ...config.elicitation, edge: 'stateless' } });
 addEventListener('fetch', (event) => (event as FetchEvent).respondWith(handler((event as FetchEvent).request)));
 
 interface FetchEvent extends Event {

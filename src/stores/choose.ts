@@ -1,0 +1,90 @@
+// Which store keeps pending elicitations, row by row as the docs' table checks: elicitation.redis, the server's redis,
+// its sqlite, Redis from the environment, memory. A new backend adds a provider case or a row here.
+import { readEnv, type EnvSource } from '../runtime';
+import type { FrontMcpConfig } from '../server/config';
+import { memoryStore } from './memory';
+import type { RedisOptions, SqliteOptions } from './options';
+import type { StoreBackend } from './types';
+// Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"), so workerd never pulls ioredis.
+import { drivers } from '#store-drivers';
+
+export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'env' | 'memory';
+
+/** A store picked but not opened yet: what it can do is known up front, so refusals need no connection. */
+export interface StoreChoice {
+  source: StoreSource;
+  keyPrefix: string;
+  /** Its data is shared with other processes (the backend's `distributed` flag, known before opening). */
+  distributed: boolean;
+  /** Why it can't run on an edge isolate; undefined when it can. */
+  notOnEdge?: string;
+  /** Why it can never keep elicitations; undefined when it can. */
+  refused?: string;
+  open(onError: (error: Error) => void): Promise<StoreBackend>;
+}
+
+export const DEFAULT_KEY_PREFIX = 'mcp:';
+export const VERCEL_KV_REFUSED = 'Vercel KV is not supported for elicitation stores';
+const TCP_NOT_ON_EDGE =
+  'Redis over TCP (ioredis) needs a TCP connection, which an Edge runtime does not give: use Redis over HTTP there, or run on Node.js';
+const SQLITE_NOT_ON_EDGE =
+  'SQLite needs a local file, which an Edge runtime does not have: use Redis over HTTP for elicitation there, or run on Node.js';
+
+export function redisChoice(options: RedisOptions, source: StoreSource): StoreChoice {
+  const keyPrefix = (typeof options === 'string' ? undefined : options.keyPrefix) ?? DEFAULT_KEY_PREFIX;
+  if (typeof options !== 'string' && options.provider === 'vercel-kv')
+    return { source, keyPrefix, distributed: true, refused: VERCEL_KV_REFUSED, open: () => Promise.reject(new Error(VERCEL_KV_REFUSED)) };
+  return {
+    source,
+    keyPrefix,
+    distributed: true,
+    notOnEdge: TCP_NOT_ON_EDGE,
+    open: async (onError) => (await drivers.redis()).createRedisStore(options, { onError }),
+  };
+}
+
+export function sqliteChoice(options: SqliteOptions): StoreChoice {
+  return {
+    source: 'sqlite',
+    keyPrefix: DEFAULT_KEY_PREFIX,
+    distributed: true, // processes that open the same file share it
+    notOnEdge: SQLITE_NOT_ON_EDGE,
+    open: async () => (await drivers.sqlite()).createSqliteStore(options),
+  };
+}
+
+/** REDIS_URL, else REDIS_HOST with REDIS_PORT, REDIS_PASSWORD, REDIS_DB and REDIS_TLS=true. */
+export function redisFromEnv(env: EnvSource): RedisOptions | undefined {
+  const url = readEnv('REDIS_URL', env);
+  if (url) return url;
+  const host = readEnv('REDIS_HOST', env);
+  if (!host) return undefined;
+  const number = (name: string) => {
+    const text = readEnv(name, env);
+    if (text === undefined) return undefined;
+    if (!/^\d+$/.test(text)) throw new Error(`${name} must be a whole number, got "${text}"`);
+    return Number(text);
+  };
+  return { provider: 'redis', host, port: number('REDIS_PORT'), password: readEnv('REDIS_PASSWORD', env), db: number('REDIS_DB'), tls: readEnv('REDIS_TLS', env) === 'true' };
+}
+
+type Row = (config: FrontMcpConfig, env: EnvSource) => StoreChoice | undefined;
+
+const ROWS: Row[] = [
+  (config) => (config.elicitation.redis === undefined ? undefined : redisChoice(config.elicitation.redis, 'elicitation.redis')),
+  (config) => (config.redis === undefined ? undefined : redisChoice(config.redis, 'redis')),
+  (config) => (config.sqlite === undefined ? undefined : sqliteChoice(config.sqlite)),
+  (_, env) => {
+    const options = redisFromEnv(env);
+    return options === undefined ? undefined : redisChoice(options, 'env');
+  },
+  (_, env) => (readEnv('KV_REST_API_URL', env) ? redisChoice({ provider: 'vercel-kv' }, 'env') : undefined),
+];
+
+export function chooseElicitationStore(config: FrontMcpConfig, env: EnvSource): StoreChoice {
+  for (const row of ROWS) {
+    const choice = row(config, env);
+    if (choice) return choice;
+  }
+  return { source: 'memory', keyPrefix: DEFAULT_KEY_PREFIX, distributed: false, open: async () => memoryStore() };
+}
