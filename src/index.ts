@@ -1,9 +1,16 @@
 // Parley's public API. Each group is listed by name, with why it is public.
 
 // Declaring a server: the decorators and base class users write their tools with.
-export { App, FrontMcp, Tool } from './server/decorators';
+export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool } from './server/decorators';
 export type { AppOptions } from './server/decorators';
 export { ToolContext } from './server/tool-context';
+export { PromptContext } from './server/prompt-context';
+export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './server/prompt-context';
+export { ResourceContext } from './server/resource-context';
+export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './server/resource-context';
+export type { Root, SampleOptions, SampleParams, SampleResult } from './elicitation/inputs';
+export type { McpLogLevel } from './server/notifier';
+export type { ListChanges } from './server/changes';
 export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server/tool-types';
 export type { FrontMcpConfig, FrontMcpConfigInput } from './server/config';
 

@@ -1,7 +1,7 @@
 // Serving a Parley server from Node with @hono/node-server: loopback by default, with the Host checked.
 import { serve as serveNode } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createFetchHandler } from '../http/handler';
+import { createFetchHandler, type FetchHandler } from '../http/handler';
 import { configOf, type ServerInput } from '../server/instance';
 
 export interface NodeServeOptions {
@@ -13,6 +13,8 @@ export interface NodeServeOptions {
 export interface RunningServer {
   url: string;
   port: number;
+  /** Announces list changes and resource updates to open subscriptions/listen streams. */
+  changes: FetchHandler['changes'];
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
       resolve({
         url: `http://${shownHost}:${info.port}${http.path ?? '/mcp'}`,
         port: info.port,
+        changes: handler.changes,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());

@@ -1,10 +1,11 @@
-// elicit(): one semantics for every era. It numbers the questions, builds the params, runs the hooks, asks, and checks the answer.
-import { ElicitationDisabledError, InvalidInputError } from '../server/errors';
+// The questions one run of a handler asks: it keys them, builds their params, runs the hooks, asks, and checks the answers.
+import { ElicitationDisabledError, InvalidInputError, PublicMcpError } from '../server/errors';
 import { toFormSchema } from '../server/schema';
 import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from '../server/tool-types';
 import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
-import type { Asker, ElicitParams } from './types';
+import { checkRoots, checkSample, sampleParams, type Root, type SampleOptions, type SampleParams, type SampleResult } from './inputs';
+import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from './types';
 
 export interface ElicitSettings {
   enabled: boolean;
@@ -18,14 +19,26 @@ export interface ElicitCall {
   auth: AuthInfo;
 }
 
-/** The elicitation state of one run of execute(): how many questions it asked, and how they travel. */
+type Kind = 'elicitation' | 'sampling' | 'roots';
+const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** The question state of one run: each kind numbers its own keys (`elicitation-1`, `sampling-1`, `roots-1`). */
 export class ElicitRun {
-  private count = 0;
+  private readonly counts: Record<Kind, number> = { elicitation: 0, sampling: 0, roots: 0 };
+  private readonly keys = new Set<string>();
   constructor(
     readonly settings: ElicitSettings,
     readonly asker: Asker,
     readonly call: ElicitCall,
   ) {}
+
+  private keyFor(kind: Kind, chosen: string | undefined): string {
+    if (chosen !== undefined && !KEY.test(chosen)) throw new InvalidInputError(`Question key "${chosen}" must be 1-64 characters of A-Z, a-z, 0-9, _, . and -`);
+    const key = chosen ?? `${kind}-${++this.counts[kind]}`;
+    if (this.keys.has(key)) throw new InvalidInputError(`Question key "${key}" is used twice in one run`);
+    this.keys.add(key);
+    return key;
+  }
 
   async elicit(message: string, schema: SchemaInput, options: ElicitOptions = {}): Promise<ElicitResult<unknown>> {
     if (!this.settings.enabled)
@@ -43,7 +56,7 @@ export class ElicitRun {
     } else {
       params = { message, requestedSchema: toFormSchema(schema) };
     }
-    const key = `elicitation-${++this.count}`;
+    const key = this.keyFor('elicitation', options.key);
     const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) };
     const known = this.asker.known?.(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
@@ -52,5 +65,19 @@ export class ElicitRun {
     const result = checkAnswer(raw ?? {}, schema, mode);
     if (!known?.replayed) await runResultHooks(this.settings.hooks, { ...question, result });
     return result;
+  }
+
+  async sample(input: string | SampleParams, options: SampleOptions = {}): Promise<SampleResult> {
+    const params = sampleParams(input, options);
+    return checkSample(await this.other('sampling', 'sampling/createMessage', params, options.key));
+  }
+
+  async listRoots(options: { key?: string } = {}): Promise<Root[]> {
+    return checkRoots(await this.other('roots', 'roots/list', {}, options.key));
+  }
+
+  private other(kind: Kind, method: OtherInputMethod, params: Record<string, unknown>, key: string | undefined): Promise<RawAnswer> {
+    if (!this.asker.request) throw new PublicMcpError(`This client cannot be asked for ${method}.`, 'INPUT_NOT_SUPPORTED');
+    return this.asker.request(this.keyFor(kind, key), method, params);
   }
 }

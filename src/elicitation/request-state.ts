@@ -31,7 +31,8 @@ export async function openState(key: CryptoKey, state: unknown, expected: StateB
   if (state.length > MAX_STATE_LENGTH) return { ok: false, reason: `larger than ${MAX_STATE_LENGTH} characters` };
   const dot = state.indexOf('.');
   const signature = dot > 0 ? fromBase64Url(state.slice(dot + 1)) : undefined;
-  if (!signature) return { ok: false, reason: 'malformed' };
+  // An HMAC-SHA256 signature is 32 bytes: anything else was never issued by a Parley server.
+  if (!signature || signature.length !== 32) return { ok: false, reason: 'malformed' };
   const body = state.slice(0, dot);
   if (!(await hmacVerify(key, signature, body))) return { ok: false, reason: 'bad signature' };
   let payload: Payload;

@@ -1,13 +1,12 @@
 // A 2026-07-28 request that may need input: read the answers (signed state + inputResponses), run, and seal a new state.
 import { invalidParams, isObject } from '../protocol';
-import type { Outcome } from '../server/call-tool';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { digestArguments, openState, sealState, type StateBinding } from './request-state';
 import { RoundAsker } from './rounds';
 import type { RawAnswer } from './types';
 
-const ANSWER_KEY = /^(elicitation|sampling|roots)-\d{1,4}$/;
+const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_ANSWERS = 64;
 
 export interface RoundRequest {
@@ -19,15 +18,22 @@ export interface RoundRequest {
   capabilities: Record<string, unknown>;
 }
 
+/** How a run ended: with a result, or suspended on questions the client must answer first. */
+export type RoundOutcome = { kind: 'result'; result: Record<string, unknown> } | { kind: 'suspended' };
+
 export const callerKey = (auth: AuthInfo): string => (auth.anonymous ? 'anonymous' : `${auth.user.iss ?? ''}#${auth.user.sub}`);
+
+/** True when the request is a retry (it carries answers or state): its result must not be cached. */
+export const isRetry = (params: Record<string, unknown>): boolean => params.inputResponses !== undefined || params.requestState !== undefined;
 
 export async function withRounds(
   server: ParleyServer,
   request: RoundRequest,
-  run: (asker: RoundAsker) => Promise<Outcome>,
+  run: (asker: RoundAsker) => Promise<RoundOutcome>,
 ): Promise<Record<string, unknown>> {
   const { inputResponses, requestState } = request.params;
   if (inputResponses !== undefined && !isObject(inputResponses)) throw invalidParams('params.inputResponses must be an object');
+  if (requestState !== undefined && typeof requestState !== 'string') throw invalidParams('params.requestState must be a string');
   let binding: StateBinding | undefined;
   const bind = async () => (binding ??= { caller: callerKey(request.auth), method: request.method, name: request.name, digest: await digestArguments(request.args) });
 
@@ -36,18 +42,21 @@ export async function withRounds(
   if (requestState !== undefined) {
     const check = await openState(server.stateKey, requestState, await bind());
     if (check.ok) answers = { ...check.answers };
+    // Not a state this framework could have issued at all: a protocol error, not a reason to start over.
+    else if (check.reason === 'malformed') throw invalidParams('params.requestState is malformed');
     else {
+      // Well-formed but unverifiable (another instance's key, expired, another caller or request): start over.
       trusted = false;
       const hint = server.ephemeralStateKey ? ' This instance signs with a per-process key: set the same VAULT_SECRET on every instance.' : '';
       server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
     }
   }
-  // Answers sent beside a rejected state are ignored with it: the tool asks its first question again.
+  // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
   const fresh = new Set<string>();
   if (trusted && inputResponses) {
     for (const [key, value] of Object.entries(inputResponses))
       if (ANSWER_KEY.test(key) && isObject(value)) {
-        answers[key] = value;
+        answers[key] = value as RawAnswer;
         fresh.add(key);
       }
   }
@@ -56,6 +65,9 @@ export async function withRounds(
   const asker = new RoundAsker(answers, request.capabilities, new Set(Object.keys(answers).filter((k) => !fresh.has(k))));
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
-  const state = await sealState(server.stateKey, await bind(), answers, server.config.elicitation.stateTtlMs);
+  if (asker.failure) throw asker.failure;
+  // Only the answers this run read travel on; unknown keys the client sent are dropped here.
+  const kept = Object.fromEntries(Object.entries(answers).filter(([key]) => asker.used.has(key)));
+  const state = await sealState(server.stateKey, await bind(), kept, server.config.elicitation.stateTtlMs);
   return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
 }

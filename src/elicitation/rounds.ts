@@ -1,7 +1,7 @@
-// 2026-07-28: elicit() as input_required rounds. A question without its answer ends the run; the retry runs it again.
-import { ErrorCode, McpWireError } from '../protocol';
-import { ElicitationNotSupportedError } from '../server/errors';
-import type { Asker, ElicitParams, RawAnswer } from './types';
+// 2026-07-28: questions as input_required rounds. A question without its answer ends the run; the retry runs it again.
+import { ErrorCode, McpWireError, isObject } from '../protocol';
+import { ElicitationNotSupportedError, PublicMcpError } from '../server/errors';
+import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from './types';
 import { ELICIT_METHOD } from './types';
 
 export interface InputRequest {
@@ -18,10 +18,28 @@ export function elicitationModes(capabilities: Record<string, unknown> | undefin
   return { form: 'form' in declared || !url, url };
 }
 
+const missing = (name: string, required: Record<string, unknown>) =>
+  new McpWireError(ErrorCode.MissingCapability, `This request requires the \`${name}\` client capability`, { requiredCapabilities: required });
+
+/** The capability a sampling or roots request needs that the client did not declare, if any. */
+function missingFor(method: OtherInputMethod, params: Record<string, unknown>, capabilities: Record<string, unknown>): McpWireError | undefined {
+  if (method === 'roots/list') return isObject(capabilities.roots) ? undefined : missing('roots', { roots: {} });
+  const sampling = capabilities.sampling;
+  if (!isObject(sampling)) return missing('sampling', { sampling: {} });
+  if (params.tools !== undefined && !isObject(sampling.tools)) return missing('sampling.tools', { sampling: { tools: {} } });
+  const context = params.includeContext;
+  if (context !== undefined && context !== 'none' && !isObject(sampling.context)) return missing('sampling.context', { sampling: { context: {} } });
+  return undefined;
+}
+
 /** Asks by collecting input requests; the run is suspended until the client retries with answers. */
 export class RoundAsker implements Asker {
   readonly inputRequests: Record<string, InputRequest> = {};
   readonly suspended: Promise<void>;
+  /** The keys whose answers this run read: only these travel on in the next requestState. */
+  readonly used = new Set<string>();
+  /** A capability the client lacks, found while other questions were being collected: it wins over the round. */
+  failure?: McpWireError;
   private wake!: () => void;
 
   /** `answers` holds every answer so far; `replayed` names those an earlier round brought (from requestState). */
@@ -40,14 +58,30 @@ export class RoundAsker implements Asker {
   ask(key: string, params: ElicitParams): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!elicitationModes(this.capabilities)[mode])
-      throw new McpWireError(ErrorCode.MissingCapability, `This request requires the \`elicitation${mode === 'url' ? '.url' : ''}\` client capability`, {
-        requiredCapabilities: { elicitation: { [mode]: {} } },
-      });
+      this.fail(missing(`elicitation${mode === 'url' ? '.url' : ''}`, { elicitation: { [mode]: {} } }));
+    return this.pending(key, ELICIT_METHOD, params as unknown as Record<string, unknown>);
+  }
+
+  request(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
+    const lacking = missingFor(method, params, this.capabilities);
+    if (lacking) this.fail(lacking);
+    return this.pending(key, method, params);
+  }
+
+  private fail(error: McpWireError): never {
+    this.failure ??= error;
+    throw error;
+  }
+
+  private pending(key: string, method: string, params: Record<string, unknown>): Promise<RawAnswer> {
     const answer = this.answers[key];
-    if (answer) return Promise.resolve(answer);
-    this.inputRequests[key] = { method: ELICIT_METHOD, params: params as unknown as Record<string, unknown> };
+    if (answer) {
+      this.used.add(key);
+      return Promise.resolve(answer);
+    }
+    this.inputRequests[key] = { method, params };
     this.wake();
-    // Never settles: the run ends here, and the client's retry runs execute() again from the top.
+    // Never settles: the run ends here, and the client's retry runs the handler again from the top.
     return new Promise<RawAnswer>(() => {});
   }
 }
@@ -58,5 +92,8 @@ export const unversionedAsker: Asker = {
     throw new ElicitationNotSupportedError(
       'This client named no protocol version, so it cannot be asked for input. Use a client that speaks 2026-07-28 and declares the elicitation capability.',
     );
+  },
+  request(_key, method) {
+    throw new PublicMcpError(`This client named no protocol version, so it cannot answer ${method}.`, 'INPUT_NOT_SUPPORTED');
   },
 };

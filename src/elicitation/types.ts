@@ -1,4 +1,4 @@
-// What travels between elicit() and the era-specific ways of asking: the question's params and the raw answer.
+// What travels between the asking calls (elicit, sample, listRoots) and the era-specific ways of asking.
 import type { ElicitOptions } from '../server/tool-types';
 
 export interface ElicitParams {
@@ -13,9 +13,13 @@ export interface ElicitParams {
 export interface RawAnswer {
   action?: unknown;
   content?: unknown;
+  [key: string]: unknown;
 }
 
-/** One way an elicitation travels: an input_required round, a server→client request, or the fallback. */
+/** The input requests besides elicitation: a sample from the client's model, or the client's roots. */
+export type OtherInputMethod = 'sampling/createMessage' | 'roots/list';
+
+/** One way a question travels: an input_required round, a server→client request, or the fallback. */
 export interface Asker {
   /** Resolves with the client's raw answer; a round that ends the run never resolves. */
   ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer>;
@@ -24,6 +28,8 @@ export interface Asker {
    * brought it (the hooks saw it then), else it arrived with this request.
    */
   known?(key: string): { replayed: boolean } | undefined;
+  /** Asks for a sample or the roots; an asker without it cannot (the run fails with a clear error). */
+  request?(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer>;
 }
 
 export const ELICIT_METHOD = 'elicitation/create';

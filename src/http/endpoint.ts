@@ -1,14 +1,17 @@
 // The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version;
 // the legacy transport takes the rest.
-import { ErrorCode, HEADER, McpWireError, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
+import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
 import { isKnownMethod, handleRequest } from '../server/methods';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';
 import { readBody } from './body';
 import { handleLegacyPost, isLegacyMessage } from './legacy';
-import { checkHeaders, readEnvelope } from './modern-checks';
-import { accepted, errorResponseOf, resultResponse } from './respond';
+import { listenResponse } from './listen-stream';
+import { checkHeaders, checkVersion, readEnvelope } from './modern-checks';
+import { checkParamHeaders } from './param-headers';
+import { accepted, errorResponseOf, toWireError } from './respond';
+import { respondToRequest } from './sse';
 
 export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
   const body = await readBody(request, server.config.http.maxBodyBytes);
@@ -26,22 +29,26 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const unversioned = !headers.has(HEADER.protocolVersion) && params._meta === undefined;
     const envelope = unversioned ? undefined : readEnvelope(params);
     if (envelope) checkHeaders(headers, message.method, params, envelope.version);
+    if (envelope) checkVersion(envelope);
+    const tool = envelope && message.method === 'tools/call' && typeof params.name === 'string' ? server.tools.get(params.name) : undefined;
+    if (tool) checkParamHeaders(headers, tool.headerParams, params.arguments);
     // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.
     if (!isRequest(message)) return accepted();
-    if (!isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    const listen = message.method === 'subscriptions/listen';
+    if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     const caller = await resolveCaller(request, server, given);
     if (caller instanceof Response) return caller;
-    const result = await handleRequest(server, message.method, params, {
-      era: envelope ? 'modern' : 'unversioned',
-      auth: caller,
-      capabilities: envelope?.capabilities ?? {},
-      signal: request.signal,
-    });
-    return resultResponse(message.id, result);
+    if (listen) return listenResponse(server, message.id, params, request.signal);
+    const era = envelope ? 'modern' : 'unversioned';
+    const capabilities = envelope?.capabilities ?? {};
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    return await respondToRequest(
+      message.id,
+      request.signal,
+      ({ emit, signal }) => handleRequest(server, message.method, params, { era, auth: caller, capabilities, signal, meta, emit }),
+      (error) => toWireError(error, server.logger),
+    );
   } catch (error) {
-    if (error instanceof McpWireError) return errorResponseOf(id, error);
-    const errorId = crypto.randomUUID();
-    server.logger.error(`Request failed (error id ${errorId})`, error);
-    return errorResponseOf(id, new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`));
+    return errorResponseOf(id, toWireError(error, server.logger));
   }
 }

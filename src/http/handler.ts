@@ -1,5 +1,6 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { Hono } from 'hono';
+import { createChangeHub, type ListChanges } from '../server/changes';
 import { buildServer, type ParleyServer, type ServerInput } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import type { EnvSource } from '../runtime';
@@ -22,6 +23,11 @@ export interface FetchHandler {
   (request: Request, options?: HandlerOptions): Promise<Response>;
   /** The Workers-style entry point. workerd takes a function default export for a class, so export `{ fetch: handler.fetch }` (or use parley/cloudflare). */
   fetch(request: Request, env?: unknown, ctx?: unknown): Promise<Response>;
+  /**
+   * Announces list changes and resource updates to this process's open subscriptions/listen streams.
+   * @example handler.changes.toolsListChanged();
+   */
+  changes: ListChanges;
 }
 
 type Bindings = { server: ParleyServer; options: HandlerOptions };
@@ -54,8 +60,9 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
  */
 export function createFetchHandler(input: ServerInput): FetchHandler {
   let ready: Promise<{ server: ParleyServer; app: Hono<{ Bindings: Bindings }> }> | undefined;
+  const changes = createChangeHub();
   const start = (env?: EnvSource) =>
-    (ready ??= buildServer(input, env).then(
+    (ready ??= buildServer(input, env, changes).then(
       (server) => ({ server, app: buildApp(server) }),
       (error: unknown) => {
         ready = undefined; // a failed build is tried again on the next request
@@ -75,5 +82,6 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
   };
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
+  handler.changes = changes;
   return handler;
 }

@@ -6,10 +6,18 @@ export interface ModernEnvelope {
   capabilities: Record<string, unknown>;
 }
 
-/** Decodes a header value sent as =?base64?…?= (for values that are not safe ASCII). */
-export function decodeHeader(value: string): string | undefined {
-  const m = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A header value with surrounding whitespace trimmed, decoded when sent as =?base64?…?= (for values that are not
+ * safe ASCII). Undefined when it has control characters, or strict base64 (padding included) or UTF-8 fails.
+ */
+export function decodeHeader(raw: string): string | undefined {
+  const value = raw.trim();
+  if (!/^[\x20-\x7E]*$/.test(value)) return undefined;
+  const m = /^=\?base64\?(.*)\?=$/.exec(value);
   if (!m) return value;
+  if (!BASE64.test(m[1]!)) return undefined;
   try {
     const binary = atob(m[1]!);
     return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
@@ -24,9 +32,13 @@ export function readEnvelope(params: Record<string, unknown>): ModernEnvelope {
   const capabilities = isObject(meta) ? meta[META.clientCapabilities] : undefined;
   if (typeof version !== 'string' || !isObject(capabilities))
     throw invalidParams(`params._meta must carry "${META.protocolVersion}" and "${META.clientCapabilities}"`);
-  if (version !== MODERN_VERSION)
-    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', { supported: SUPPORTED_VERSIONS, requested: version });
   return { version, capabilities };
+}
+
+/** After the headers are checked (a header that disagrees with _meta is -32020 first): the version must be one served. */
+export function checkVersion(envelope: ModernEnvelope): void {
+  if (envelope.version !== MODERN_VERSION)
+    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', { supported: SUPPORTED_VERSIONS, requested: envelope.version });
 }
 
 /** The value Mcp-Name must carry for a method, if it has one. */

@@ -1,5 +1,6 @@
 // Building HTTP responses: JSON-RPC results and errors, with the right status and no-store caching.
 import { ErrorCode, McpWireError, type JsonRpcId } from '../protocol';
+import type { Logger } from '../runtime';
 
 // A fresh headers object each time: @hono/node-server writes content-length into the init it is given.
 export const jsonResponse = (body: unknown, status = 200, headers?: Record<string, string>): Response =>
@@ -16,3 +17,11 @@ export const accepted = (): Response => new Response(null, { status: 202 });
 
 export const methodNotAllowed = (allow: string): Response =>
   jsonResponse({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Method not allowed: use ${allow}` } }, 405, { allow });
+
+/** The one place an error becomes a JSON-RPC error: wire errors as they are, anything else hidden behind a logged error id. */
+export function toWireError(error: unknown, logger: Logger): McpWireError {
+  if (error instanceof McpWireError) return error;
+  const errorId = crypto.randomUUID();
+  logger.error(`Request failed (error id ${errorId})`, error);
+  return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);
+}

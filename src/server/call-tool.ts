@@ -1,23 +1,14 @@
 // Running one tool call: check the arguments, build the context, run execute(), and shape what comes out.
-import { ElicitRun } from '../elicitation/elicit';
-import type { Asker } from '../elicitation/types';
 import { McpWireError, invalidParams, isObject } from '../protocol';
 import { InvalidInputError } from './errors';
 import type { ParleyServer } from './instance';
 import type { ToolEntry } from './registry';
 import { toCallToolResult, toToolError, type CallToolResult } from './result';
+import { runHandler, type HandlerScope } from './run-handler';
 import { describeIssues } from './schema';
-import { attachCall } from './tool-context';
-import type { AuthInfo } from './tool-types';
 import type * as z from 'zod';
 
-export interface CallScope {
-  auth: AuthInfo;
-  signal: AbortSignal;
-  asker: Asker;
-  /** Resolves when the run asked a question that ends it (an input_required round). */
-  suspended?: Promise<void>;
-}
+export type CallScope = HandlerScope;
 
 export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
 
@@ -39,15 +30,9 @@ export async function runTool(server: ParleyServer, entry: ToolEntry, args: Reco
       if (!parsed.success) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
       input = parsed.data;
     }
-    const ctx = new entry.cls();
-    const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks };
-    const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
-    attachCall(ctx, { auth: scope.auth, signal: scope.signal, run });
-    const done = Promise.resolve().then(() => ctx.execute(input)).then((value) => ({ kind: 'done' as const, value }));
-    // Fast path: with no round to wait for, there is nothing to race.
-    const first = scope.suspended ? await Promise.race([done, scope.suspended.then(() => ({ kind: 'suspended' as const }))]) : await done;
-    if (first.kind === 'suspended') return first;
-    return { kind: 'result', result: toCallToolResult(first.value, entry) };
+    const run = await runHandler(server, name, new entry.cls(), scope, (ctx) => ctx.execute(input));
+    if (run.kind === 'suspended') return run;
+    return { kind: 'result', result: toCallToolResult(run.value, entry) };
   } catch (error) {
     if (error instanceof McpWireError) throw error;
     return { kind: 'result', result: toToolError(error, server.logger, name) };

@@ -1,16 +1,24 @@
-// @FrontMcp, @App and @Tool: each records its options on the class, in legacy or standard decorator form.
+// @FrontMcp, @App, @Tool, @Prompt, @Resource and @ResourceTemplate: each records its options on the class, in legacy or standard form.
 import type { FrontMcpConfigInput } from './config';
+import type { PromptOptions } from './prompt-context';
+import type { ResourceOptions, ResourceTemplateOptions } from './resource-context';
 import type { ToolOptions } from './tool-types';
 
 export interface AppOptions {
   id: string;
   name?: string;
   tools?: Function[];
+  prompts?: Function[];
+  /** Classes decorated with @Resource or @ResourceTemplate. */
+  resources?: Function[];
 }
 
 const SERVER = new WeakMap<Function, FrontMcpConfigInput>();
 const APP = new WeakMap<Function, AppOptions>();
 const TOOL = new WeakMap<Function, ToolOptions>();
+const PROMPT = new WeakMap<Function, PromptOptions>();
+const RESOURCE = new WeakMap<Function, ResourceOptions>();
+const TEMPLATE = new WeakMap<Function, ResourceTemplateOptions>();
 
 /** A class decorator that works as a legacy (`experimentalDecorators`) and as a standard decorator. */
 type ClassDecoratorAnyForm = (target: Function, context?: unknown) => void;
@@ -24,11 +32,20 @@ const recorder =
 
 /** Declares the server: its info, apps and options. `createFetchHandler(Server)` reads them back. */
 export const FrontMcp: (config: FrontMcpConfigInput) => ClassDecoratorAnyForm = recorder(SERVER);
-/** Groups tools into an app. */
+/** Groups tools, prompts and resources into an app. */
 export const App: (options: AppOptions) => ClassDecoratorAnyForm = recorder(APP);
 /** Declares a tool on a class that extends ToolContext. */
 export const Tool: (options: ToolOptions) => ClassDecoratorAnyForm = recorder(TOOL);
+/** Declares a prompt on a class that extends PromptContext. */
+export const Prompt: (options: PromptOptions) => ClassDecoratorAnyForm = recorder(PROMPT);
+/** Declares a resource at a fixed URI on a class that extends ResourceContext. */
+export const Resource: (options: ResourceOptions) => ClassDecoratorAnyForm = recorder(RESOURCE);
+/** Declares a family of resources by URI template on a class that extends ResourceContext. */
+export const ResourceTemplate: (options: ResourceTemplateOptions) => ClassDecoratorAnyForm = recorder(TEMPLATE);
 
 export const serverOptionsOf = (target: Function) => SERVER.get(target);
 export const appOptionsOf = (target: Function) => APP.get(target);
 export const toolOptionsOf = (target: Function) => TOOL.get(target);
+export const promptOptionsOf = (target: Function) => PROMPT.get(target);
+export const resourceOptionsOf = (target: Function) => RESOURCE.get(target);
+export const templateOptionsOf = (target: Function) => TEMPLATE.get(target);

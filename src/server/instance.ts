@@ -3,7 +3,10 @@ import { importHmacKey, randomBytes } from '../crypto';
 import { createLogger, isProduction, readEnv, type EnvSource, type Logger } from '../runtime';
 import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
 import { serverOptionsOf } from './decorators';
+import { createChangeHub, type ChangeHub } from './changes';
+import { buildPrompts, type PromptEntry } from './prompt-registry';
 import { buildRegistry, type ToolEntry } from './registry';
+import { buildResources, type Resources } from './resource-registry';
 import { createElicitationStore, type ElicitationStore } from '../stores';
 
 export interface ParleyServer {
@@ -12,6 +15,13 @@ export interface ParleyServer {
   tools: Map<string, ToolEntry>;
   /** tools/list's tools, computed once: the list never varies per connection. */
   toolList: Record<string, unknown>[];
+  prompts: Map<string, PromptEntry>;
+  promptList: Record<string, unknown>[];
+  resources: Resources;
+  resourceList: Record<string, unknown>[];
+  templateList: Record<string, unknown>[];
+  /** Announces list changes and resource updates to open listen streams. */
+  changes: ChangeHub;
   logger: Logger;
   /** The key that signs requestState. */
   stateKey: CryptoKey;
@@ -34,11 +44,13 @@ export function configOf(input: ServerInput): FrontMcpConfigInput {
   return options;
 }
 
-export async function buildServer(input: ServerInput, env?: EnvSource): Promise<ParleyServer> {
+export async function buildServer(input: ServerInput, env?: EnvSource, changes: ChangeHub = createChangeHub()): Promise<ParleyServer> {
   const config = parseConfig(configOf(input));
   const logger = config.logger ?? createLogger(config.logging?.level ?? 'info');
   const production = isProduction(env);
   const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
+  const prompts = buildPrompts(config.apps);
+  const resources = buildResources(config.apps);
   const secret = readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env);
   const stateKey = await importHmacKey(secret ?? randomBytes(32));
   if (!secret && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
@@ -49,6 +61,12 @@ export async function buildServer(input: ServerInput, env?: EnvSource): Promise<
     info: config.info,
     tools,
     toolList: [...tools.values()].map((t) => t.wire),
+    prompts,
+    promptList: [...prompts.values()].map((p) => p.wire),
+    resources,
+    resourceList: [...resources.fixed.values()].map((r) => r.wire),
+    templateList: resources.templates.map((t) => t.wire),
+    changes,
     logger,
     stateKey,
     ephemeralStateKey: !secret,

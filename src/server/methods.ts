@@ -1,9 +1,14 @@
 // The 2026-07-28 methods, independent of transport: each takes params and a request scope and returns a result.
+import { isRetry, withRounds, type RoundOutcome, type RoundRequest } from '../elicitation/round-call';
 import { unversionedAsker } from '../elicitation/rounds';
-import { withRounds } from '../elicitation/round-call';
 import { META, SUPPORTED_VERSIONS, methodNotFound } from '../protocol';
 import { findTool, runTool } from './call-tool';
+import { complete } from './complete';
+import { findPrompt, runPrompt } from './get-prompt';
 import type { ParleyServer } from './instance';
+import { createNotifier, type Emit } from './notifier';
+import { locateResource, runResource } from './read-resource';
+import type { HandlerScope } from './run-handler';
 import type { AuthInfo } from './tool-types';
 
 export interface RequestScope {
@@ -12,34 +17,80 @@ export interface RequestScope {
   auth: AuthInfo;
   capabilities: Record<string, unknown>;
   signal: AbortSignal;
+  /** The request's _meta: its progressToken and log level. */
+  meta?: Record<string, unknown>;
+  /** Sends a notification on this request's own stream; absent when the transport has none. */
+  emit?: Emit;
 }
 
 type Method = (server: ParleyServer, params: Record<string, unknown>, scope: RequestScope) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
+const hasPrompts = (server: ParleyServer) => server.prompts.size > 0;
+const hasResources = (server: ParleyServer) => server.resources.fixed.size > 0 || server.resources.templates.length > 0;
+
+/** What server/discover declares: exactly what the methods below serve. */
 export function capabilitiesOf(server: ParleyServer): Record<string, unknown> {
-  return { tools: { listChanged: false } };
+  return {
+    tools: { listChanged: true },
+    ...(hasPrompts(server) ? { prompts: { listChanged: true } } : {}),
+    ...(hasResources(server) ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(hasPrompts(server) || server.resources.templates.length > 0 ? { completions: {} } : {}),
+    logging: {},
+  };
 }
+
+/** Runs a handler that may ask questions: as input_required rounds on 2026-07-28, with nobody to ask when unversioned. */
+async function withQuestions(
+  server: ParleyServer,
+  scope: RequestScope,
+  request: Omit<RoundRequest, 'auth' | 'capabilities'>,
+  run: (handlerScope: HandlerScope) => Promise<RoundOutcome>,
+): Promise<Record<string, unknown>> {
+  const notifier = createNotifier(scope.meta, scope.emit, server.logger);
+  const base = { auth: scope.auth, signal: scope.signal, capabilities: scope.capabilities, notifier, changes: server.changes };
+  if (scope.era === 'unversioned') {
+    const outcome = await run({ ...base, asker: unversionedAsker });
+    return outcome.kind === 'result' ? outcome.result : {};
+  }
+  return withRounds(server, { ...request, auth: scope.auth, capabilities: scope.capabilities }, (asker) => run({ ...base, asker, suspended: asker.suspended }));
+}
+
+/** A capability the server does not have answers like a method it does not know. */
+const gated =
+  (has: (server: ParleyServer) => boolean, method: string, handler: Method): Method =>
+  (server, params, scope) => {
+    if (!has(server)) throw methodNotFound(method);
+    return handler(server, params, scope);
+  };
+
+const cacheHints = (server: ParleyServer) => ({ ttlMs: server.cache.ttlMs, cacheScope: server.cache.scope });
 
 const METHODS: Record<string, Method> = {
   'server/discover': (server) => ({
     supportedVersions: SUPPORTED_VERSIONS,
     capabilities: capabilitiesOf(server),
     ...(server.config.instructions ? { instructions: server.config.instructions } : {}),
-    ttlMs: server.cache.ttlMs,
-    cacheScope: server.cache.scope,
+    ...cacheHints(server),
   }),
-  'tools/list': (server) => ({ tools: server.toolList, ttlMs: server.cache.ttlMs, cacheScope: server.cache.scope }),
+  'tools/list': (server) => ({ tools: server.toolList, ...cacheHints(server) }),
   'tools/call': async (server, params, scope) => {
     const { entry, args } = findTool(server, params);
-    const base = { auth: scope.auth, signal: scope.signal };
-    if (scope.era === 'unversioned') {
-      const outcome = await runTool(server, entry, args, { ...base, asker: unversionedAsker });
-      return outcome.kind === 'result' ? outcome.result : {};
-    }
-    return withRounds(server, { method: 'tools/call', name: entry.name, args, params, auth: scope.auth, capabilities: scope.capabilities }, (asker) =>
-      runTool(server, entry, args, { ...base, asker, suspended: asker.suspended }),
-    );
+    return withQuestions(server, scope, { method: 'tools/call', name: entry.name, args, params }, (hs) => runTool(server, entry, args, hs));
   },
+  'prompts/list': gated(hasPrompts, 'prompts/list', (server) => ({ prompts: server.promptList, ...cacheHints(server) })),
+  'prompts/get': gated(hasPrompts, 'prompts/get', async (server, params, scope) => {
+    const { entry, args } = findPrompt(server, params);
+    return withQuestions(server, scope, { method: 'prompts/get', name: entry.name, args, params }, (hs) => runPrompt(server, entry, args, hs));
+  }),
+  'resources/list': gated(hasResources, 'resources/list', (server) => ({ resources: server.resourceList, ...cacheHints(server) })),
+  'resources/templates/list': gated(hasResources, 'resources/templates/list', (server) => ({ resourceTemplates: server.templateList, ...cacheHints(server) })),
+  'resources/read': gated(hasResources, 'resources/read', async (server, params, scope) => {
+    const found = locateResource(server, params);
+    const result = await withQuestions(server, scope, { method: 'resources/read', name: found.uri, args: {}, params }, (hs) => runResource(server, found, hs));
+    // A retry's result answers one person's questions: nobody may cache it.
+    return isRetry(params) && 'ttlMs' in result ? { ...result, ttlMs: 0, cacheScope: 'private' } : result;
+  }),
+  'completion/complete': gated((s) => hasPrompts(s) || s.resources.templates.length > 0, 'completion/complete', (server, params) => complete(server, params)),
 };
 
 export const isKnownMethod = (method: string): boolean => method in METHODS;

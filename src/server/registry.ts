@@ -1,6 +1,7 @@
 // The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
 import type * as z from 'zod';
 import { appOptionsOf, toolOptionsOf } from './decorators';
+import { headerParamsOf, type HeaderParam } from './header-params';
 import { toJsonSchema, toZod } from './schema';
 import type { ToolOptions } from './tool-types';
 import type { ToolContext } from './tool-context';
@@ -13,6 +14,8 @@ export interface ToolEntry {
   output?: z.ZodType;
   /** The tool as tools/list shows it. */
   wire: Record<string, unknown>;
+  /** Input properties mirrored into Mcp-Param-* headers (x-mcp-header). */
+  headerParams: HeaderParam[];
 }
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -56,5 +59,6 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
     wire.outputSchema = elicitation ? { type: 'object', oneOf: [output, ELICITATION_PENDING_SCHEMA] } : output;
   }
   if (options.annotations) wire.annotations = options.annotations;
-  return { name: options.name, cls, options, input: toZod(options.inputSchema ?? {}), output: toZod(options.outputSchema), wire };
+  const headerParams = headerParamsOf(wire.inputSchema as Record<string, unknown>, options.name);
+  return { name: options.name, cls, options, input: toZod(options.inputSchema ?? {}), output: toZod(options.outputSchema), wire, headerParams };
 }

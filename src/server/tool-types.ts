@@ -36,6 +36,8 @@ export interface ElicitOptions {
   ttl?: number;
   url?: string;
   elicitationId?: string;
+  /** The inputRequests key on 2026-07-28; default `elicitation-1`, `elicitation-2`, … in the order asked. */
+  key?: string;
 }
 
 export type ElicitStatus = 'accept' | 'decline' | 'cancel';

@@ -1,7 +1,7 @@
 // POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
 import { callerKey } from '../../elicitation/round-call';
 import { pendingOf } from '../../elicitation/pending';
-import { ErrorCode, HEADER, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
+import { ErrorCode, HEADER, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
@@ -16,7 +16,8 @@ export const sessionNotFound = (id: string | number | null = null): Response =>
 /** Whether a message belongs to the legacy transport: initialize, a session header, or a legacy version header. */
 export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): boolean {
   if (headers.has(HEADER.sessionId)) return true;
-  if (isRequest(message) && message.method === 'initialize') return true;
+  // initialize inside a 2026-07-28 _meta envelope is a removed method of the modern protocol (404), not a handshake.
+  if (isRequest(message) && message.method === 'initialize') return !(isObject(message.params?._meta) && META.protocolVersion in message.params._meta);
   const version = headers.get(HEADER.protocolVersion);
   return version !== null && isLegacyVersion(version);
 }

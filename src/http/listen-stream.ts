@@ -1,0 +1,33 @@
+// subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it.
+import type { JsonRpcId } from '../protocol';
+import type { ParleyServer } from '../server/instance';
+import { openSubscription } from '../server/listen';
+import { SSE_HEADERS, sseEvent } from './sse';
+
+const KEEP_ALIVE_MS = 15_000;
+const keepAlive = new TextEncoder().encode(': keep-alive\n\n');
+
+/** Throws (before any byte is sent) when the params are bad, so the client gets a plain JSON-RPC error. */
+export function listenResponse(server: ParleyServer, id: JsonRpcId, params: Record<string, unknown>, signal: AbortSignal): Response {
+  let open = true;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stop = () => {
+    open = false;
+    clearInterval(timer);
+    unsubscribe();
+  };
+  // start() runs inside the constructor, so the controller exists before the acknowledgement is sent.
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => stop() });
+  const unsubscribe = openSubscription(server, id, params, (message) => open && controller.enqueue(sseEvent(message)));
+  const timer = setInterval(() => open && controller.enqueue(keepAlive), KEEP_ALIVE_MS);
+  signal.addEventListener(
+    'abort',
+    () => {
+      if (!open) return;
+      stop();
+      controller.close();
+    },
+    { once: true },
+  );
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}

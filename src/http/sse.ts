@@ -1,0 +1,86 @@
+// One request's answer: plain JSON, or an SSE stream once the request sends a notification (progress, a log line) first.
+import type { JsonRpcId, McpWireError } from '../protocol';
+import type { Emit } from '../server/notifier';
+import { resultResponse } from './respond';
+
+const encoder = new TextEncoder();
+
+/** One SSE event carrying one JSON-RPC message. No ids: 2026-07-28 streams are not resumable. */
+export const sseEvent = (message: unknown): Uint8Array => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+
+export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } as const;
+
+/** A signal that fires when either one does. */
+export function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const abort = (s: AbortSignal) => () => controller.abort(s.reason);
+  for (const s of [a, b]) {
+    if (s.aborted) abort(s)();
+    else s.addEventListener('abort', abort(s), { once: true });
+  }
+  return controller.signal;
+}
+
+export interface RequestStream {
+  emit: Emit;
+  /** Fires when the client goes away: the request's own signal, or the SSE stream being closed. */
+  signal: AbortSignal;
+}
+
+type Settled = { ok: true; result: Record<string, unknown> } | { ok: false; error: unknown };
+
+/**
+ * Runs the request and answers it. Nothing emitted before the result: JSON (the fast path), and a failure is thrown
+ * for the caller to answer. Something emitted first: an SSE stream of the notifications, then the response; the stream
+ * carries nothing else and ends with the response. Closing it cancels the request.
+ */
+export async function respondToRequest(
+  id: JsonRpcId,
+  requestSignal: AbortSignal,
+  work: (stream: RequestStream) => Promise<Record<string, unknown>>,
+  toWireError: (error: unknown) => McpWireError,
+): Promise<Response> {
+  const cancel = new AbortController();
+  let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const queued: Uint8Array[] = [];
+  let closed = false;
+  let startStreaming!: () => void;
+  const streaming = new Promise<'stream'>((resolve) => (startStreaming = () => resolve('stream')));
+  const emit: Emit = (method, params) => {
+    if (closed) return;
+    const chunk = sseEvent({ jsonrpc: '2.0', method, params });
+    if (sink) sink.enqueue(chunk);
+    else {
+      queued.push(chunk);
+      startStreaming();
+    }
+  };
+  const settled: Promise<Settled> = work({ emit, signal: eitherSignal(requestSignal, cancel.signal) }).then(
+    (result) => ({ ok: true, result }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+  const first = await Promise.race([settled, streaming]);
+  if (first !== 'stream') {
+    closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
+    if (first.ok) return resultResponse(id, first.result);
+    throw first.error;
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      sink = controller;
+      for (const chunk of queued.splice(0)) controller.enqueue(chunk);
+      void settled.then((outcome) => {
+        if (closed) return;
+        closed = true;
+        const message = outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: toWireError(outcome.error).toJSON() };
+        controller.enqueue(sseEvent(message));
+        controller.close();
+      });
+    },
+    cancel() {
+      closed = true;
+      cancel.abort(new Error('The client closed the response stream'));
+    },
+  });
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}

@@ -1,0 +1,38 @@
+// Request-scoped notifications: progress when the request carries a progressToken, log lines when it names a log level.
+import { META, invalidParams } from '../protocol';
+import type { Logger } from '../runtime';
+
+/** Sends a notification on the request's own stream (an SSE event, a stdio line). */
+export type Emit = (method: string, params: Record<string, unknown>) => void;
+
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type McpLogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Notifier {
+  progress(progress: number, total?: number, message?: string): void;
+  log(level: McpLogLevel, data: unknown, logger?: string): void;
+}
+
+const rank = (level: string) => LOG_LEVELS.indexOf(level as McpLogLevel);
+
+/** Reads progressToken and the log level from a request's _meta; a level that is not one of the eight is -32602. */
+export function createNotifier(meta: Record<string, unknown> | undefined, emit: Emit | undefined, logger: Logger): Notifier {
+  const token = meta?.progressToken;
+  const level = meta?.[META.logLevel];
+  if (level !== undefined && rank(String(level)) < 0) throw invalidParams(`_meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(', ')}`);
+  let last = -Infinity;
+  return {
+    progress(progress, total, message) {
+      if (!emit || (typeof token !== 'string' && typeof token !== 'number')) return;
+      // Progress must increase: a value that does not is dropped rather than sent.
+      if (!(progress > last)) return logger.debug(`Dropped a progress value that did not increase (${progress} after ${last})`);
+      last = progress;
+      emit('notifications/progress', { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+    },
+    log(at, data, name) {
+      // No log notifications unless the request asked for them, and then only at or above its level.
+      if (!emit || level === undefined || rank(at) < rank(String(level))) return;
+      emit('notifications/message', { level: at, data, ...(name !== undefined ? { logger: name } : {}) });
+    },
+  };
+}

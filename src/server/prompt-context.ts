@@ -1,0 +1,33 @@
+// PromptContext: the base class of every prompt. execute() builds the messages from the arguments.
+import { RequestContext } from './request-context';
+
+/** Suggests values for an argument in completion/complete, from what was typed so far. */
+export type Completer = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  complete?: Completer;
+}
+
+export interface PromptOptions {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Record<string, unknown>[];
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: Record<string, unknown>;
+}
+
+/** What execute() may return: text (one user message), the messages, or a whole GetPromptResult. */
+export type PromptReturn = string | PromptMessage[] | { description?: string; messages: PromptMessage[]; _meta?: Record<string, unknown> };
+
+export abstract class PromptContext<Args extends Record<string, string> = Record<string, string>> extends RequestContext {
+  abstract execute(args: Args): PromptReturn | Promise<PromptReturn>;
+}

@@ -1,0 +1,86 @@
+// RequestContext: what every handler (tool, prompt, resource) can do mid-request: ask, report progress, log, announce.
+import type { ElicitRun } from '../elicitation/elicit';
+import type { Root, SampleOptions, SampleParams, SampleResult } from '../elicitation/inputs';
+import type { ListChanges } from './changes';
+import { PublicMcpError } from './errors';
+import type { McpLogLevel, Notifier } from './notifier';
+import type { AuthInfo, ElicitOptions, ElicitResult, Infer, SchemaInput } from './tool-types';
+
+const CALL = Symbol('parley.call');
+
+export interface RequestCall {
+  auth: AuthInfo;
+  signal: AbortSignal;
+  capabilities: Record<string, unknown>;
+  run: ElicitRun;
+  notifier: Notifier;
+  changes: ListChanges;
+}
+
+export abstract class RequestContext {
+  /** The verified caller of this request. */
+  declare readonly auth: AuthInfo;
+  /** Fires when the request is cancelled: the client closed the stream or sent notifications/cancelled. */
+  declare readonly signal: AbortSignal;
+  /** The capabilities the client declared on this request (`{}` when it declared none). */
+  declare readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** Announces list changes and resource updates to open subscriptions/listen streams. */
+  declare readonly changes: ListChanges;
+  declare private [CALL]: RequestCall;
+
+  /**
+   * Asks the person and resolves with their answer, typed from the schema.
+   * @example const answer = await this.elicit(`Close ticket ${id}?`, z.object({ confirm: z.boolean() }));
+   */
+  protected elicit<S extends SchemaInput>(message: string, requestedSchema: S, options?: ElicitOptions): Promise<ElicitResult<Infer<S>>> {
+    return this[CALL].run.elicit(message, requestedSchema, options) as Promise<ElicitResult<Infer<S>>>;
+  }
+
+  /**
+   * Asks the client's model for a completion (needs the client's `sampling` capability).
+   * @example const reply = await this.sample('What is the capital of France?', { maxTokens: 100 });
+   */
+  protected sample(prompt: string | SampleParams, options?: SampleOptions): Promise<SampleResult> {
+    return this[CALL].run.sample(prompt, options);
+  }
+
+  /**
+   * Asks the client for its roots (needs the client's `roots` capability).
+   * @example const roots = await this.listRoots();
+   */
+  protected listRoots(options?: { key?: string }): Promise<Root[]> {
+    return this[CALL].run.listRoots(options);
+  }
+
+  /**
+   * Reports progress when the request carries a progressToken; values must increase.
+   * @example this.progress(50, 100, 'Half way');
+   */
+  protected progress(progress: number, total?: number, message?: string): void {
+    this[CALL].notifier.progress(progress, total, message);
+  }
+
+  /**
+   * Sends a log line to the client, only when its request named a log level (and this one is at or above it).
+   * @example this.log('info', 'Tool execution started');
+   */
+  protected log(level: McpLogLevel, data: unknown, logger?: string): void {
+    this[CALL].notifier.log(level, data, logger);
+  }
+
+  /** Ends the request with an error. A PublicMcpError's message is shown to the caller; any other error is hidden. */
+  protected fail(error: Error | string): never {
+    throw typeof error === 'string' ? new PublicMcpError(error) : error;
+  }
+}
+
+/** Gives a freshly constructed context its request: caller, signal, capabilities, questions and notifications. */
+export function attachRequest(ctx: RequestContext, call: RequestCall): void {
+  Object.defineProperties(ctx, {
+    auth: { value: call.auth, enumerable: true },
+    signal: { value: call.signal, enumerable: true },
+    clientCapabilities: { value: call.capabilities, enumerable: true },
+    changes: { value: call.changes },
+    [CALL]: { value: call },
+  });
+}

@@ -1,0 +1,43 @@
+// ResourceContext: the base class of resources and resource templates. execute() returns what the URI holds.
+import type { Completer } from './prompt-context';
+import { RequestContext } from './request-context';
+
+export interface CacheHint {
+  ttlMs: number;
+  scope: 'public' | 'private';
+}
+
+interface ResourceCommon {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Record<string, unknown>;
+  icons?: Record<string, unknown>[];
+  /** How long clients may cache what resources/read returns; default the server's `cache`. */
+  cache?: CacheHint;
+}
+
+export interface ResourceOptions extends ResourceCommon {
+  uri: string;
+  size?: number;
+}
+
+export interface ResourceTemplateOptions extends ResourceCommon {
+  /** An RFC 6570 template with simple `{name}` variables, e.g. `notes://{folder}/{id}`. */
+  uriTemplate: string;
+  /** Suggestions for completion/complete, per template variable. */
+  complete?: Record<string, Completer>;
+}
+
+export type ResourceContent = { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> } | { uri?: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+
+/**
+ * What execute() may return: text, bytes, one content, several, or a whole ReadResourceResult.
+ * Nothing (undefined, null or no contents) means the URI names no resource: the client gets -32602.
+ */
+export type ResourceReturn = string | Uint8Array | ResourceContent | ResourceContent[] | { contents: ResourceContent[] } | undefined | null;
+
+export abstract class ResourceContext<Params extends Record<string, string> = Record<string, string>> extends RequestContext {
+  abstract execute(uri: string, params: Params): ResourceReturn | Promise<ResourceReturn>;
+}

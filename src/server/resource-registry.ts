@@ -1,0 +1,64 @@
+// The resource registry: fixed-URI resources and URI templates of every app, checked once, with their list entries precomputed.
+import { appOptionsOf, resourceOptionsOf, templateOptionsOf } from './decorators';
+import type { CacheHint, ResourceContext, ResourceOptions, ResourceTemplateOptions } from './resource-context';
+import { parseUriTemplate, type UriTemplate } from './uri-template';
+
+export interface ResourceEntry {
+  uri: string;
+  cls: new () => ResourceContext;
+  options: ResourceOptions;
+  wire: Record<string, unknown>;
+}
+
+export interface TemplateEntry {
+  name: string;
+  cls: new () => ResourceContext;
+  options: ResourceTemplateOptions;
+  template: UriTemplate;
+  wire: Record<string, unknown>;
+}
+
+export interface Resources {
+  fixed: Map<string, ResourceEntry>;
+  templates: TemplateEntry[];
+}
+
+const wireOf = (options: ResourceOptions | ResourceTemplateOptions): Record<string, unknown> => {
+  const { cache: _c, complete: _k, ...rest } = options as ResourceTemplateOptions & { cache?: CacheHint };
+  return rest;
+};
+
+export function buildResources(apps: Function[]): Resources {
+  const fixed = new Map<string, ResourceEntry>();
+  const templates: TemplateEntry[] = [];
+  for (const app of apps) {
+    const appOptions = appOptionsOf(app);
+    for (const cls of appOptions?.resources ?? []) {
+      const where = `${cls.name || 'A resource'} in app "${appOptions!.id}"`;
+      const resource = resourceOptionsOf(cls);
+      const template = templateOptionsOf(cls);
+      if (resource) {
+        if (typeof resource.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri)) throw new Error(`${where} needs a uri with a scheme, e.g. "notes://index"`);
+        if (fixed.has(resource.uri)) throw new Error(`Duplicate resource uri "${resource.uri}" (${where})`);
+        fixed.set(resource.uri, { uri: resource.uri, cls: cls as new () => ResourceContext, options: resource, wire: wireOf(resource) });
+      } else if (template) {
+        const parsed = parseUriTemplate(template.uriTemplate);
+        for (const variable of Object.keys(template.complete ?? {}))
+          if (!parsed.variables.includes(variable)) throw new Error(`${where}: complete names "${variable}", which is not a variable of "${template.uriTemplate}"`);
+        templates.push({ name: template.name, cls: cls as new () => ResourceContext, options: template, template: parsed, wire: wireOf(template) });
+      } else throw new Error(`${where} is not decorated with @Resource or @ResourceTemplate`);
+    }
+  }
+  return { fixed, templates };
+}
+
+/** The resource a URI names: a fixed one first, else the first template that matches. */
+export function findResource(resources: Resources, uri: string): { entry: ResourceEntry | TemplateEntry; params: Record<string, string> } | undefined {
+  const entry = resources.fixed.get(uri);
+  if (entry) return { entry, params: {} };
+  for (const template of resources.templates) {
+    const params = template.template.match(uri);
+    if (params) return { entry: template, params };
+  }
+  return undefined;
+}

@@ -1,0 +1,51 @@
+// Running one handler (tool, prompt or resource) with its request attached, until it returns or suspends on a question.
+import { ElicitRun } from '../elicitation/elicit';
+import type { Asker } from '../elicitation/types';
+import { ErrorCode, McpWireError } from '../protocol';
+import type { ListChanges } from './changes';
+import { InvalidInputError, PublicMcpError } from './errors';
+import type { ParleyServer } from './instance';
+import type { Notifier } from './notifier';
+import { attachRequest, type RequestContext } from './request-context';
+import type { AuthInfo } from './tool-types';
+
+export interface HandlerScope {
+  auth: AuthInfo;
+  signal: AbortSignal;
+  capabilities: Record<string, unknown>;
+  asker: Asker;
+  notifier: Notifier;
+  changes: ListChanges;
+  /** Resolves when the run asked a question that ends it (an input_required round). */
+  suspended?: Promise<void>;
+}
+
+export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
+
+/** A macrotask: questions asked in parallel (Promise.all of elicit and sample) all join the round before it goes out. */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** `name` is the tool, prompt or resource URI the hooks see as the asker. */
+export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {
+  const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks };
+  const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
+  attachRequest(ctx, { auth: scope.auth, signal: scope.signal, capabilities: scope.capabilities, run, notifier: scope.notifier, changes: scope.changes });
+  const done = Promise.resolve().then(() => exec(ctx)).then((value): Run<T> => ({ kind: 'done', value }));
+  // Fast path: with no round to wait for, there is nothing to race.
+  if (!scope.suspended) return done;
+  const first = await Promise.race([done, scope.suspended.then((): Run<T> => ({ kind: 'suspended' }))]);
+  if (first.kind === 'done') return first;
+  done.catch(() => {}); // the abandoned run may still fail; nobody is waiting for it
+  await settle();
+  return first;
+}
+
+/**
+ * A prompt's or resource's failure as a JSON-RPC error (they have no isError result): a PublicMcpError keeps its
+ * message, bad input is -32602; anything else is rethrown, and the endpoint hides it behind an error id.
+ */
+export function asWireError(error: unknown): unknown {
+  if (error instanceof McpWireError || !(error instanceof PublicMcpError)) return error;
+  const code = error instanceof InvalidInputError ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return new McpWireError(code, error.message, { code: error.code });
+}
