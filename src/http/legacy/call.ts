@@ -1,10 +1,11 @@
 // tools/call before 2026-07-28: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
 import { pendingOf } from '../../elicitation/pending';
 import { StreamAsker } from '../../elicitation/stream-asker';
-import { ErrorCode, McpWireError, errorResponse, type JsonRpcRequest } from '../../protocol';
+import { ErrorCode, META, McpWireError, errorResponse, isObject, type JsonRpcRequest } from '../../protocol';
 import { findTool, runTool } from '../../server/call-tool';
 import { ElicitationNotSupportedError } from '../../server/errors';
 import type { ParleyServer } from '../../server/instance';
+import { createNotifier } from '../../server/notifier';
 import type { AuthInfo } from '../../server/tool-types';
 import { jsonResponse } from '../respond';
 import { openStream, type LiveSession } from './sessions';
@@ -22,7 +23,12 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
     target.send(m);
   };
   const asker = new StreamAsker({ sessionId: session.record.sessionId, capabilities: session.record.capabilities, pending: pendingOf(server), send, signal: controller.signal });
-  const reply = runTool(server, entry, args, { auth, signal: controller.signal, asker }).then(
+  const caps = isObject(session.record.capabilities) ? session.record.capabilities : {};
+  const meta = { ...(isObject(message.params?._meta) ? message.params._meta : {}), [META.logLevel]: session.logLevel };
+  const emit = stream ? (method: string, params: Record<string, unknown>) => stream.send({ jsonrpc: '2.0', method, params }) : undefined;
+  const notifier = createNotifier(meta, emit, server.logger);
+  const scope = { auth, signal: controller.signal, asker, capabilities: caps, notifier, changes: server.changes };
+  const reply = runTool(server, entry, args, scope).then(
     (outcome) => ({ jsonrpc: '2.0' as const, id: message.id, result: outcome.kind === 'result' ? outcome.result : {} }),
     (error: unknown) => errorResponse(message.id, error instanceof McpWireError ? error : internal(server, error)),
   );
