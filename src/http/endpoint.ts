@@ -8,7 +8,7 @@ import { resolveCaller } from './auth';
 import { readBody } from './body';
 import { handleLegacyPost, isLegacyMessage } from './legacy';
 import { listenResponse } from './listen-stream';
-import { checkHeaders, checkVersion, readEnvelope } from './modern-checks';
+import { checkHeaders, readEnvelope } from './modern-checks';
 import { checkParamHeaders } from './param-headers';
 import { accepted, errorResponseOf, toWireError } from './respond';
 import { respondToRequest } from './sse';
@@ -27,9 +27,8 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const headers = request.headers;
     // A request that names no version, in a header or in _meta, is served as 2026-07-28 with nobody to ask.
     const unversioned = !headers.has(HEADER.protocolVersion) && params._meta === undefined;
-    const envelope = unversioned ? undefined : readEnvelope(params);
+    const envelope = unversioned ? undefined : readEnvelope(params, headers);
     if (envelope) checkHeaders(headers, message.method, params, envelope.version);
-    if (envelope) checkVersion(envelope);
     const tool = envelope && message.method === 'tools/call' && typeof params.name === 'string' ? server.tools.get(params.name) : undefined;
     if (tool) checkParamHeaders(headers, tool.headerParams, params.arguments);
     // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.

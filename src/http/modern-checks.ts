@@ -26,19 +26,28 @@ export function decodeHeader(raw: string): string | undefined {
   }
 }
 
-export function readEnvelope(params: Record<string, unknown>): ModernEnvelope {
+/**
+ * Reads the _meta envelope. Given the request's headers (HTTP), a MCP-Protocol-Version header that disagrees with
+ * _meta is -32020 before an unsupported version is -32022.
+ */
+export function readEnvelope(params: Record<string, unknown>, headers?: Headers): ModernEnvelope {
   const meta = params._meta;
   const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
   const capabilities = isObject(meta) ? meta[META.clientCapabilities] : undefined;
   if (typeof version !== 'string' || !isObject(capabilities))
     throw invalidParams(`params._meta must carry "${META.protocolVersion}" and "${META.clientCapabilities}"`);
+  if (headers) expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
+  if (version !== MODERN_VERSION)
+    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', { supported: SUPPORTED_VERSIONS, requested: version });
   return { version, capabilities };
 }
 
-/** After the headers are checked (a header that disagrees with _meta is -32020 first): the version must be one served. */
-export function checkVersion(envelope: ModernEnvelope): void {
-  if (envelope.version !== MODERN_VERSION)
-    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', { supported: SUPPORTED_VERSIONS, requested: envelope.version });
+function expectHeader(headers: Headers, header: string, label: string, wanted: string): void {
+  const raw = headers.get(header);
+  if (raw === null) throw headerMismatch(`Header mismatch: the ${label} header is required`);
+  const value = decodeHeader(raw);
+  if (value === undefined) throw headerMismatch(`Header mismatch: the ${label} header is not valid base64 UTF-8`);
+  if (value !== wanted) throw headerMismatch(`Header mismatch: ${label} header value '${value}' does not match body value '${wanted}'`);
 }
 
 /** The value Mcp-Name must carry for a method, if it has one. */
@@ -49,15 +58,8 @@ function nameOf(method: string, params: Record<string, unknown>): unknown {
 }
 
 export function checkHeaders(headers: Headers, method: string, params: Record<string, unknown>, version: string): void {
-  const expect = (header: string, label: string, wanted: string) => {
-    const raw = headers.get(header);
-    if (raw === null) throw headerMismatch(`Header mismatch: the ${label} header is required`);
-    const value = decodeHeader(raw);
-    if (value === undefined) throw headerMismatch(`Header mismatch: the ${label} header is not valid base64 UTF-8`);
-    if (value !== wanted) throw headerMismatch(`Header mismatch: ${label} header value '${value}' does not match body value '${wanted}'`);
-  };
-  expect(HEADER.protocolVersion, 'MCP-Protocol-Version', version);
-  expect(HEADER.method, 'Mcp-Method', method);
+  expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
+  expectHeader(headers, HEADER.method, 'Mcp-Method', method);
   const name = nameOf(method, params);
-  if (typeof name === 'string') expect(HEADER.name, 'Mcp-Name', name);
+  if (typeof name === 'string') expectHeader(headers, HEADER.name, 'Mcp-Name', name);
 }

@@ -95,7 +95,10 @@ export class StdioConnection {
     // stdio has no headers: the _meta envelope alone names the version and the client's capabilities.
     const envelope = readEnvelope(params);
     if (!isKnownMethod(request.method)) throw methodNotFound(request.method);
-    return handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal });
+    // Progress and log notifications go out as lines of their own, before the answer.
+    const emit = (method: string, notification: Record<string, unknown>) => void this.send({ jsonrpc: '2.0', method, params: notification });
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    return handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal, meta, emit });
   }
 
   private toWireError(error: unknown): McpWireError {
