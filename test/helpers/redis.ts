@@ -43,11 +43,14 @@ function launch(port: number): Promise<ChildProcess> {
   });
 }
 
-/** Starts redis-server on 127.0.0.1 with no persistence; retries on another port if the chosen one was taken. */
-export async function startRedis(): Promise<RunningRedis> {
+/**
+ * Starts redis-server on 127.0.0.1 with no persistence; retries on another port if the chosen one was taken.
+ * With `port` (say, to restart one that was stopped) it uses that port and doesn't retry.
+ */
+export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis> {
   let lastError: unknown;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await sparePort();
+  for (let attempt = 0; attempt < (options.port ? 1 : 5); attempt++) {
+    const port = options.port ?? (await sparePort());
     try {
       const child = await launch(port);
       return {

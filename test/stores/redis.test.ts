@@ -28,6 +28,27 @@ describe('redis store', () => {
     }
   });
 
+  it('subscriptions come back after the Redis server restarts', async () => {
+    const own = await startRedis();
+    let restarted: RunningRedis | undefined;
+    const [a, b] = [await createRedisStore(own.url), await createRedisStore(own.url)];
+    try {
+      const got: string[] = [];
+      await b.subscribe('restart:ch', (m) => got.push(m));
+      await own.stop();
+      restarted = await startRedis({ port: own.port });
+      // ioredis reconnects both connections and subscribes again; publish until the message gets through.
+      const publishAndRead = async () => {
+        await a.publish('restart:ch', 'after restart').catch(() => undefined); // may fail while reconnecting
+        return got;
+      };
+      await expect.poll(publishAndRead, { timeout: 10_000, interval: 200 }).toContain('after restart');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await restarted?.stop();
+    }
+  });
+
   it('fails to start with a clear error when nothing listens, and keeps no connection retrying', async () => {
     const stopped = await startRedis();
     await stopped.stop();
