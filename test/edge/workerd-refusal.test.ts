@@ -15,7 +15,7 @@ it('refuses to start without a store or the stateless opt-in, on every request, 
     script: code,
     compatibilityDate: '2026-04-01',
     cf: false,
-    handleRuntimeStdio: (stdout, stderr) => {
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
       collect(stdout);
       collect(stderr);
     },
