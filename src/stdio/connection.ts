@@ -2,8 +2,8 @@
 import { readEnvelope } from '../http/modern-checks';
 import {
   ErrorCode,
+  META,
   McpWireError,
-  SUPPORTED_VERSIONS,
   errorResponse,
   isObject,
   isRequest,
@@ -16,11 +16,14 @@ import {
 import type { ParleyServer } from '../server/instance';
 import { handleRequest, isKnownMethod } from '../server/methods';
 import type { AuthInfo } from '../server/tool-types';
+import { StdioLegacySession } from './legacy-session';
 
 export class StdioConnection {
   /** Requests in flight by id, so notifications/cancelled can fire the tool's AbortSignal. */
   private readonly inflight = new Map<JsonRpcId, AbortController>();
   private readonly running = new Set<Promise<void>>();
+  /** Set by initialize: a client before 2026-07-28, served as one session for the life of the process. */
+  private legacy?: StdioLegacySession;
 
   constructor(
     private readonly server: ParleyServer,
@@ -39,8 +42,9 @@ export class StdioConnection {
       return;
     }
     if (isResponse(message)) {
-      // 2026-07-28 servers send no requests, so no response is awaited.
-      this.server.logger.warn(`Ignoring a JSON-RPC response (id ${String(message.id)}): this server sent no request`);
+      // Only a legacy session is sent requests (elicitation/create); 2026-07-28 clients are never asked that way.
+      if (this.legacy) void this.legacy.receive(message).catch((error: unknown) => this.server.logger.error('Could not deliver an answer', error));
+      else this.server.logger.warn(`Ignoring a JSON-RPC response (id ${String(message.id)}): this server sent no request`);
       return;
     }
     if (!isRequest(message)) {
@@ -87,11 +91,14 @@ export class StdioConnection {
 
   private async dispatch(request: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
     const params = request.params ?? {};
-    if (request.method === 'initialize')
-      throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', {
-        supported: SUPPORTED_VERSIONS,
-        requested: isObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown',
-      });
+    if (request.method === 'initialize') {
+      if (this.legacy) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
+      this.legacy = new StdioLegacySession(this.server, this.auth, (message) => void this.send(message), params);
+      return this.legacy.initializeResult();
+    }
+    // A request that names its version in _meta is served statelessly as 2026-07-28, even after initialize.
+    const modern = isObject(params._meta) && META.protocolVersion in params._meta;
+    if (this.legacy && !modern) return this.legacy.handle(request.method, params, signal);
     // stdio has no headers: the _meta envelope alone names the version and the client's capabilities.
     const envelope = readEnvelope(params);
     if (!isKnownMethod(request.method)) throw methodNotFound(request.method);

@@ -46,7 +46,12 @@ describe('stdio on the wire', () => {
     send({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
     expect((await reply(2)).error.code).toBe(-32602);
     expect((await reply(3)).error.code).toBe(-32601);
-    expect((await reply(4)).error).toMatchObject({ code: -32022, data: { requested: '1999-01-01' } });
+    // An unknown version in initialize gets the newest legacy one back, and the process serves both eras from then on.
+    expect((await reply(4)).result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'help-desk' } });
+    send({ jsonrpc: '2.0', id: 41, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    expect((await reply(41)).error.code).toBe(-32600);
+    send({ jsonrpc: '2.0', id: 42, method: 'ping' });
+    expect((await reply(42)).result).toEqual({});
     expect(messages().some((m) => m.id === null && m.error?.code === -32700)).toBe(true);
     call(5, 'close_ticket', { arguments: { id: 'T-5' } });
     expect((await reply(5)).result.resultType).toBe('input_required');

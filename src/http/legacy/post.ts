@@ -51,7 +51,7 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   if (version !== null && !isLegacyVersion(version))
     return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Bad Request: Unsupported protocol version ${version}` } }, 400);
   if (isResponse(message)) {
-    await deliver(server, session, message);
+    await deliverAnswer(server, session, message);
     return accepted();
   }
   if (!isRequest(message)) {
@@ -71,7 +71,7 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
 }
 
 /** The client's answer to elicitation/create. A JSON-RPC error from the client counts as cancel. */
-async function deliver(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<void> {
+export async function deliverAnswer(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<void> {
   if (typeof message.id !== 'string') return;
   if (message.error) server.logger.warn(`The client answered elicitation ${message.id} with an error (${message.error.code}: ${message.error.message}); treating it as cancel`);
   const answer = message.error ? { action: 'cancel' } : { action: message.result?.action, content: message.result?.content };

@@ -1,0 +1,55 @@
+// Clients before 2026-07-28 over stdio: initialize opens the one session of this process, and elicit() sends
+// elicitation/create on stdout and waits up to ttl for the client's answer, with legacy's own asker and methods.
+import { callerKey } from '../elicitation/round-call';
+import { pendingOf } from '../elicitation/pending';
+import { StreamAsker } from '../elicitation/stream-asker';
+import { deliverAnswer } from '../http/legacy/post';
+import { initializeResult, legacyMethod, negotiate } from '../http/legacy/methods';
+import type { LiveSession } from '../http/legacy/sessions';
+import { randomBytes, toBase64Url } from '../crypto';
+import { isObject, type JsonRpcResponse } from '../protocol';
+import { findTool, runTool } from '../server/call-tool';
+import type { ParleyServer } from '../server/instance';
+import type { AuthInfo } from '../server/tool-types';
+
+export class StdioLegacySession {
+  private readonly session: LiveSession;
+
+  constructor(
+    private readonly server: ParleyServer,
+    private readonly auth: AuthInfo,
+    private readonly send: (message: unknown) => void,
+    params: Record<string, unknown>,
+  ) {
+    const now = Date.now();
+    const record = {
+      sessionId: toBase64Url(randomBytes(24)),
+      createdAt: now,
+      // A stdio process serves one client: the session lasts as long as the process.
+      expiresAt: Number.MAX_SAFE_INTEGER,
+      version: negotiate(params.protocolVersion),
+      caller: callerKey(auth),
+      capabilities: isObject(params.capabilities) ? params.capabilities : {},
+      clientInfo: params.clientInfo,
+    };
+    this.session = { record, calls: new Map(), streams: new Map() };
+  }
+
+  initializeResult(): Record<string, unknown> {
+    return initializeResult(this.server, this.session.record.version);
+  }
+
+  async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (method !== 'tools/call') return legacyMethod(this.server, method, params, { session: this.session, auth: this.auth, signal });
+    const { entry, args } = findTool(this.server, params);
+    const { sessionId, capabilities } = this.session.record;
+    const asker = new StreamAsker({ sessionId, capabilities, pending: pendingOf(this.server), send: this.send, signal });
+    const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal, asker });
+    return outcome.kind === 'result' ? outcome.result : {};
+  }
+
+  /** The client's answer to an elicitation/create this process sent. */
+  async receive(message: JsonRpcResponse): Promise<void> {
+    await deliverAnswer(this.server, this.session, message);
+  }
+}
