@@ -30,7 +30,7 @@ describe('the official v1 client over stdio (2025-11-25, server-sent elicitation
 
   it('completes the ticket tools through elicitation', async () => {
     asked.length = 0;
-    answer = (m) =>
+    answer = (m): ElicitResult =>
       m.startsWith('Delete') ? { action: 'cancel' } : m.startsWith('Close') ? { action: 'accept', content: { confirm: true, note: 'done' } } : m.startsWith('Which team') ? { action: 'accept', content: { team: 'engineering' } } : { action: 'accept', content: { agent: 'Lee' } };
     expect((await client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } })).structuredContent).toEqual({ closed: true, id: 'T-1', note: 'done' });
     expect((await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } })).structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'engineering', agent: 'Lee' });

@@ -25,7 +25,7 @@ afterAll(() => client.close());
 describe('the official v2 client over stdio, pinned to 2026-07-28', () => {
   it('completes the ticket tools through input_required rounds', async () => {
     asked.length = 0;
-    answer = (m) =>
+    answer = (m): Answer =>
       m.startsWith('Close') ? { action: 'accept', content: { confirm: true, note: 'done' } } : m.startsWith('Which team') ? { action: 'accept', content: { team: 'billing' } } : { action: 'accept', content: { agent: 'Priya' } };
     const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } });
     expect(closed.structuredContent).toEqual({ closed: true, id: 'T-1', note: 'done' });
