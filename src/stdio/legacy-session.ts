@@ -7,9 +7,10 @@ import { deliverAnswer } from '../http/legacy/post';
 import { initializeResult, legacyMethod, negotiate } from '../http/legacy/methods';
 import type { LiveSession } from '../http/legacy/sessions';
 import { randomBytes, toBase64Url } from '../crypto';
-import { isObject, type JsonRpcResponse } from '../protocol';
+import { META, isObject, type JsonRpcResponse } from '../protocol';
 import { findTool, runTool } from '../server/call-tool';
 import type { ParleyServer } from '../server/instance';
+import { createNotifier } from '../server/notifier';
 import type { AuthInfo } from '../server/tool-types';
 
 export class StdioLegacySession {
@@ -44,7 +45,11 @@ export class StdioLegacySession {
     const { entry, args } = findTool(this.server, params);
     const { sessionId, capabilities } = this.session.record;
     const asker = new StreamAsker({ sessionId, capabilities, pending: pendingOf(this.server), send: this.send, signal });
-    const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal, asker });
+    // Progress and log notifications go out as lines of their own, at the level the session set.
+    const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: this.session.logLevel };
+    const emit = (method: string, notification: Record<string, unknown>) => this.send({ jsonrpc: '2.0', method, params: notification });
+    const notifier = createNotifier(meta, emit, this.server.logger);
+    const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal, asker, capabilities, notifier, changes: this.server.changes });
     return outcome.kind === 'result' ? outcome.result : {};
   }
 
