@@ -46,32 +46,34 @@ try {
   const parley = await start('parley', profileFlags);
   const official = await start('official');
   const hono = rows.has('1') ? await start('hono') : undefined;
+  const nodeHttp = rows.has('1') ? await start('node-http') : undefined;
 
   if (rows.has('1')) {
     log('row 1: tools/call of a simple tool');
     const cells = await measureRow(
       [
-        { label: 'Parley (parley/node)', url: parley.url, scenario: () => simpleCall() },
-        { label: 'official SDK createMcpHandler', url: official.url, scenario: () => simpleCall() },
-        { label: 'bare Hono handler (ceiling)', url: hono!.url, scenario: () => simpleCall() },
+        { label: 'Parley (parley/node)', url: parley.url, pid: parley.pid, scenario: () => simpleCall() },
+        { label: 'official SDK createMcpHandler', url: official.url, pid: official.pid, scenario: () => simpleCall() },
+        { label: 'bare Hono handler (ceiling)', url: hono!.url, pid: hono!.pid, scenario: () => simpleCall() },
+        { label: 'bare node:http handler', url: nodeHttp!.url, pid: nodeHttp!.pid, scenario: () => simpleCall() },
       ],
       settings,
       log,
     );
     table.push(...cellRows('1', 'tools/call, simple tool', cells, 'req'));
-    const [p, o, h] = cells.map((c) => rate(c));
+    const [p, o, h, n] = cells.map((c) => rate(c));
     goals.push(`- Simple call, Parley ÷ official SDK: ${times(p! / o!)} (goal ≥ 10×: ${verdict(p! / o! >= 10, p! / o!)})`);
-    goals.push(`- Simple call, Parley ÷ bare Hono ceiling: ${((100 * p!) / h!).toFixed(0)}% (goal ≥ 50%: ${verdict(p! / h! >= 0.5, p! / h!)})`);
+    goals.push(`- Simple call, Parley ÷ bare Hono ceiling: ${((100 * p!) / h!).toFixed(0)}% (goal ≥ 50%: ${verdict(p! / h! >= 0.5, p! / h!)}); ÷ bare node:http: ${((100 * p!) / n!).toFixed(0)}%`);
   }
 
   if (rows.has('2')) {
     log('row 2: elicitation round beside two plain calls');
     const cells = await measureRow(
       [
-        { label: 'Parley: round', url: parley.url, scenario: elicitationRound },
-        { label: 'Parley: two plain calls', url: parley.url, scenario: twoPlainCalls },
-        { label: 'official SDK: round', url: official.url, scenario: elicitationRound },
-        { label: 'official SDK: two plain calls', url: official.url, scenario: twoPlainCalls },
+        { label: 'Parley: round', url: parley.url, pid: parley.pid, scenario: elicitationRound },
+        { label: 'Parley: two plain calls', url: parley.url, pid: parley.pid, scenario: twoPlainCalls },
+        { label: 'official SDK: round', url: official.url, pid: official.pid, scenario: elicitationRound },
+        { label: 'official SDK: two plain calls', url: official.url, pid: official.pid, scenario: twoPlainCalls },
       ],
       settings,
       log,
@@ -87,8 +89,8 @@ try {
     for (const [label, scenario] of [['tools/list', toolsList], ['server/discover', discover]] as const) {
       const cells = await measureRow(
         [
-          { label: 'Parley (parley/node)', url: parley.url, scenario },
-          { label: 'official SDK createMcpHandler', url: official.url, scenario },
+          { label: 'Parley (parley/node)', url: parley.url, pid: parley.pid, scenario },
+          { label: 'official SDK createMcpHandler', url: official.url, pid: official.pid, scenario },
         ],
         settings,
         log,

@@ -1,25 +1,29 @@
 // The scenarios the rows run: what each sends and what each response body must be.
 import type { Scenario } from './lib/load';
 import { MODERN, isTextResult, modernRequest, resultOf } from './lib/wire';
-import { ROUND_ARGS, ROUND_TEXT, ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, SIMPLE_TOOL, roundQuestion } from './servers/fixture';
+import { ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, SIMPLE_TOOL, roundDone, roundQuestion } from './servers/fixture';
 
 /** tools/call of the simple tool; `expected` is the text its result must carry. */
 export const simpleCall = (expected = SIMPLE_TEXT): Scenario => ({
   steps: [{ request: modernRequest('tools/call', { name: SIMPLE_TOOL, arguments: SIMPLE_ARGS }), check: (body) => isTextResult(resultOf(body), expected) }],
 });
 
-const QUESTION = roundQuestion(ROUND_ARGS.id);
+let rounds = 0;
 
-/** A full 2026-07-28 elicitation round: the call answered input_required, then the retry with the answer and requestState. */
+/** A full 2026-07-28 elicitation round: the call answered input_required, then the retry with the answer and requestState.
+ * Each round names another order, as real rounds do, so nothing keyed by the arguments can be reused across rounds. */
 export const elicitationRound = (): Scenario => ({
   steps: [
     {
-      request: modernRequest('tools/call', { name: ROUND_TOOL, arguments: ROUND_ARGS }),
+      request(context) {
+        context.id = `A-${++rounds}`;
+        return modernRequest('tools/call', { name: ROUND_TOOL, arguments: { id: context.id } });
+      },
       check(body, context) {
         const result = resultOf(body);
         const requests = result?.resultType === 'input_required' && typeof result.requestState === 'string' ? Object.entries(result.inputRequests ?? {}) : [];
         const [key, request] = requests[0] ?? [];
-        if (requests.length !== 1 || (request as any)?.method !== 'elicitation/create' || (request as any).params?.message !== QUESTION) return false;
+        if (requests.length !== 1 || (request as any)?.method !== 'elicitation/create' || (request as any).params?.message !== roundQuestion(String(context.id))) return false;
         context.key = key;
         context.state = result!.requestState;
         return true;
@@ -29,11 +33,11 @@ export const elicitationRound = (): Scenario => ({
       request: (context) =>
         modernRequest('tools/call', {
           name: ROUND_TOOL,
-          arguments: ROUND_ARGS,
+          arguments: { id: context.id },
           requestState: context.state,
           inputResponses: { [String(context.key)]: { action: 'accept', content: { confirm: true } } },
         }),
-      check: (body) => isTextResult(resultOf(body), ROUND_TEXT),
+      check: (body, context) => isTextResult(resultOf(body), roundDone(String(context.id))),
     },
   ],
 });

@@ -1,5 +1,6 @@
 // Driving one server with autocannon: every response body is checked, and a run with any bad answer is invalid.
 import autocannon, { type Client, type RequestSpec } from 'autocannon';
+import { cpuSeconds } from './cpu';
 import type { WireRequest } from './wire';
 
 /** One request of a scenario; a scenario of several steps (an elicitation round) runs them in order on each connection. */
@@ -19,6 +20,8 @@ export interface LoadOptions {
   /** Seconds to run; or `amount` requests in all. */
   duration?: number;
   amount?: number;
+  /** The server's process id, to measure its CPU time per cycle. */
+  pid?: number;
 }
 
 export interface RunResult {
@@ -31,6 +34,8 @@ export interface RunResult {
   /** Per cycle: the sum of its requests' latencies, in ms. */
   cycleP50: number;
   cycleP99: number;
+  /** The server process's CPU time per cycle, in µs (NaN when its pid is not known). */
+  cpuPerCycle: number;
   checked: number;
   bad: number;
   /** The first body that did not match, to show what went wrong. */
@@ -77,7 +82,9 @@ export async function runLoad(url: string, scenario: Scenario, options: LoadOpti
     if (step === last) cycles.push(sum);
     else partial.set(client, sum);
   });
+  const cpuBefore = options.pid ? cpuSeconds(options.pid) : NaN;
   const result = await instance;
+  const cpu = options.pid ? cpuSeconds(options.pid) - cpuBefore : NaN;
   latencies.sort((a, b) => a - b);
   cycles.sort((a, b) => a - b);
   const seconds = result.duration;
@@ -89,6 +96,7 @@ export async function runLoad(url: string, scenario: Scenario, options: LoadOpti
     p99: percentile(latencies, 99),
     cycleP50: percentile(cycles, 50),
     cycleP99: percentile(cycles, 99),
+    cpuPerCycle: (cpu * 1e6) / cycles.length,
     checked,
     bad,
     badSample,

@@ -13,6 +13,8 @@ export interface Settings {
 export interface Contender {
   label: string;
   url: string;
+  /** The server's process, for its CPU time per request. */
+  pid?: number;
   scenario: () => Scenario;
 }
 
@@ -34,7 +36,7 @@ export const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-const KEYS = ['requestsPerSec', 'cyclesPerSec', 'p50', 'p99', 'cycleP50', 'cycleP99'] as const;
+const KEYS = ['requestsPerSec', 'cyclesPerSec', 'p50', 'p99', 'cycleP50', 'cycleP99', 'cpuPerCycle'] as const;
 export type Medians = Pick<RunResult, (typeof KEYS)[number]>;
 
 export function summarise(label: string, runs: RunResult[], warmups: RunResult[] = []): Cell {
@@ -56,12 +58,12 @@ export async function measureRow(contenders: Contender[], settings: Settings, lo
   const warmups = new Map<string, RunResult[]>(contenders.map((c) => [c.label, []]));
   const runs = new Map<string, RunResult[]>(contenders.map((c) => [c.label, []]));
   if (settings.warmup > 0)
-    for (const c of contenders) warmups.get(c.label)!.push(await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.warmup }));
+    for (const c of contenders) warmups.get(c.label)!.push(await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.warmup, pid: c.pid }));
   for (let i = 0; i < settings.runs; i++)
     for (const c of contenders) {
-      const result = await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.duration });
+      const result = await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.duration, pid: c.pid });
       runs.get(c.label)!.push(result);
-      log(`  run ${i + 1}/${settings.runs} ${c.label}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms${result.valid ? '' : `, INVALID (${result.bad} bad bodies, ${result.errors} errors, ${result.non2xx} non-2xx)`}`);
+      log(`  run ${i + 1}/${settings.runs} ${c.label}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.cpuPerCycle.toFixed(0)} µs CPU/cycle${result.valid ? '' : `, INVALID (${result.bad} bad bodies, ${result.errors} errors, ${result.non2xx} non-2xx)`}`);
     }
   return contenders.map((c) => summarise(c.label, runs.get(c.label)!, warmups.get(c.label)!));
 }

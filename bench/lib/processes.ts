@@ -1,4 +1,5 @@
 // Starting a benchmarked server in its own Node process, waiting until it listens, and stopping it again.
+import { build } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +18,35 @@ export interface StartOptions {
 }
 
 const SERVERS = fileURLToPath(new URL('../servers/', import.meta.url));
+export const BUILD_DIR = fileURLToPath(new URL('../.build/', import.meta.url));
 const running = new Set<ChildProcess>();
+const built = new Map<string, Promise<string>>();
 
-/** Starts bench/servers/<name>.ts under tsx and resolves once it prints `LISTENING <port>`. */
-export function startServer(name: string, options: StartOptions = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', `${SERVERS}${name}.ts`], {
+/** Bundles bench/servers/<name>.ts with esbuild (as a deployment would build it), so the process runs plain JS with no loader. */
+function bundle(name: string): Promise<string> {
+  let file = built.get(name);
+  if (!file) {
+    const outfile = `${BUILD_DIR}${name}.mjs`;
+    file = build({
+      entryPoints: [`${SERVERS}${name}.ts`],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+      // Bundled CommonJS dependencies call require().
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    }).then(() => outfile);
+    built.set(name, file);
+  }
+  return file;
+}
+
+/** Starts bench/servers/<name>.ts, bundled, in its own process and resolves once it prints `LISTENING <port>`. */
+export async function startServer(name: string, options: StartOptions = {}): Promise<ServerProcess> {
+  const file = await bundle(name);
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), file], {
     env: { ...process.env, NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,6 +9,7 @@ export interface TableRow {
   p50: string;
   p99: string;
   vsParley: string;
+  cpu: string;
   bodies: string;
 }
 
@@ -25,18 +26,19 @@ export function cellRows(row: string, measure: string, cells: Cell[], unit: 'req
   return cells.map((cell, i) => {
     const m = cell.median;
     const base = { row: i === 0 ? row : '', measure: i === 0 ? measure : '', server: cell.label, bodies: bodies(cell) };
-    if (!m) return { ...base, throughput: 'invalid', p50: '–', p99: '–', vsParley: '–' };
+    if (!m) return { ...base, throughput: 'invalid', p50: '–', p99: '–', vsParley: '–', cpu: '–' };
     return {
       ...base,
       throughput: `${int(rate(cell))} ${unit === 'round' ? 'rounds' : 'req'}/s`,
       p50: ms(unit === 'round' ? m.cycleP50 : m.p50),
       p99: ms(unit === 'round' ? m.cycleP99 : m.p99),
       vsParley: parley ? times(rate(cell) / (unit === 'round' ? parley.cyclesPerSec : parley.requestsPerSec)) : '–',
+      cpu: Number.isFinite(m.cpuPerCycle) ? int(m.cpuPerCycle) : '–',
     };
   });
 }
 
-const HEAD: TableRow = { row: '#', measure: 'Measure', server: 'Server', throughput: 'Throughput', p50: 'p50 ms', p99: 'p99 ms', vsParley: 'vs Parley', bodies: 'Bodies checked' };
+const HEAD: TableRow = { row: '#', measure: 'Measure', server: 'Server', throughput: 'Throughput', p50: 'p50 ms', p99: 'p99 ms', vsParley: 'vs Parley', cpu: 'Server CPU µs each', bodies: 'Bodies checked' };
 
 export function markdownTable(rows: TableRow[]): string {
   const keys = Object.keys(HEAD) as (keyof TableRow)[];

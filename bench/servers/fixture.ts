@@ -5,8 +5,6 @@ export const SIMPLE_TEXT = 'Hello, bench!';
 export const greeting = (name: string) => `Hello, ${name}!`;
 
 export const ROUND_TOOL = 'confirm_order';
-export const ROUND_ARGS = { id: 'A-1' };
-export const ROUND_TEXT = 'Order A-1 confirmed';
 export const roundQuestion = (id: string) => `Confirm order ${id}?`;
 export const roundDone = (id: string) => `Order ${id} confirmed`;
 

@@ -2,9 +2,14 @@
 import type { McpWireError } from '../protocol';
 import { tooLarge } from './respond';
 
-export async function readBody(request: Request, limit: number): Promise<string | McpWireError> {
+/** A host's own way to read the body; undefined once it passes `limit` bytes. */
+export type BodyReader = (limit: number) => Promise<string | undefined>;
+
+export async function readBody(request: Request, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return tooLarge(limit);
+  // Fast path: the host reads its own socket, with no Fetch Request or web stream built for it.
+  if (hostRead) return (await hostRead(limit)) ?? tooLarge(limit);
   if (!request.body) return '';
   // Fast path: a declared length within the limit lets the runtime read it whole.
   if (declared !== null) {

@@ -5,7 +5,7 @@ import { isKnownMethod, handleRequest } from '../server/methods';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';
-import { readBody } from './body';
+import { readBody, type BodyReader } from './body';
 import { handleLegacyPost, isLegacyMessage } from './legacy';
 import { listenResponse } from './listen-stream';
 import { checkHeaders, readEnvelope } from './modern-checks';
@@ -13,8 +13,8 @@ import { checkParamHeaders } from './param-headers';
 import { accepted, errorResponseOf, toWireError } from './respond';
 import { respondToRequest } from './sse';
 
-export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
-  const body = await readBody(request, server.config.http.maxBodyBytes);
+export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo, hostRead?: BodyReader): Promise<Response> {
+  const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
   if (body instanceof McpWireError) return errorResponseOf(null, body);
   let id: JsonRpcId | null = null;
   try {
@@ -43,8 +43,19 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const meta = isObject(params._meta) ? params._meta : undefined;
     return await respondToRequest(
       message.id,
-      request.signal,
-      ({ emit, signal }) => handleRequest(server, message.method, params, { era, auth: caller, capabilities, signal, meta, emit }),
+      // Read only when a handler asks: on Node, request.signal builds the whole Fetch Request.
+      () => request.signal,
+      (stream) =>
+        handleRequest(server, message.method, params, {
+          era,
+          auth: caller,
+          capabilities,
+          get signal() {
+            return stream.signal;
+          },
+          meta,
+          emit: stream.emit,
+        }),
       (error) => toWireError(error, server.logger),
     );
   } catch (error) {

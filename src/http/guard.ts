@@ -9,9 +9,9 @@ export interface GuardOptions {
 }
 
 /** Returns why the request is refused (403), or undefined when it may pass. */
-export function checkRequestOrigin(request: Request, url: URL, options: GuardOptions): string | undefined {
+export function checkRequestOrigin(request: Request, options: GuardOptions): string | undefined {
   if (options.allowedHosts) {
-    const host = request.headers.get('host') ?? url.host;
+    const host = request.headers.get('host') ?? new URL(request.url).host;
     const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
     if (!isLoopbackHost(hostname) && !options.allowedHosts.includes(hostname) && !options.allowedHosts.includes(host)) return `Host "${host}" is not allowed`;
   }
@@ -24,6 +24,6 @@ export function checkRequestOrigin(request: Request, url: URL, options: GuardOpt
     return `Origin "${origin}" is not allowed`;
   }
   if (parsed.origin === 'null') return `Origin "${origin}" is not allowed`;
-  if (isLoopbackHost(parsed.hostname) || parsed.origin === url.origin || options.allowedOrigins.includes(parsed.origin)) return undefined;
+  if (isLoopbackHost(parsed.hostname) || parsed.origin === new URL(request.url).origin || options.allowedOrigins.includes(parsed.origin)) return undefined;
   return `Origin "${origin}" is not allowed`;
 }

@@ -17,6 +17,11 @@ export interface HandlerOptions {
   env?: EnvSource;
   /** The platform's execution context (a Worker's ctx), for work that outlives the response. */
   ctx?: { waitUntil(promise: Promise<unknown>): void };
+  /**
+   * Reads the request body when the host can do it faster than `request.text()` (parley/node reads the socket);
+   * resolves undefined once the body passes `limit` bytes.
+   */
+  readBody?: (limit: number) => Promise<string | undefined>;
 }
 
 export interface FetchHandler {
@@ -36,7 +41,7 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
   const app = new Hono<{ Bindings: Bindings }>();
   const http = server.config.http;
   app.use('*', async (c, next) => {
-    const problem = checkRequestOrigin(c.req.raw, new URL(c.req.url), http);
+    const problem = checkRequestOrigin(c.req.raw, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
       return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Forbidden: ${problem}` } }, 403);
@@ -44,7 +49,7 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
     await next();
   });
   for (const path of new Set([http.path, '/'])) {
-    app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth));
+    app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth, c.env.options.readBody));
     // GET and DELETE belong to sessions of clients before 2026-07-28; without one they are not served.
     app.get(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyGet(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));
     app.delete(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyDelete(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));

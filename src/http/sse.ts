@@ -36,11 +36,13 @@ type Settled = { ok: true; result: Record<string, unknown> } | { ok: false; erro
  */
 export async function respondToRequest(
   id: JsonRpcId,
-  requestSignal: AbortSignal,
+  requestSignal: () => AbortSignal,
   work: (stream: RequestStream) => Promise<Record<string, unknown>>,
   toWireError: (error: unknown) => McpWireError,
 ): Promise<Response> {
-  const cancel = new AbortController();
+  // Built on first read: most requests never look at their signal, and building it can cost (a Fetch Request on Node).
+  let cancel: AbortController | undefined;
+  let signal: AbortSignal | undefined;
   let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
   const queued: Uint8Array[] = [];
   let closed = false;
@@ -55,7 +57,13 @@ export async function respondToRequest(
       startStreaming();
     }
   };
-  const settled: Promise<Settled> = work({ emit, signal: eitherSignal(requestSignal, cancel.signal) }).then(
+  const stream: RequestStream = {
+    emit,
+    get signal() {
+      return (signal ??= eitherSignal(requestSignal(), (cancel ??= new AbortController()).signal));
+    },
+  };
+  const settled: Promise<Settled> = work(stream).then(
     (result) => ({ ok: true, result }),
     (error: unknown) => ({ ok: false, error }),
   );
@@ -79,7 +87,7 @@ export async function respondToRequest(
     },
     cancel() {
       closed = true;
-      cancel.abort(new Error('The client closed the response stream'));
+      (cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
     },
   });
   return new Response(body, { status: 200, headers: SSE_HEADERS });

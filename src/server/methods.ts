@@ -1,6 +1,7 @@
 // The 2026-07-28 methods, independent of transport: each takes params and a request scope and returns a result.
 import { isRetry, withRounds, type RoundOutcome, type RoundRequest } from '../elicitation/round-call';
 import { unversionedAsker } from '../elicitation/rounds';
+import type { Asker } from '../elicitation/types';
 import { META, SUPPORTED_VERSIONS, methodNotFound } from '../protocol';
 import { findTool, runTool } from './call-tool';
 import { complete } from './complete';
@@ -47,12 +48,23 @@ async function withQuestions(
   run: (handlerScope: HandlerScope) => Promise<RoundOutcome>,
 ): Promise<Record<string, unknown>> {
   const notifier = createNotifier(scope.meta, scope.emit, server.logger);
-  const base = { auth: scope.auth, signal: scope.signal, capabilities: scope.capabilities, notifier, changes: server.changes };
+  // The signal stays a getter: it is built only if the handler reads it.
+  const handlerScope = (asker: Asker, suspended?: Promise<void>): HandlerScope => ({
+    auth: scope.auth,
+    get signal() {
+      return scope.signal;
+    },
+    capabilities: scope.capabilities,
+    notifier,
+    changes: server.changes,
+    asker,
+    suspended,
+  });
   if (scope.era === 'unversioned') {
-    const outcome = await run({ ...base, asker: unversionedAsker });
+    const outcome = await run(handlerScope(unversionedAsker));
     return outcome.kind === 'result' ? outcome.result : {};
   }
-  return withRounds(server, { ...request, auth: scope.auth, capabilities: scope.capabilities }, (asker) => run({ ...base, asker, suspended: asker.suspended }));
+  return withRounds(server, { ...request, auth: scope.auth, capabilities: scope.capabilities }, (asker) => run(handlerScope(asker, asker.suspended)));
 }
 
 /** A capability the server does not have answers like a method it does not know. */

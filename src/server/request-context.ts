@@ -75,10 +75,21 @@ export abstract class RequestContext {
 }
 
 /** Gives a freshly constructed context its request: caller, signal, capabilities, questions and notifications. */
-export function attachRequest(ctx: RequestContext, call: RequestCall): void {
+export function attachRequest(ctx: RequestContext, scope: Omit<RequestCall, 'run'>, run: ElicitRun): void {
+  const call: RequestCall = {
+    auth: scope.auth,
+    capabilities: scope.capabilities,
+    notifier: scope.notifier,
+    changes: scope.changes,
+    run,
+    get signal() {
+      return scope.signal;
+    },
+  };
   Object.defineProperties(ctx, {
     auth: { value: call.auth, enumerable: true },
-    signal: { value: call.signal, enumerable: true },
+    // A getter: the request's signal may be built lazily (on Node it costs a whole Fetch Request).
+    signal: { get: () => scope.signal, enumerable: true },
     clientCapabilities: { value: call.capabilities, enumerable: true },
     changes: { value: call.changes },
     [CALL]: { value: call },

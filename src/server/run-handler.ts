@@ -29,7 +29,7 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {
   const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks };
   const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
-  attachRequest(ctx, { auth: scope.auth, signal: scope.signal, capabilities: scope.capabilities, run, notifier: scope.notifier, changes: scope.changes });
+  attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx)).then((value): Run<T> => ({ kind: 'done', value }));
   // Fast path: with no round to wait for, there is nothing to race.
   if (!scope.suspended) return done;

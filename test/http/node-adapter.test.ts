@@ -1,0 +1,86 @@
+// parley/node reads POST bodies from the socket itself: the limit, decoding and a tool's signal must behave as through a Fetch Request.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App, FrontMcp, Tool, ToolContext, z } from 'parley';
+import { serve, type RunningServer } from 'parley/node';
+import { meta, read } from '../helpers/requests';
+
+let heard: { aborted: boolean } | undefined;
+
+@Tool({ name: 'echo', inputSchema: { text: z.string() } })
+class Echo extends ToolContext {
+  execute({ text }: { text: string }) {
+    return text;
+  }
+}
+
+@Tool({ name: 'wait_for_abort' })
+class WaitForAbort extends ToolContext {
+  async execute() {
+    heard = { aborted: false };
+    await new Promise((resolve) => this.signal.addEventListener('abort', resolve));
+    heard.aborted = this.signal.aborted;
+    return 'aborted';
+  }
+}
+
+@App({ id: 'node', tools: [Echo, WaitForAbort] })
+class NodeApp {}
+
+@FrontMcp({ info: { name: 'node-adapter', version: '1.0.0' }, apps: [NodeApp], http: { maxBodyBytes: 2_000 }, logging: { level: 'error' } })
+class Server {}
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await serve(Server, { port: 0 });
+});
+afterAll(() => server.close());
+
+const headers = (name: string) => ({ 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name });
+const callBody = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(), name, arguments: args } });
+
+/** A body sent in pieces with no Content-Length, split where the caller says. */
+function chunked(bytes: Uint8Array, at: number[]): ReadableStream<Uint8Array> {
+  const cuts = [0, ...at, bytes.length];
+  return new ReadableStream({
+    start(controller) {
+      for (let i = 1; i < cuts.length; i++) controller.enqueue(bytes.slice(cuts[i - 1], cuts[i]));
+      controller.close();
+    },
+  });
+}
+
+describe('parley/node reading the body itself', () => {
+  it('decodes UTF-8 split across chunks, and drops a leading BOM as Request.text() does', async () => {
+    const text = 'Grüße, 東京 🎉';
+    const bytes = new TextEncoder().encode(`\uFEFF${callBody('echo', { text })}`);
+    const split = bytes.indexOf(0xe6) + 1; // inside the first byte sequence of 東
+    const response = await fetch(server.url, { method: 'POST', headers: headers('echo'), body: chunked(bytes, [1, split]), duplex: 'half' } as RequestInit);
+    const { status, body } = await read(response);
+    expect(status).toBe(200);
+    expect(body.result.content).toEqual([{ type: 'text', text }]);
+  });
+
+  it('answers 413 with a JSON-RPC error for a body over the limit, declared or streamed', async () => {
+    const big = callBody('echo', { text: 'x'.repeat(5_000) });
+    const declared = await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: big }));
+    expect(declared).toMatchObject({ status: 413, body: { error: { code: -32600 } } });
+    const bytes = new TextEncoder().encode(big);
+    const streamed = await fetch(server.url, { method: 'POST', headers: headers('echo'), body: chunked(bytes, [1000, 2500]), duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await streamed.json()).error.message).toContain('limit 2000 bytes');
+    // The server goes on serving after refusing one.
+    const after = await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: callBody('echo', { text: 'still here' }) }));
+    expect(after.body.result.content[0].text).toBe('still here');
+  });
+
+  it("fires a tool's signal when the client goes away mid-call", async () => {
+    heard = undefined;
+    const leave = new AbortController();
+    const pending = fetch(server.url, { method: 'POST', headers: headers('wait_for_abort'), body: callBody('wait_for_abort', {}), signal: leave.signal }).catch((e: Error) => e);
+    await expect.poll(() => heard).toBeDefined();
+    expect(heard!.aborted).toBe(false);
+    leave.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await expect.poll(() => heard!.aborted).toBe(true);
+  });
+});
