@@ -66,26 +66,20 @@ export class ToolWithProgress extends ToolContext {
   }
 }
 
-const logSteps = async (ctx: { log: (level: 'info', data: unknown) => void }) => {
-  ctx.log('info', 'Tool execution started');
-  await sleep(50);
-  ctx.log('info', 'Tool processing data');
-  await sleep(50);
-  ctx.log('info', 'Tool execution completed');
-};
+/** Logs three lines at info, 50 ms apart: sent only when the request's _meta names a log level. */
+abstract class ThreeLogLines extends ToolContext {
+  async execute() {
+    this.log('info', 'Tool execution started');
+    await sleep(50);
+    this.log('info', 'Tool processing data');
+    await sleep(50);
+    this.log('info', 'Tool execution completed');
+    return 'Logged three lines, if the request asked for them.';
+  }
+}
 
 @Tool({ name: 'test_tool_with_logging', description: 'Logs three lines at info', inputSchema: none })
-export class ToolWithLogging extends ToolContext {
-  async execute() {
-    await logSteps({ log: (level, data) => this.log(level, data) });
-    return 'Logged three lines.';
-  }
-}
+export class ToolWithLogging extends ThreeLogLines {}
 
 @Tool({ name: 'test_logging_tool', description: 'Logs, but only when the request names a log level', inputSchema: none })
-export class LoggingTool extends ToolContext {
-  async execute() {
-    await logSteps({ log: (level, data) => this.log(level, data) });
-    return 'Logged three lines, if asked to.';
-  }
-}
+export class LoggingTool extends ThreeLogLines {}

@@ -19,14 +19,6 @@ export class TriggerPromptChange extends ToolContext {
   }
 }
 
-@Tool({ name: 'test_trigger_resource_update', description: 'Announces an update of test://watched-resource', inputSchema: none })
-export class TriggerResourceUpdate extends ToolContext {
-  execute() {
-    this.changes.resourceUpdated('test://watched-resource');
-    return 'Announced an update of test://watched-resource.';
-  }
-}
-
 /** Written as plain JSON Schema 2020-12: Parley passes it through to tools/list exactly as written. */
 const contactSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -2,7 +2,7 @@
 import { App, FrontMcp, type FrontMcpConfigInput } from 'parley';
 import { AudioContent, EmbeddedResource, ErrorHandling, ImageContent, LoggingTool, MultipleContentTypes, SimpleText, ToolWithLogging, ToolWithProgress } from './content-tools';
 import { AskModel, AskName, AskRoots, AskTamperProof, AskThree, AskTwice, AskWhatIsDeclared, AskWithState, NeedsSampling, StreamingElicitation } from './input-tools';
-import { HeaderParam, JsonSchema202012, TriggerPromptChange, TriggerResourceUpdate, TriggerToolChange } from './other-tools';
+import { HeaderParam, JsonSchema202012, TriggerPromptChange, TriggerToolChange } from './other-tools';
 import { AskingPrompt, PromptWithArguments, PromptWithEmbeddedResource, PromptWithImage, SimplePrompt } from './prompts';
 import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resources';
 
@@ -32,7 +32,6 @@ import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resou
     StreamingElicitation,
     TriggerToolChange,
     TriggerPromptChange,
-    TriggerResourceUpdate,
     JsonSchema202012,
     HeaderParam,
   ],

@@ -36,11 +36,20 @@ export const FrontMcp: (config: FrontMcpConfigInput) => ClassDecoratorAnyForm = 
 export const App: (options: AppOptions) => ClassDecoratorAnyForm = recorder(APP);
 /** Declares a tool on a class that extends ToolContext. */
 export const Tool: (options: ToolOptions) => ClassDecoratorAnyForm = recorder(TOOL);
-/** Declares a prompt on a class that extends PromptContext. */
+/**
+ * Declares a prompt on a class that extends PromptContext.
+ * @example @Prompt({ name: 'summarize', arguments: [{ name: 'topic', required: true }] }) class Summarize extends PromptContext { execute({ topic }) { return `Summarize ${topic}.`; } }
+ */
 export const Prompt: (options: PromptOptions) => ClassDecoratorAnyForm = recorder(PROMPT);
-/** Declares a resource at a fixed URI on a class that extends ResourceContext. */
+/**
+ * Declares a resource at a fixed URI on a class that extends ResourceContext.
+ * @example @Resource({ uri: 'desk://status', name: 'Status', mimeType: 'text/plain' }) class Status extends ResourceContext { execute() { return 'open'; } }
+ */
 export const Resource: (options: ResourceOptions) => ClassDecoratorAnyForm = recorder(RESOURCE);
-/** Declares a family of resources by URI template on a class that extends ResourceContext. */
+/**
+ * Declares a family of resources by URI template on a class that extends ResourceContext.
+ * @example @ResourceTemplate({ uriTemplate: 'tickets://{id}', name: 'Ticket' }) class Ticket extends ResourceContext { execute(uri, { id }) { return load(id); } }
+ */
 export const ResourceTemplate: (options: ResourceTemplateOptions) => ClassDecoratorAnyForm = recorder(TEMPLATE);
 
 export const serverOptionsOf = (target: Function) => SERVER.get(target);

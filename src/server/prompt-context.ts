@@ -28,6 +28,10 @@ export interface PromptMessage {
 /** What execute() may return: text (one user message), the messages, or a whole GetPromptResult. */
 export type PromptReturn = string | PromptMessage[] | { description?: string; messages: PromptMessage[]; _meta?: Record<string, unknown> };
 
+/**
+ * The base class of prompts: execute() gets the arguments and may ask, report progress and log like a tool.
+ * @example class Greet extends PromptContext<{ name: string }> { execute({ name }: { name: string }) { return `Greet ${name}.`; } }
+ */
 export abstract class PromptContext<Args extends Record<string, string> = Record<string, string>> extends RequestContext {
   abstract execute(args: Args): PromptReturn | Promise<PromptReturn>;
 }

@@ -38,6 +38,10 @@ export type ResourceContent = { uri?: string; mimeType?: string; text: string; _
  */
 export type ResourceReturn = string | Uint8Array | ResourceContent | ResourceContent[] | { contents: ResourceContent[] } | undefined | null;
 
+/**
+ * The base class of resources and templates: execute() gets the URI and the template's variables.
+ * @example class Ticket extends ResourceContext<{ id: string }> { execute(uri: string, { id }: { id: string }) { return JSON.stringify({ id }); } }
+ */
 export abstract class ResourceContext<Params extends Record<string, string> = Record<string, string>> extends RequestContext {
   abstract execute(uri: string, params: Params): ResourceReturn | Promise<ResourceReturn>;
 }

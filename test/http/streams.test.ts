@@ -65,7 +65,7 @@ describe('request-scoped notifications on the request\'s own SSE stream', () => 
   it('answers with plain JSON when nothing streams: no progressToken, no log level', async () => {
     const response = await handler(mcpRequest('tools/call', { name: 'test_logging_tool', arguments: {} }));
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect((await response.json()).result.content[0].text).toContain('Logged');
+    expect((await response.json()).result.content[0].text).toContain('Logged three lines');
   });
 
   it('sends log lines only at or above the level the request names, and drops progress that does not increase', async () => {

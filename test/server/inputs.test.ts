@@ -108,4 +108,15 @@ describe('questions of every kind as input_required rounds', () => {
     const { body } = await call('test_input_required_result_capabilities', {}, { sampling: {} });
     expect(Object.values(body.result.inputRequests).map((r: any) => r.method)).toEqual(['sampling/createMessage']);
   });
+
+  it('still sends parallel questions in one round when an async request hook runs before each', async () => {
+    const hooked = createFetchHandler({
+      ...config,
+      apps: [Inputs],
+      elicitation: { enabled: true, hooks: { request: [async (q) => ({ message: `[desk] ${(await Promise.resolve(q)).message}` })] } },
+    });
+    const { body } = await read(await hooked(mcpRequest('tools/call', { name: 'ask_all_kinds', arguments: {}, _meta: meta(ALL) })));
+    expect(Object.keys(body.result.inputRequests).sort()).toEqual(['elicitation-1', 'roots-1', 'sampling-1']);
+    expect(body.result.inputRequests['elicitation-1'].params.message).toBe('[desk] Name?');
+  });
 });
