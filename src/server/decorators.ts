@@ -23,12 +23,34 @@ const TEMPLATE = new WeakMap<Function, ResourceTemplateOptions>();
 /** A class decorator that works as a legacy (`experimentalDecorators`) and as a standard decorator. */
 type ClassDecoratorAnyForm = (target: Function, context?: unknown) => void;
 
+/** Where each decorated class was declared (`file:line:column`), for errors about it. */
+const SITE = new WeakMap<Function, string>();
+
 const recorder =
   <T>(map: WeakMap<Function, T>) =>
   (options: T): ClassDecoratorAnyForm =>
   (target) => {
     map.set(target, options);
+    const site = callerSite(new Error().stack);
+    if (site) SITE.set(target, site);
   };
+
+/** The first stack frame outside this file and the compilers' __decorate helpers: the class's own line. */
+function callerSite(stack: string | undefined): string | undefined {
+  for (const line of stack?.split('\n').slice(1) ?? []) {
+    if (/decorators\.[cm]?[jt]s|__decorate|__runInitializers|\(node:|at node:/.test(line)) continue;
+    const at = /\(?((?:file:\/\/)?[^\s()]+:\d+:\d+)\)?\s*$/.exec(line);
+    if (at) return at[1]!.replace(/^file:\/\//, '');
+  }
+  return undefined;
+}
+
+/** Adds the class's declaration site to an error about it, so the message names the file and line to fix. */
+export function atDeclaration(error: unknown, target: Function): unknown {
+  const site = SITE.get(target);
+  if (site && error instanceof Error && !error.message.includes(site)) error.message += ` (declared at ${site})`;
+  return error;
+}
 
 /** Declares the server: its info, apps and options. `createFetchHandler(Server)` reads them back. */
 export const FrontMcp: (config: FrontMcpConfigInput) => ClassDecoratorAnyForm = recorder(SERVER);

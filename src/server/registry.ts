@@ -1,6 +1,6 @@
 // The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
 import type * as z from 'zod';
-import { appOptionsOf, toolOptionsOf } from './decorators';
+import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { toJsonSchema, toZod } from './schema';
 import type { ToolOptions } from './tool-types';
@@ -40,9 +40,14 @@ export function buildRegistry(apps: Function[], opts: { elicitation: boolean }):
     for (const cls of appOptions.tools ?? []) {
       const options = toolOptionsOf(cls);
       if (!options) throw new Error(`${cls.name || 'A tool'} in app "${appOptions.id}" is not decorated with @Tool`);
-      if (!NAME.test(options.name)) throw new Error(`Tool name "${options.name}" must be 1-128 characters of A-Z, a-z, 0-9, _, . and -`);
-      if (tools.has(options.name)) throw new Error(`Duplicate tool name "${options.name}" (in app "${appOptions.id}")`);
-      tools.set(options.name, entryOf(cls as new () => ToolContext, options, opts.elicitation));
+      try {
+        if (!NAME.test(options.name)) throw new Error(`Tool name "${options.name}" must be 1-128 characters of A-Z, a-z, 0-9, _, . and -`);
+        if (tools.has(options.name)) throw new Error(`Duplicate tool name "${options.name}" (in app "${appOptions.id}")`);
+        tools.set(options.name, entryOf(cls as new () => ToolContext, options, opts.elicitation));
+      } catch (error) {
+        if (error instanceof Error && !error.message.includes(`"${options.name}"`)) error.message = `Tool "${options.name}": ${error.message}`;
+        throw atDeclaration(error, cls);
+      }
     }
   }
   return tools;

@@ -13,6 +13,9 @@ export function toZod(input: SchemaInput | undefined): z.ZodType | undefined {
   if (input === undefined) return undefined;
   if (isZodType(input)) return input;
   if (isJsonSchema(input)) return undefined;
+  if (typeof input !== 'object' || input === null) throw new Error('A schema must be a Zod object, an object of Zod types, or a JSON Schema object');
+  const wrong = Object.entries(input).find(([, value]) => !isZodType(value));
+  if (wrong) throw new Error(`"${wrong[0]}" is not a Zod type: write ${wrong[0]}: z.string() (or so), or give the whole schema as JSON Schema with type: 'object'`);
   return z.object(input as Record<string, z.ZodType>);
 }
 

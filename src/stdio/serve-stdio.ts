@@ -25,7 +25,17 @@ export interface StdioOptions {
   maxMessageBytes?: number;
   /** Exit the process once the input closes. Default true when the input is process.stdin. */
   exitOnClose?: boolean;
+  /** Sees every message in and out (parley dev logs them); it must not throw. */
+  observe?: (direction: 'in' | 'out', message: unknown) => void;
 }
+
+const parsedOrText = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
 
 export interface StdioServer {
   /** Resolves once the input closed and the calls in flight ended. */
@@ -42,7 +52,12 @@ export async function serveStdio(input: ServerInput, options: StdioOptions = {})
   const server = await buildServer(input, options.env);
   const stdin = options.input ?? process.stdin;
   const sink = guardOutput(options.output ?? process.stdout);
-  const connection = new StdioConnection(server, options.auth ?? ANONYMOUS, (message) => sink.write(JSON.stringify(message)));
+  const { observe } = options;
+  const send = (message: unknown) => {
+    observe?.('out', message);
+    return sink.write(JSON.stringify(message));
+  };
+  const connection = new StdioConnection(server, options.auth ?? ANONYMOUS, send);
   let finish!: () => void;
   const closed = new Promise<void>((resolve) => (finish = resolve));
   let closing: Promise<void> | undefined;
@@ -57,7 +72,10 @@ export async function serveStdio(input: ServerInput, options: StdioOptions = {})
       if (options.exitOnClose ?? stdin === process.stdin) process.exit(0);
     })());
   const stop = readLines(stdin, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, {
-    line: (text) => connection.receive(text),
+    line: (text) => {
+      if (observe) observe('in', parsedOrText(text));
+      connection.receive(text);
+    },
     oversize: () => void sink.write(JSON.stringify(TOO_LARGE)),
     end: () => void close(),
   });

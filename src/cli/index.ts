@@ -1,0 +1,28 @@
+// The parley command: a table of subcommands, each loaded only when it runs. Adding one is one line here.
+type Command = { usage: string; run: (args: string[]) => Promise<number> };
+
+const COMMANDS: Record<string, Command> = {
+  dev: { usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change', run: async (a) => (await import('./dev')).dev(a) },
+};
+
+const usage = () => `usage:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`;
+
+/** Runs `parley <command> [...args]` and resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stderr.write(usage());
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`parley: unknown command "${name}"\n${usage()}`);
+    return 1;
+  }
+  try {
+    return await command.run(args);
+  } catch (error) {
+    process.stderr.write(`parley ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

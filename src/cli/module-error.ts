@@ -1,0 +1,28 @@
+// Showing an error in the user's server module the way an editor wants it: file:line:column first, then what is wrong.
+import { fileURLToPath } from 'node:url';
+
+const FRAME = /\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+
+/** One or more lines, each starting with a location the terminal can open. */
+export function describeModuleError(error: unknown, entry: string, ownDir: string): string {
+  if (!(error instanceof Error)) return `${entry}: ${String(error)}`;
+  // esbuild (through tsx) reports syntax errors as "Transform failed with N errors:\n<file>:<line>:<col>: ERROR: <text>".
+  if (/^Transform failed/.test(error.message)) return error.message.split('\n').slice(1).filter(Boolean).join('\n');
+  // Errors about a declared tool carry "(declared at <file>:<line>:<col>)".
+  const declared = /^(.*) \(declared at (.+)\)$/s.exec(error.message);
+  if (declared) return `${declared[2]}: ${declared[1]}`;
+  const site = userFrame(error.stack, ownDir) ?? entry;
+  return `${site}: ${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
+}
+
+/** The first stack frame in the user's code: not Node's, not a dependency's, not Parley's own. */
+function userFrame(stack: string | undefined, ownDir: string): string | undefined {
+  for (const line of stack?.split('\n').slice(1) ?? []) {
+    const m = FRAME.exec(line.trim());
+    if (!m) continue;
+    const file = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
+    if (file.includes('/node_modules/') || file.startsWith(ownDir)) continue;
+    return `${file}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,75 @@
+// parley dev --stdio: the client's stdin/stdout stay with this process while the server's child comes and goes.
+import type { ChildProcess } from 'node:child_process';
+import { readLines } from '../stdio/line-reader';
+
+const REPLAY_ID = 'parley-dev-replay';
+const MAX_LINE = 4 * 1024 * 1024;
+
+const parse = (line: string): Record<string, any> | undefined => {
+  try {
+    const value = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export class StdioBridge {
+  private child?: ChildProcess;
+  /** Requests sent to the current child and not answered yet, by JSON id. */
+  private readonly pending = new Map<string, unknown>();
+  /** A client before 2026-07-28 initialized once; a new child is given the same initialize. */
+  private initialize?: Record<string, any>;
+
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly onClientGone: () => void,
+  ) {}
+
+  listen(input: NodeJS.ReadableStream): void {
+    readLines(input as never, MAX_LINE, {
+      line: (text) => this.fromClient(text),
+      oversize: () => this.write(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: message too large' } })),
+      end: () => this.onClientGone(),
+    });
+  }
+
+  /** A new child: replays initialize if the client sent one, then carries its lines to the client. */
+  attach(child: ChildProcess): void {
+    this.child = child;
+    if (this.initialize) {
+      child.stdin!.write(`${JSON.stringify({ ...this.initialize, id: REPLAY_ID })}\n`);
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    }
+    readLines(child.stdout!, MAX_LINE, { line: (text) => this.fromServer(text), oversize: () => {}, end: () => {} });
+    child.stdin!.on('error', () => {});
+    child.once('exit', () => {
+      if (this.child === child) this.child = undefined;
+      // The requests it held are lost: say so, so the client does not wait for them.
+      for (const id of this.pending.values())
+        this.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'The server restarted while this request ran; send it again' } }));
+      this.pending.clear();
+    });
+  }
+
+  private fromClient(text: string): void {
+    const message = parse(text);
+    const isRequest = message && typeof message.method === 'string' && message.id !== undefined;
+    if (isRequest && message.method === 'initialize') this.initialize = message;
+    if (!this.child || this.child.exitCode !== null) {
+      if (isRequest) this.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'The server module failed to load; fix it (see the log) and send the request again' } }));
+      return;
+    }
+    if (isRequest) this.pending.set(JSON.stringify(message.id), message.id);
+    this.child.stdin!.write(`${text}\n`);
+  }
+
+  private fromServer(text: string): void {
+    const message = parse(text);
+    if (message && message.method === undefined) {
+      if (message.id === REPLAY_ID) return;
+      this.pending.delete(JSON.stringify(message.id));
+    }
+    this.write(text);
+  }
+}

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { helloModule as module, tempProject } from '../fixtures/dev-project';
+
+// parley dev in a pseudo-terminal (util-linux `script`), on a temp copy of a small server module.
+const REPO = resolve(__dirname, '../..');
+
+let dir: string;
+let term: ChildProcessWithoutNullStreams;
+let screen = '';
+const since = { at: 0 };
+const fresh = () => screen.slice(since.at);
+const mark = () => (since.at = screen.length);
+const waitFor = (text: string | RegExp, timeout = 20_000) =>
+  vi.waitFor(() => expect(fresh()).toMatch(text), { timeout, interval: 100 });
+
+beforeAll(async () => {
+  dir = tempProject(REPO, module('hello from v1'));
+  const command = `exec ${process.execPath} ${join(REPO, 'bin/parley.js')} dev server.ts --port 0`;
+  term = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dir, env: { ...process.env, TERM: 'dumb' } });
+  term.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+});
+afterAll(async () => {
+  term.stdin.write('\x03'); // Ctrl-C, as a person would
+  await vi.waitFor(() => expect(term.exitCode ?? term.signalCode).not.toBeNull(), { timeout: 10_000 }).catch(() => term.kill('SIGKILL'));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function callHello(url: string) {
+  const client = new Client({ name: 'dev-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    return ((await client.callTool({ name: 'hello', arguments: {} })).content as { text: string }[])[0]!.text;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('parley dev in a terminal', () => {
+  let url: string;
+
+  it('prints its URL and serves a call, with one line per request and per question and answer', async () => {
+    await waitFor(/Serving .*server\.ts at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(screen)![1]!;
+    mark();
+    expect(await callHello(url)).toBe('hello from v1');
+    await waitFor(/tools\/call hello → ok/);
+    expect(fresh()).toMatch(/hello asks elicitation-1: "Say hello\?" \(ok\)/);
+    expect(fresh()).toMatch(/hello got elicitation-1: accept \{"ok":true\}/);
+    expect(fresh()).toMatch(/tools\/call hello → input_required \(asks elicitation-1\)/);
+  });
+
+  it('restarts when the module changes, on the same URL', async () => {
+    mark();
+    writeFileSync(join(dir, 'server.ts'), module('hello from v2'));
+    await waitFor(/server\.ts changed: restarting[\s\S]*Serving .* at /);
+    expect(fresh()).toContain(url);
+    expect(await callHello(url)).toBe('hello from v2');
+  });
+
+  it('shows a syntax error with its file and line, waits, and recovers when it is fixed', async () => {
+    mark();
+    writeFileSync(join(dir, 'server.ts'), module('hello from v3').replace('class Hello extends', 'class Hello extends {'));
+    await waitFor(/server\.ts:\d+:\d+: ERROR: [\s\S]*waiting for a change/);
+    expect(fresh()).toMatch(new RegExp(`${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/server\\.ts:4:\\d+`));
+    mark();
+    writeFileSync(join(dir, 'server.ts'), module('hello from v3'));
+    await waitFor(/Serving .* at /);
+    expect(await callHello(url)).toBe('hello from v3');
+  });
+
+  it('shows a duplicate tool name at the class that declares it, and recovers', async () => {
+    mark();
+    writeFileSync(join(dir, 'server.ts'), module('hello from v4').replace('tools: [Hello]', 'tools: [Hello, Hello]'));
+    await waitFor(/server\.ts:4:\d+: Duplicate tool name "hello"[\s\S]*waiting for a change/);
+    mark();
+    writeFileSync(join(dir, 'server.ts'), module('hello from v4'));
+    await waitFor(/Serving .* at /);
+    expect(await callHello(url)).toBe('hello from v4');
+  });
+});
