@@ -12,7 +12,7 @@ import { helloModule, tempProject } from '../fixtures/dev-project';
 const REPO = resolve(__dirname, '../..');
 let dir: string;
 const logOf = () => readFileSync(join(dir, 'dev.log'), 'utf8');
-const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0]!.text;
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 const args = () => [join(REPO, 'bin/parley.js'), 'dev', '--stdio', 'server.ts', '--log', join(dir, 'dev.log')];
 
 beforeAll(() => {
