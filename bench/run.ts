@@ -1,11 +1,18 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3 --write (bench/RESULTS.md) --profile (cpu-prof Parley).
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6 --pending 10000 --write (bench/RESULTS.md)
+// --profile (cpu-prof Parley).
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { bundleWorker } from '../test/helpers/bundle';
+import { startRedis, type RunningRedis } from '../test/helpers/redis';
+import { runLegacyRounds, type LegacyRoundResult } from './lib/legacy-round';
+import { measurePending } from './lib/pending-memory';
+import { measureWorkerd } from './lib/workerd';
 import { parseArgs } from 'node:util';
 import { machine } from './lib/machine';
-import { measureRow, type Cell, type Settings } from './lib/measure';
+import { measureRow, median, summarise, type Cell, type Settings } from './lib/measure';
 import { killAll, startServer, type ServerProcess } from './lib/processes';
-import { cellRows, markdownTable, times, type TableRow } from './lib/table';
+import { cellRows, markdownTable, ms, times, type TableRow } from './lib/table';
 import { discover, elicitationRound, simpleCall, toolsList, twoPlainCalls } from './scenarios';
 
 const { values } = parseArgs({
@@ -14,7 +21,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3' },
+    rows: { type: 'string', default: '1,2,3,4,5,6' },
+    pending: { type: 'string', default: '10000' },
     write: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
   },
@@ -30,8 +38,9 @@ process.once('SIGINT', () => {
 
 const before = machine();
 const started: ServerProcess[] = [];
-const start = async (name: string, flags: string[] = []) => {
-  const server = await startServer(name, { nodeFlags: flags });
+let redis: RunningRedis | undefined;
+const start = async (name: string, flags: string[] = [], env?: Record<string, string>) => {
+  const server = await startServer(name, { nodeFlags: flags, env });
   started.push(server);
   return server;
 };
@@ -98,24 +107,79 @@ try {
       table.push(...cellRows('3', label, cells, 'req'));
     }
   }
+  if (rows.has('4')) {
+    log('row 4: an older client\'s elicitation round (2025-11-25), memory store and two processes through Redis');
+    redis = await startRedis();
+    // Both instances share the session secret and the state key, as a deployment behind a load balancer would.
+    const env = { BENCH_REDIS_URL: redis.url, MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef', VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
+    const [a, b] = [await start('parley', [], env), await start('parley', [], env)];
+    for (const clients of [1, 8]) {
+      const measure = async (label: string, call: string, answer: string) => {
+        await runLegacyRounds(call, answer, { clients, seconds: Math.min(settings.warmup, 1) });
+        const runs: LegacyRoundResult[] = [];
+        for (let i = 0; i < settings.runs; i++) runs.push(await runLegacyRounds(call, answer, { clients, seconds: settings.duration }));
+        log(`  ${label}, ${clients} client(s): p50 ${runs.map((r) => r.p50.toFixed(2)).join(', ')} ms`);
+        return { label, runs };
+      };
+      const results = [await measure('Parley, one process, memory store', parley.url, parley.url), await measure('Parley, two processes through Redis (answer to the other)', a.url, b.url)];
+      for (const [i, { label, runs }] of results.entries()) {
+        const valid = runs.every((r) => r.valid);
+        const m = (k: 'roundsPerSec' | 'p50' | 'p99') => median(runs.map((r) => r[k]));
+        const bad = runs.reduce((n, r) => n + r.bad, 0);
+        const total = runs.reduce((n, r) => n + r.rounds, 0);
+        table.push({
+          row: i === 0 && clients === 1 ? '4' : '',
+          measure: i === 0 ? `older client's elicitation round, ${clients} client${clients > 1 ? 's' : ''}` : '',
+          server: label,
+          throughput: valid ? `${Math.round(m('roundsPerSec')).toLocaleString('en-US')} rounds/s` : 'invalid',
+          p50: valid ? ms(m('p50')) : '–',
+          p99: valid ? ms(m('p99')) : '–',
+          vsParley: '',
+          cpu: '–',
+          bodies: valid ? `${total.toLocaleString('en-US')} rounds ok` : `INVALID: ${bad} bad (${runs.find((r) => r.badSample)?.badSample ?? ''})`,
+        });
+        if (i === 1 && clients === 1) goals.push(`- Older-client round across two processes through Redis, p50 at 1 client: ${valid ? `${ms(m('p50'))} ms` : 'invalid'} (goal < 5 ms: ${verdict(m('p50') < 5, valid ? m('p50') : NaN)})`);
+      }
+    }
+  }
+
+  if (rows.has('5')) {
+    log('row 5: inside workerd (miniflare)');
+    const workerd = await measureWorkerd(settings);
+    const cell: Cell = { ...summarise('Parley Worker in workerd (miniflare)', workerd.runs, workerd.warm) };
+    table.push(...cellRows('5', 'tools/call, simple tool, in workerd', [cell], 'req'));
+    table.push({ row: '', measure: 'cold start', server: 'new workerd process and isolate → first tools/call answered', throughput: '', p50: `${ms(workerd.toFirstResponse)} (median of ${Math.max(3, settings.runs)})`, p99: '', vsParley: '', cpu: '–', bodies: `first request alone: ${ms(workerd.firstRequest)} ms` });
+  }
+
+  if (rows.has('6')) {
+    log('row 6: Worker bundle size, memory of pending older-client questions');
+    const { code } = await bundleWorker('examples/cloudflare/worker.ts', { minify: true });
+    const size = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    table.push({ row: '6', measure: 'Worker bundle (examples/cloudflare/worker.ts, minified, as npm run size)', server: 'esbuild + gzip', throughput: `${size(gzipSync(code).length)} gzip`, p50: '', p99: '', vsParley: '', cpu: '', bodies: `${size(Buffer.byteLength(code))} minified` });
+    const count = Number(values.pending);
+    const held = await start('parley');
+    const memory = await measurePending(held, count);
+    const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+    table.push({ row: '', measure: `${count.toLocaleString('en-US')} pending older-client questions`, server: 'Parley, one process, memory store', throughput: `RSS ${mb(memory.before)} → ${mb(memory.after)}`, p50: '', p99: '', vsParley: '', cpu: '', bodies: `${(memory.perQuestion / 1024).toFixed(1)} KB each (RSS, with its open SSE connection)` });
+  }
 } finally {
   await Promise.all(started.map((s) => s.stop()));
+  await redis?.stop();
 }
 
 const after = machine();
-const notYet = [
-  '- Row 4 (an older client\'s elicitation round, memory store and two processes through Redis): not yet — the older-protocol transport and the Redis store are not on main.',
-  '- Row 5 (workerd: requests/s of a simple call, cold isolate to first response): not yet.',
-  '- Row 6 (Worker bundle gzip size; memory of 10,000 pending older-client questions): not yet — the second needs the older-protocol transport.',
+const notes = [
+  '- Row 4 is driven by a hand-written client (fetch, reading each call\'s SSE stream and posting the answer), not autocannon; at 8 clients that client, not the server, is the limit.',
+  '- Row 5 runs with elicitation off in the Worker (on the edge it needs a distributed store); autocannon reaches workerd through miniflare\'s loopback port.',
 ];
-const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')}`;
+const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')} --pending ${values.pending}`;
 const report = [
   markdownTable(table),
   '',
   'Goals (the issue\'s, compared only within this run):',
   ...goals,
   '',
-  ...notYet,
+  ...notes,
   '',
   `Machine: ${before.cpus} × ${before.cpuModel}, Node ${before.node}, ${before.os}. Load average (1 min) before ${before.load.toFixed(2)}, after ${after.load.toFixed(2)}.`,
   `Settings: ${settings.connections} connections, ${settings.runs} runs × ${settings.duration} s after ${settings.warmup} s warm-up per server, medians; each server in its own process; autocannon in the harness process.`,

@@ -1,31 +1,8 @@
-// Parley on Node (parley/node serve): the simple tool and the one-question tool, elicitation on.
-import { App, FrontMcp, Tool, ToolContext, z } from 'parley';
+// Parley on Node (parley/node serve), in its own process; BENCH_REDIS_URL puts sessions and questions in Redis.
 import { serve } from 'parley/node';
-import { ROUND_TOOL, SIMPLE_TOOL, announce, exitOnSignal, greeting, roundDone, roundQuestion } from './fixture';
+import { announce, exitOnSignal } from './fixture';
+import { benchConfig } from './parley-app';
 
-@Tool({ name: SIMPLE_TOOL, description: 'Greets someone.', inputSchema: { name: z.string() } })
-class Greet extends ToolContext {
-  execute({ name }: { name: string }) {
-    return greeting(name);
-  }
-}
-
-const Confirm = z.object({ confirm: z.boolean() });
-
-@Tool({ name: ROUND_TOOL, description: 'Confirms an order after asking.', inputSchema: { id: z.string() } })
-class ConfirmOrder extends ToolContext {
-  async execute({ id }: { id: string }) {
-    const answer = await this.elicit(roundQuestion(id), Confirm);
-    return answer.status === 'accept' && answer.content?.confirm ? roundDone(id) : `Order ${id} kept`;
-  }
-}
-
-@App({ id: 'bench', tools: [Greet, ConfirmOrder] })
-class BenchApp {}
-
-@FrontMcp({ info: { name: 'bench', version: '1.0.0' }, apps: [BenchApp], elicitation: { enabled: true }, logging: { level: 'warn' } })
-class Server {}
-
-const running = await serve(Server, { port: 0 });
+const running = await serve(benchConfig(process.env.BENCH_REDIS_URL), { port: 0 });
 exitOnSignal(() => running.close());
 announce(running.port);

@@ -1,0 +1,32 @@
+// The benchmarked Parley server: the simple tool and the one-question tool, elicitation on; served on Node and in workerd.
+import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley';
+import { ROUND_TOOL, SIMPLE_TOOL, greeting, roundDone, roundQuestion } from './fixture';
+
+@Tool({ name: SIMPLE_TOOL, description: 'Greets someone.', inputSchema: { name: z.string() } })
+class Greet extends ToolContext {
+  execute({ name }: { name: string }) {
+    return greeting(name);
+  }
+}
+
+const Confirm = z.object({ confirm: z.boolean() });
+
+@Tool({ name: ROUND_TOOL, description: 'Confirms an order after asking.', inputSchema: { id: z.string() } })
+class ConfirmOrder extends ToolContext {
+  async execute({ id }: { id: string }) {
+    const answer = await this.elicit(roundQuestion(id), Confirm);
+    return answer.status === 'accept' && answer.content?.confirm ? roundDone(id) : `Order ${id} kept`;
+  }
+}
+
+@App({ id: 'bench', tools: [Greet, ConfirmOrder] })
+class BenchApp {}
+
+/** `redis`: sessions and questions live there, so instances share them (row 4). */
+export const benchConfig = (redis?: string): FrontMcpConfigInput => ({
+  info: { name: 'bench', version: '1.0.0' },
+  apps: [BenchApp],
+  elicitation: { enabled: true },
+  logging: { level: 'warn' },
+  ...(redis ? { redis } : {}),
+});
