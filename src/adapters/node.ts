@@ -1,9 +1,24 @@
 // Serving a Parley server from Node with @hono/node-server: loopback by default, with the Host checked.
 import { serve as serveNode } from '@hono/node-server';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createFetchHandler, type FetchHandler } from '../http/handler';
+import { useNativeHmac } from '../crypto';
 import { configOf, type ServerInput } from '../server/instance';
+
+// requestState is signed with node:crypto here: the same bytes as WebCrypto, with no thread-pool round trip per request.
+useNativeHmac((secret) => {
+  const key = createSecretKey(secret);
+  const mac = (data: string) => createHmac('sha256', key).update(data).digest();
+  return {
+    sign: (data) => new Uint8Array(mac(data)),
+    verify: (signature, data) => {
+      const expected = mac(data);
+      return signature.length === expected.length && timingSafeEqual(signature, expected);
+    },
+  };
+});
 
 export interface NodeServeOptions {
   port?: number;

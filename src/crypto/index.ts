@@ -1,5 +1,7 @@
 // The crypto subsystem's door: encodings and WebCrypto primitives.
 export { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from './encoding';
 export { deriveAesKey, hmac, hmacVerify, importHmacKey, randomBytes, sha256 } from './keys';
+export { createHmacKey, useNativeHmac } from './hmac-key';
+export type { HmacFactory, HmacKey } from './hmac-key';
 export { aesOpen, aesSeal, decryptJson, ELICITATION_STORE_PURPOSE, encryptJson, ownerKey } from './aes';
 export type { AesSealed } from './aes';

@@ -1,5 +1,5 @@
 // The signed requestState of 2026-07-28 rounds: the answers so far, bound to caller, request and expiry.
-import { fromBase64Url, fromUtf8, hmac, hmacVerify, sha256, toBase64Url, utf8 } from '../crypto';
+import { fromBase64Url, fromUtf8, sha256, toBase64Url, utf8, type HmacKey } from '../crypto';
 import type { RawAnswer } from './types';
 
 /** States larger than this are refused before any HMAC work. */
@@ -20,13 +20,13 @@ interface Payload extends StateBinding {
 
 export type StateCheck = { ok: true; answers: Record<string, RawAnswer> } | { ok: false; reason: string };
 
-export async function sealState(key: CryptoKey, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
+export async function sealState(key: HmacKey, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
   const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
   const body = toBase64Url(utf8(JSON.stringify(payload)));
-  return `${body}.${toBase64Url(await hmac(key, body))}`;
+  return `${body}.${toBase64Url(await key.sign(body))}`;
 }
 
-export async function openState(key: CryptoKey, state: unknown, expected: StateBinding): Promise<StateCheck> {
+export async function openState(key: HmacKey, state: unknown, expected: StateBinding): Promise<StateCheck> {
   if (typeof state !== 'string') return { ok: false, reason: 'not a string' };
   if (state.length > MAX_STATE_LENGTH) return { ok: false, reason: `larger than ${MAX_STATE_LENGTH} characters` };
   const dot = state.indexOf('.');
@@ -34,7 +34,7 @@ export async function openState(key: CryptoKey, state: unknown, expected: StateB
   // An HMAC-SHA256 signature is 32 bytes: anything else was never issued by a Parley server.
   if (!signature || signature.length !== 32) return { ok: false, reason: 'malformed' };
   const body = state.slice(0, dot);
-  if (!(await hmacVerify(key, signature, body))) return { ok: false, reason: 'bad signature' };
+  if (!(await key.verify(signature, body))) return { ok: false, reason: 'bad signature' };
   let payload: Payload;
   try {
     payload = JSON.parse(fromUtf8(fromBase64Url(body) ?? new Uint8Array())) as Payload;

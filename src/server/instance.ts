@@ -1,5 +1,5 @@
 // Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
-import { importHmacKey, randomBytes } from '../crypto';
+import { createHmacKey, randomBytes, type HmacKey } from '../crypto';
 import { createLogger, isProduction, readEnv, type EnvSource, type Logger } from '../runtime';
 import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
 import { serverOptionsOf } from './decorators';
@@ -24,7 +24,7 @@ export interface ParleyServer {
   changes: ChangeHub;
   logger: Logger;
   /** The key that signs requestState. */
-  stateKey: CryptoKey;
+  stateKey: HmacKey;
   /** True when no VAULT_SECRET or JWT_SECRET was set, so the key is this process's own. */
   ephemeralStateKey: boolean;
   production: boolean;
@@ -52,7 +52,7 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
   const prompts = buildPrompts(config.apps);
   const resources = buildResources(config.apps);
   const secret = readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env);
-  const stateKey = await importHmacKey(secret ?? randomBytes(32));
+  const stateKey = await createHmacKey(secret ?? randomBytes(32));
   if (!secret && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
