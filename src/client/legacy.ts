@@ -41,7 +41,7 @@ export class LegacySession implements Session {
     if (typeof version !== 'string' || !(LEGACY_VERSIONS as readonly string[]).includes(version))
       throw new McpClientError(`The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`);
     const session = new LegacySession(transport, options.capabilities, ctx, version);
-    await session.drain(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }, session.headers()));
+    await session.drain(session.notify('notifications/initialized'));
     session.listen();
     return session;
   }
@@ -64,12 +64,20 @@ export class LegacySession implements Session {
 
   async send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
     const onThisStream = new Set<JsonRpcId>();
+    // Before 2026-07-28 a closed stream is not a cancellation: say so in a notification.
+    const cancel = () => void this.drain(this.notify('notifications/cancelled', { requestId: message.id, reason: String(signal?.reason ?? 'aborted') })).catch(() => {});
+    signal?.addEventListener('abort', cancel, { once: true });
     try {
       return await exchange(this.transport, message, this.headers(), signal, this.incoming(onThisStream));
     } finally {
+      signal?.removeEventListener('abort', cancel);
       // The call is over: whatever the server asked on its stream, it no longer waits for.
       for (const id of onThisStream) this.answering.get(id)?.abort(new McpClientError('The server stopped waiting'));
     }
+  }
+
+  private notify(method: string, params?: Record<string, unknown>): AsyncIterable<JsonRpcMessage> {
+    return this.transport.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }, this.headers());
   }
 
   request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {

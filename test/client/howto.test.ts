@@ -7,13 +7,15 @@ import { tickets } from '../../examples/help-desk/store';
 
 const handler = createFetchHandler(config);
 let client: McpClient;
-const connect = (options: Partial<ClientOptions> = {}) => (client = new McpClient({ url: 'http://localhost/mcp', fetch: (r) => handler(r), ...options }));
+const connectAt = (options: Partial<ClientOptions> = {}) => (client = new McpClient({ url: 'http://localhost/mcp', fetch: (r) => handler(r), ...options }));
 beforeEach(() => tickets.reset());
 afterEach(() => client?.close());
 
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((c) => c.text).join('\n');
 
-describe('Ask before the delete, and read every other answer as no', () => {
+describe.each(['2026-07-28', '2025-11-25'])('Ask before the delete, and read every other answer as no (%s)', (protocolVersion) => {
+  const connect = (options: Partial<ClientOptions> = {}) => connectAt({ protocolVersion, ...options });
+
   it('renders the form the page shows from the request the server sends', async () => {
     let form: string[] = [];
     connect().onElicitation((params) => {
@@ -55,16 +57,16 @@ describe('Ask before the delete, and read every other answer as no', () => {
   it('a client without the elicitation capability is refused before anything is deleted', async () => {
     let asked = false;
     connect({ elicitation: false }).onElicitation(() => ((asked = true), { action: 'accept', content: { confirm: true } }));
-    await expect(client.callTool({ name: 'delete_ticket', arguments: { id: 't3' } })).rejects.toMatchObject({
-      code: -32021,
-      data: { requiredCapabilities: { elicitation: { form: {} } } },
-    });
+    const outcome = await client.callTool({ name: 'delete_ticket', arguments: { id: 't3' } }).catch((error: unknown) => error);
+    if (protocolVersion === '2026-07-28') expect(outcome).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    else expect(outcome).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
     expect(asked).toBe(false);
     expect(tickets.ids()).toEqual(['t1', 't2', 't3']);
   });
 });
 
 describe('Gate on annotations when the server will not ask', () => {
+  const connect = connectAt;
   it('applies the spec defaults: silence is destructive, only a read-only claim runs unasked', async () => {
     const { tools } = await connect().listTools();
     const gate = Object.fromEntries(['list_tickets', 'delete_ticket', 'purge_spam'].map((n) => [n, needsApproval(tools.find((t) => t.name === n))]));
