@@ -21,6 +21,21 @@ export class RedisHttpError extends Error {
 // The client puts channel names in the URL path as they are, and splits events at commas: only such names arrive whole.
 const SAFE_CHANNEL = /^[A-Za-z0-9._~:@-]+$/;
 
+// A subscriber reads one event line, so a message with a line break would arrive cut. Such a message (and one that
+// starts with the marker) travels as marker + JSON string; every other message, like the single-line JSON Parley
+// publishes, travels as it is, so subscribers over TCP on the same Redis read it too.
+const MARKER = '\u001bJ';
+const toEventLine = (message: string): string => (/[\r\n]/.test(message) || message.startsWith(MARKER) ? MARKER + JSON.stringify(message) : message);
+function fromEventLine(line: string): string {
+  if (!line.startsWith(MARKER)) return line;
+  try {
+    const message: unknown = JSON.parse(line.slice(MARKER.length));
+    return typeof message === 'string' ? message : line;
+  } catch {
+    return line; // not ours: delivered as it came
+  }
+}
+
 const clean = (error: unknown): RedisHttpError =>
   new RedisHttpError(`Redis over HTTP: ${(error instanceof Error ? error.message : String(error)).split(', command was:')[0]}`);
 
@@ -44,7 +59,9 @@ export class RedisHttpStore implements StoreBackend {
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    await (ttlMs === undefined ? this.redis.set(key, value) : this.redis.set(key, value, { px: Math.max(1, Math.ceil(ttlMs)) })).catch((e) => Promise.reject(clean(e)));
+    // A TTL of zero or less has already run out.
+    const done = ttlMs === undefined ? this.redis.set(key, value) : ttlMs <= 0 ? this.redis.del(key) : this.redis.set(key, value, { px: Math.ceil(ttlMs) });
+    await done.catch((e) => Promise.reject(clean(e)));
   }
 
   async delete(key: string): Promise<void> {
@@ -57,15 +74,14 @@ export class RedisHttpStore implements StoreBackend {
 
   async publish(channel: string, message: string): Promise<void> {
     checkChannel(channel);
-    // A subscriber reads one event line: a line break would cut the message, so refuse it rather than lose the rest.
-    if (/[\r\n]/.test(message)) throw new RedisHttpError('Redis over HTTP cannot carry a message with a line break; publish single-line JSON');
-    await this.redis.publish(channel, message).catch((e) => Promise.reject(clean(e)));
+    await this.redis.publish(channel, toEventLine(message)).catch((e) => Promise.reject(clean(e)));
   }
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
     checkChannel(channel);
     const subscriber = this.redis.subscribe<string>([channel]);
-    subscriber.on('message', ({ message }) => onMessage(String(message)));
+    // Handlers run on their own, so one that throws cannot end the stream the client reads in this loop.
+    subscriber.on('message', ({ message }) => queueMicrotask(() => onMessage(fromEventLine(String(message)))));
     // subscribe() returns before the stream is open: the server's `subscribe` event says it is.
     const opened = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new RedisHttpError(`Redis over HTTP: the subscription to ${channel} did not open within ${this.subscribeTimeoutMs} ms`)), this.subscribeTimeoutMs);
