@@ -3,12 +3,13 @@
 import { readEnv, type EnvSource } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
 import { memoryStore } from './memory';
-import type { RedisOptions, SqliteOptions } from './options';
+import type { RedisHttpOptions, RedisOptions, SqliteOptions } from './options';
 import type { StoreBackend } from './types';
 // Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"), so workerd never pulls ioredis.
 import { drivers } from '#store-drivers';
 
-export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'env' | 'memory';
+/** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice). */
+export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'env' | 'upstash-env' | 'memory';
 
 /** A store picked but not opened yet: what it can do is known up front, so refusals need no connection. */
 export interface StoreChoice {
@@ -30,10 +31,11 @@ const TCP_NOT_ON_EDGE =
 const SQLITE_NOT_ON_EDGE =
   'SQLite needs a local file, which an Edge runtime does not have: use Redis over HTTP for elicitation there, or run on Node.js';
 
-export function redisChoice(options: RedisOptions, source: StoreSource): StoreChoice {
+export function redisChoice(options: RedisOptions, source: StoreSource, env: EnvSource): StoreChoice {
   const keyPrefix = (typeof options === 'string' ? undefined : options.keyPrefix) ?? DEFAULT_KEY_PREFIX;
   if (typeof options !== 'string' && options.provider === 'vercel-kv')
     return { source, keyPrefix, distributed: true, refused: VERCEL_KV_REFUSED, open: () => Promise.reject(new Error(VERCEL_KV_REFUSED)) };
+  if (typeof options !== 'string' && options.provider === 'upstash') return redisHttpChoice(options, source, env);
   return {
     source,
     keyPrefix,
@@ -41,6 +43,16 @@ export function redisChoice(options: RedisOptions, source: StoreSource): StoreCh
     notOnEdge: TCP_NOT_ON_EDGE,
     open: async (onError) => (await drivers.redis()).createRedisStore(options, { onError }),
   };
+}
+
+/**
+ * Redis over HTTP: runs anywhere fetch does, edge isolates included. Opening it proves publish/subscribe works, and
+ * refuses the store where it doesn't. Found through UPSTASH_REDIS_REST_URL alone, it also keeps sessions (unlike
+ * REDIS_URL, the docs' row for FrontMCP): an edge isolate has no memory that outlives it to keep them in instead.
+ */
+export function redisHttpChoice(options: RedisHttpOptions, source: StoreSource, env: EnvSource): StoreChoice {
+  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  return { source, keyPrefix, distributed: true, open: async () => (await import('./redis-http')).openRedisHttpStore(options, env, keyPrefix) };
 }
 
 export function sqliteChoice(options: SqliteOptions): StoreChoice {
@@ -71,14 +83,15 @@ export function redisFromEnv(env: EnvSource): RedisOptions | undefined {
 type Row = (config: FrontMcpConfig, env: EnvSource) => StoreChoice | undefined;
 
 const ROWS: Row[] = [
-  (config) => (config.elicitation.redis === undefined ? undefined : redisChoice(config.elicitation.redis, 'elicitation.redis')),
-  (config) => (config.redis === undefined ? undefined : redisChoice(config.redis, 'redis')),
+  (config, env) => (config.elicitation.redis === undefined ? undefined : redisChoice(config.elicitation.redis, 'elicitation.redis', env)),
+  (config, env) => (config.redis === undefined ? undefined : redisChoice(config.redis, 'redis', env)),
   (config) => (config.sqlite === undefined ? undefined : sqliteChoice(config.sqlite)),
   (_, env) => {
     const options = redisFromEnv(env);
-    return options === undefined ? undefined : redisChoice(options, 'env');
+    return options === undefined ? undefined : redisChoice(options, 'env', env);
   },
-  (_, env) => (readEnv('KV_REST_API_URL', env) ? redisChoice({ provider: 'vercel-kv' }, 'env') : undefined),
+  (_, env) => (readEnv('UPSTASH_REDIS_REST_URL', env) ? redisHttpChoice({ provider: 'upstash' }, 'upstash-env', env) : undefined),
+  (_, env) => (readEnv('KV_REST_API_URL', env) ? redisChoice({ provider: 'vercel-kv' }, 'env', env) : undefined),
 ];
 
 export function chooseElicitationStore(config: FrontMcpConfig, env: EnvSource): StoreChoice {

@@ -24,10 +24,19 @@ export const vercelKvOptionsSchema = z.strictObject({
   keyPrefix: z.string().optional(),
 });
 
-export const redisOptionsSchema = z.union([redisUrl, redisTcpOptionsSchema, vercelKvOptionsSchema]);
+/** Redis over HTTP (the Upstash REST API): `url` and `token`, else UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN. */
+export const redisHttpOptionsSchema = z.strictObject({
+  provider: z.literal('upstash'),
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  token: z.string().min(1).optional(),
+  keyPrefix: z.string().optional(),
+});
+
+export const redisOptionsSchema = z.union([redisUrl, redisTcpOptionsSchema, vercelKvOptionsSchema, redisHttpOptionsSchema]);
 
 export const sqliteOptionsSchema = z.strictObject({ path: z.string().min(1) });
 
 export type RedisTcpOptions = z.output<typeof redisTcpOptionsSchema>;
+export type RedisHttpOptions = z.output<typeof redisHttpOptionsSchema>;
 export type RedisOptions = z.output<typeof redisOptionsSchema>;
 export type SqliteOptions = z.output<typeof sqliteOptionsSchema>;

@@ -2,9 +2,11 @@
 // publish/subscribe as one server-sent-event stream per subscribed channel. Nothing polls.
 import { Redis } from '@upstash/redis/cloudflare'; // the platform-neutral build: global fetch, no process.env
 import { readEnv, type EnvSource } from '../runtime';
+import { ElicitationNotSupportedError } from '../server/errors';
+import { probePubSub } from './probe';
 import type { MessageHandler, StoreBackend } from './types';
 
-export interface RedisHttpOptions {
+export interface RedisHttpStoreOptions {
   /** The REST URL, e.g. https://eu1-example.upstash.io (UPSTASH_REDIS_REST_URL). */
   url: string;
   /** The REST token (UPSTASH_REDIS_REST_TOKEN). */
@@ -47,7 +49,7 @@ export class RedisHttpStore implements StoreBackend {
   private readonly subscribeTimeoutMs: number;
   private readonly open = new Set<() => Promise<void>>();
 
-  constructor(options: RedisHttpOptions) {
+  constructor(options: RedisHttpStoreOptions) {
     if (!options.url || !options.token) throw new RedisHttpError('Redis over HTTP needs a url and a token (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN)');
     // Strings in, strings out: no JSON guessing on values or messages. Replies come base64-encoded (the default).
     this.redis = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, enableTelemetry: false, retry: { retries: 2 } });
@@ -112,8 +114,25 @@ function checkChannel(channel: string): void {
 }
 
 /** A Redis-over-HTTP store; with no options, from UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN. */
-export function redisHttpStore(options?: Partial<RedisHttpOptions>, env?: EnvSource): RedisHttpStore {
+export function redisHttpStore(options?: Partial<RedisHttpStoreOptions>, env?: EnvSource): RedisHttpStore {
   const url = options?.url ?? readEnv('UPSTASH_REDIS_REST_URL', env) ?? '';
   const token = options?.token ?? readEnv('UPSTASH_REDIS_REST_TOKEN', env) ?? '';
   return new RedisHttpStore({ ...options, url, token });
+}
+
+/**
+ * The elicitation store over HTTP, once it has shown that publish/subscribe works: a message published on a fresh
+ * channel came back. A REST endpoint without it (Vercel KV's, for one) is refused, since answers could not reach the
+ * instance that asked.
+ */
+export async function openRedisHttpStore(options: Partial<RedisHttpStoreOptions>, env: EnvSource, keyPrefix: string): Promise<RedisHttpStore> {
+  const store = redisHttpStore(options, env);
+  try {
+    await probePubSub(store, keyPrefix);
+  } catch (error) {
+    await store.close();
+    const reason = error instanceof Error ? error.message.replace(/^Redis over HTTP: /, '') : String(error);
+    throw new ElicitationNotSupportedError(`Redis over HTTP can't publish and subscribe here (${reason}); elicitation needs both to pass answers between instances`);
+  }
+  return store;
 }

@@ -30,7 +30,13 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
 }
 
-export async function startUpstashServer(redisUrl: string, token = 'test-token'): Promise<UpstashServer> {
+export interface UpstashServerOptions {
+  token?: string;
+  /** false: refuse /subscribe, as a REST endpoint without publish/subscribe (Vercel KV's) does. */
+  subscribe?: boolean;
+}
+
+export async function startUpstashServer(redisUrl: string, { token = 'test-token', subscribe: canSubscribe = true }: UpstashServerOptions = {}): Promise<UpstashServer> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   const log: string[] = [];
@@ -80,6 +86,7 @@ export async function startUpstashServer(redisUrl: string, token = 'test-token')
     if (request.method !== 'POST') return send(405, { error: 'Method not allowed' });
     if (path.startsWith('/subscribe/')) {
       log.push('/subscribe');
+      if (!canSubscribe) return send(400, { error: 'ERR SUBSCRIBE is not supported' });
       return subscribe(path.slice('/subscribe/'.length), request, response);
     }
     const body = await readJson(request).catch(() => undefined);

@@ -10,7 +10,7 @@ import { createElicitationStore, type ElicitationStore } from '../../src/stores'
 import { mcpRequest } from '../helpers/requests';
 import { sparePort, startRedis, type RunningRedis } from '../helpers/redis';
 
-const ENV_NAMES = ['REDIS_URL', 'REDIS_HOST', 'REDIS_PORT', 'REDIS_PASSWORD', 'REDIS_DB', 'REDIS_TLS', 'KV_REST_API_URL', 'MCP_ELICITATION_SECRET', 'MCP_SESSION_SECRET', 'MCP_SERVER_SECRET'];
+const ENV_NAMES = ['REDIS_URL', 'REDIS_HOST', 'REDIS_PORT', 'REDIS_PASSWORD', 'REDIS_DB', 'REDIS_TLS', 'KV_REST_API_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'MCP_ELICITATION_SECRET', 'MCP_SESSION_SECRET', 'MCP_SERVER_SECRET'];
 
 let redis: RunningRedis;
 let deadPort: number;

@@ -1,80 +1,92 @@
-// Redis over HTTP against real Redis, through the project's Upstash REST test server.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Redis over HTTP against real Redis, through the project's Upstash REST test server: the store contract, what only
+// this backend does (SSE without polling, URL-safe channels, tokens), and the factory choosing or refusing it.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../src/runtime';
+import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
+import { createElicitationStore } from '../../src/stores';
 import { RedisHttpStore, redisHttpStore } from '../../src/stores/redis-http';
-import { probePubSub } from '../../src/stores/probe';
+import { startRedis, type RunningRedis } from '../helpers/redis';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { describeStoreContract } from './contract';
 
-// A redis-server of our own on a spare loopback port (until the shared helper test/helpers/redis.ts is used here).
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-  const child: ChildProcess = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const up = () => new Promise<boolean>((resolve) => connect(port, '127.0.0.1', function (this: { end(): void }) { this.end(); resolve(true); }).on('error', () => resolve(false)));
-  while (!(await up())) await new Promise((r) => setTimeout(r, 20));
-  return { url: `redis://127.0.0.1:${port}`, stop: async () => void child.kill() };
-}
-
-let redis: { url: string; stop(): Promise<void> };
+let redis: RunningRedis;
 let server: UpstashServer;
+let noPubSub: UpstashServer;
 beforeAll(async () => {
   redis = await startRedis();
-  server = await startUpstashServer(redis.url);
+  [server, noPubSub] = await Promise.all([startUpstashServer(redis.url), startUpstashServer(redis.url, { subscribe: false })]);
 });
 afterAll(async () => {
-  await server?.close();
+  await Promise.all([server?.close(), noPubSub?.close()]);
   await redis?.stop();
 });
 
 const store = () => new RedisHttpStore({ url: server.url, token: server.token });
 
-describe('Redis over HTTP', () => {
-  it('stores, expires, takes once and deletes', async () => {
-    const s = store();
-    await s.set('k1', 'v1');
-    expect(await s.get('k1')).toBe('v1');
-    await s.set('k2', 'gone soon', 30);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(await s.get('k2')).toBeUndefined();
-    await s.set('k3', 'once');
-    const takes = await Promise.all([s.take('k3'), store().take('k3'), store().take('k3')]);
-    expect(takes.filter((t) => t === 'once')).toHaveLength(1);
-    await s.delete('k1');
-    expect(await s.get('k1')).toBeUndefined();
-    await s.close();
-  });
+describeStoreContract('redis-http', async () => store());
 
-  it('passes messages between two stores over server-sent events, without polling', async () => {
-    const a = store();
-    const b = store();
+describe('Redis over HTTP', () => {
+  it('waits on server-sent events: nothing is asked while a subscriber waits', async () => {
+    const [a, b] = [store(), store()];
     const got: string[] = [];
     const stop = await a.subscribe('mcp:result:abc', (m) => got.push(m));
     const before = server.log.length;
     await new Promise((r) => setTimeout(r, 200));
-    expect(server.log.slice(before)).toEqual([]); // nothing asked while waiting
+    expect(server.log.slice(before)).toEqual([]);
     await b.publish('mcp:result:abc', '{"answer":"ünï"}');
     await expect.poll(() => got).toEqual(['{"answer":"ünï"}']);
     await stop();
-    await b.publish('mcp:result:abc', 'late');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(got).toHaveLength(1);
-    await probePubSub(a, 'mcp:');
-    await a.close();
-    await b.close();
+    await Promise.all([a.close(), b.close()]);
   });
 
-  it('refuses what it could not deliver whole, and a wrong token, with clear errors', async () => {
-    const s = store();
-    await expect(s.subscribe('a channel/with?odd,chars', () => undefined)).rejects.toThrow(/URL-safe/);
+  it('refuses channel names the protocol would mangle, and a wrong token, with clear errors', async () => {
+    await expect(store().subscribe('a channel/with?odd,chars', () => undefined)).rejects.toThrow(/URL-safe/);
+    await expect(store().publish('a,b', 'x')).rejects.toThrow(/URL-safe/);
     const wrong = new RedisHttpStore({ url: server.url, token: 'nope' });
-    await expect(wrong.get('k')).rejects.toThrow(/Redis over HTTP: Unauthorized/);
+    await expect(wrong.get('k')).rejects.toThrow(/^Redis over HTTP: Unauthorized$/);
     await expect(wrong.subscribe('mcp:y', () => undefined)).rejects.toThrow(/Unauthorized/);
+  });
+
+  it('takes its URL and token from the code, else from UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN', async () => {
     expect(() => redisHttpStore({}, {})).toThrow(/UPSTASH_REDIS_REST_URL/);
-    expect(redisHttpStore({}, { UPSTASH_REDIS_REST_URL: server.url, UPSTASH_REDIS_REST_TOKEN: 't' })).toBeInstanceOf(RedisHttpStore);
+    const fromEnv = redisHttpStore({}, { UPSTASH_REDIS_REST_URL: server.url, UPSTASH_REDIS_REST_TOKEN: server.token });
+    await fromEnv.set('env:k', 'v');
+    expect(await redisHttpStore({ url: server.url, token: server.token }).get('env:k')).toBe('v');
+  });
+});
+
+describe('the factory and Redis over HTTP', () => {
+  // The machine's own environment must not hand the factory credentials.
+  beforeEach(() => ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'REDIS_URL', 'REDIS_HOST', 'KV_REST_API_URL'].forEach((name) => vi.stubEnv(name, '')));
+  afterEach(() => vi.unstubAllEnvs());
+
+  async function create(elicitation: FrontMcpConfigInput['elicitation'], env: Record<string, string> = {}) {
+    const lines: string[] = [];
+    const config = parseConfig({ info: { name: 't', version: '1' }, elicitation: { enabled: true, ...elicitation } });
+    const created = await createElicitationStore(config, env, createLogger('info', (line) => lines.push(line)));
+    await created?.backend.close();
+    return { created, lines };
+  }
+
+  it("chooses it when the config names provider 'upstash', after proving publish/subscribe works", async () => {
+    const before = server.log.length;
+    const { created, lines } = await create({ redis: { provider: 'upstash', url: server.url, token: server.token, keyPrefix: 'desk:' } }, { MCP_SESSION_SECRET: 's' });
+    expect(created).toMatchObject({ source: 'elicitation.redis', keyPrefix: 'desk:', sessionsDistributed: true });
+    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis-http', keyPrefix: 'desk:', supportsPubSub: true, encrypted: true }");
+    expect(server.log.slice(before)).toContain('/subscribe'); // the startup probe
+  });
+
+  it('chooses it from UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, sessions included', async () => {
+    const { created } = await create({}, { UPSTASH_REDIS_REST_URL: server.url, UPSTASH_REDIS_REST_TOKEN: server.token });
+    expect(created).toMatchObject({ source: 'upstash-env', sessionsDistributed: true, info: { type: 'redis-http' } });
+  });
+
+  it('refuses an endpoint without publish/subscribe, and bad credentials, with ElicitationNotSupportedError', async () => {
+    const refused = create({ redis: { provider: 'upstash', url: noPubSub.url, token: noPubSub.token } });
+    await expect(refused).rejects.toMatchObject({ name: 'ElicitationNotSupportedError' });
+    await expect(refused).rejects.toThrow("Redis over HTTP can't publish and subscribe here (ERR SUBSCRIBE is not supported)");
+    await expect(create({ redis: { provider: 'upstash', url: server.url, token: 'wrong' } })).rejects.toThrow(/can't publish and subscribe here \(Unauthorized\)/);
+    await expect(create({ redis: { provider: 'upstash' } })).rejects.toThrow(/needs a url and a token/);
+    expect(() => parseConfig({ info: { name: 't', version: '1' }, elicitation: { redis: { provider: 'upstash', url: 'ftp://x' } } })).toThrow();
   });
 });
