@@ -6,6 +6,7 @@ import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';
 import { readBody, type BodyReader } from './body';
+import type { KeepAlive } from './handler';
 import { handleLegacyPost, isLegacyMessage } from './legacy';
 import { listenResponse } from './listen-stream';
 import { checkHeaders, readEnvelope } from './modern-checks';
@@ -13,14 +14,15 @@ import { checkParamHeaders } from './param-headers';
 import { accepted, errorResponseOf, toWireError } from './respond';
 import { respondToRequest } from './sse';
 
-export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo, hostRead?: BodyReader): Promise<Response> {
+/** `keepAlive`: the platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
+export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo, hostRead?: BodyReader, keepAlive?: KeepAlive): Promise<Response> {
   const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
   if (body instanceof McpWireError) return errorResponseOf(null, body);
   let id: JsonRpcId | null = null;
   try {
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
-    if (isLegacyMessage(message, request.headers)) return await handleLegacyPost(server, request, message, given);
+    if (isLegacyMessage(message, request.headers)) return await handleLegacyPost(server, request, message, given, keepAlive);
     if (isResponse(message)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
     const params = message.params ?? {};

@@ -10,13 +10,18 @@ import { handleLegacyDelete, handleLegacyGet } from './legacy';
 import { checkRequestOrigin } from './guard';
 import { jsonResponse, methodNotAllowed } from './respond';
 
+/** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */
+export interface KeepAlive {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 export interface HandlerOptions {
   /** The caller, when the host verified it itself. */
   auth?: AuthInfo;
   /** The platform's environment bindings (a Worker's env). */
   env?: EnvSource;
   /** The platform's execution context (a Worker's ctx), for work that outlives the response. */
-  ctx?: { waitUntil(promise: Promise<unknown>): void };
+  ctx?: KeepAlive;
   /**
    * Reads the request body when the host can do it faster than `request.text()` (parley/node reads the socket);
    * resolves undefined once the body passes `limit` bytes.
@@ -49,7 +54,7 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
     await next();
   });
   for (const path of new Set([http.path, '/'])) {
-    app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth, c.env.options.readBody));
+    app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth, c.env.options.readBody, c.env.options.ctx));
     // GET and DELETE belong to sessions of clients before 2026-07-28; without one they are not served.
     app.get(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyGet(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));
     app.delete(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyDelete(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));

@@ -87,4 +87,26 @@ describe("elicitation.edge: 'stateless' inside workerd", () => {
       expect(worker.output()).toContain("No elicitation store on this Edge runtime (elicitation.edge: 'stateless')");
     });
   });
+
+  it('completes a round across two workerd instances that share VAULT_SECRET; with different secrets the tool starts over', async () => {
+    const stateless = '{"enabled":true,"edge":"stateless"}';
+    const [one, two, other] = [
+      startWorker(code, { ELICITATION: stateless, VAULT_SECRET: 'fleet-secret' }),
+      startWorker(code, { ELICITATION: stateless, VAULT_SECRET: 'fleet-secret' }),
+      startWorker(code, { ELICITATION: stateless, VAULT_SECRET: 'another-secret' }),
+    ];
+    try {
+      const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-6' }, ...extra });
+      const first = (await (await one.send(call())).json()) as any;
+      const answer = { inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.result.requestState };
+      const done = (await (await two.send(call(answer))).json()) as any;
+      expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-6', note: '' });
+      const again = (await (await other.send(call(answer))).json()) as any;
+      expect(again.result.resultType).toBe('input_required');
+      expect(Object.keys(again.result.inputRequests)).toEqual(['elicitation-1']);
+      await expect.poll(() => other.output()).toContain('The request starts over.');
+    } finally {
+      await Promise.all([one.dispose(), two.dispose(), other.dispose()]);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 // tools/call before 2026-07-28: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
+import type { KeepAlive } from '../handler';
 import { pendingOf } from '../../elicitation/pending';
 import { StreamAsker } from '../../elicitation/stream-asker';
 import { ErrorCode, META, McpWireError, errorResponse, isObject, type JsonRpcRequest } from '../../protocol';
@@ -10,7 +11,7 @@ import type { AuthInfo } from '../../server/tool-types';
 import { jsonResponse } from '../respond';
 import { openStream, type LiveSession } from './sessions';
 
-export async function callTool(server: ParleyServer, session: LiveSession, message: JsonRpcRequest, auth: AuthInfo, request: Request): Promise<Response> {
+export async function callTool(server: ParleyServer, session: LiveSession, message: JsonRpcRequest, auth: AuthInfo, request: Request, keepAlive?: KeepAlive): Promise<Response> {
   const { entry, args } = findTool(server, message.params ?? {});
   const controller = new AbortController();
   session.calls.set(message.id, controller);
@@ -34,11 +35,13 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
   );
   const finished = reply.finally(() => session.calls.delete(message.id));
   if (!stream) return jsonResponse(await finished);
-  void finished.then((response) => {
+  const delivered = finished.then((response) => {
     // A cancelled call sends nothing more.
     if (!controller.signal.aborted) stream.send(response);
     stream.end();
   });
+  // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
+  keepAlive?.waitUntil(delivered);
   return stream.connect();
 }
 

@@ -1,4 +1,5 @@
 // POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
+import type { KeepAlive } from '../handler';
 import { callerKey } from '../../elicitation/round-call';
 import { pendingOf } from '../../elicitation/pending';
 import { ErrorCode, HEADER, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
@@ -33,7 +34,7 @@ export async function openSession(server: ParleyServer, request: Request, given:
   return { auth, session };
 }
 
-export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo): Promise<Response> {
+export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo, keepAlive?: KeepAlive): Promise<Response> {
   const id = isRequest(message) ? message.id : null;
   const params = (isResponse(message) ? undefined : message.params) ?? {};
   if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
@@ -60,7 +61,7 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   }
   try {
     if (message.method === 'initialize') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
-    if (message.method === 'tools/call') return await callTool(server, session, message, auth, request);
+    if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, keepAlive);
     const result = await legacyMethod(server, message.method, params, { session, auth, signal: request.signal });
     return jsonResponse({ jsonrpc: '2.0', id, result });
   } catch (error) {

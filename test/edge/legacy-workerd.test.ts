@@ -1,0 +1,58 @@
+// An older client (the official v1 SDK, 2025-11-25) served by two workerd instances through Redis over HTTP: its
+// session and pending question live in the store, so the answer it sends to one instance completes the tool on the other.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleWorker } from '../helpers/bundle';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { startWorker, type RunningWorker } from '../helpers/workerd';
+
+let redis: RunningRedis;
+let upstash: UpstashServer;
+let a: RunningWorker;
+let b: RunningWorker;
+let urls: { a: URL; b: URL };
+beforeAll(async () => {
+  const [{ code }, started] = await Promise.all([bundleWorker('test/edge/entries/desk-worker.ts'), startRedis()]);
+  redis = started;
+  upstash = await startUpstashServer(redis.url);
+  const bindings = {
+    ELICITATION: '{"enabled":true,"redis":{"provider":"upstash"}}',
+    UPSTASH_REDIS_REST_URL: upstash.url,
+    UPSTASH_REDIS_REST_TOKEN: upstash.token,
+    MCP_SESSION_SECRET: 'shared-session-secret',
+    VAULT_SECRET: 'shared-vault-secret',
+  };
+  [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
+  urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
+});
+afterAll(async () => {
+  await Promise.all([a?.dispose(), b?.dispose()]);
+  await upstash?.close();
+  await redis?.stop();
+});
+
+describe('an older client across two workerd instances', () => {
+  it('asks on the instance that runs the tool, takes the answer on the other, and the tool finishes', async () => {
+    const routed: string[] = [];
+    // The load balancer: the answer (a JSON-RPC response) goes to B, everything else to A.
+    const balance = async (input: string | URL | Request, init?: RequestInit) => {
+      const body = typeof init?.body === 'string' ? init.body : '';
+      const toB = body.includes('"result"') && !body.includes('"method"');
+      routed.push(`${init?.method ?? 'GET'} ${toB ? 'b' : 'a'}`);
+      return fetch(new URL(toB ? urls.b : urls.a), init);
+    };
+    const client = new Client({ name: 'v1-edge', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true, note: 'via b' } }));
+    await client.connect(new StreamableHTTPClientTransport(urls.a, { fetch: balance }));
+    try {
+      const result = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-7' } });
+      expect(result.structuredContent).toEqual({ closed: true, id: 'T-7', note: 'via b' });
+      expect(routed).toContain('POST b');
+    } finally {
+      await client.close();
+    }
+  });
+});
