@@ -59,10 +59,7 @@ export class DevRunner {
     const { entry, mode, port } = this.options;
     const loader = fileURLToPath(import.meta.resolve('tsx'));
     const script = fileURLToPath(new URL('./dev-child.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', loader, script, entry, mode, String(port)], {
-      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, PARLEY_DEV: '1' },
-    });
+    const child = spawn(process.execPath, ['--import', loader, script, entry, mode, String(port)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     this.child = child;
     child.stderr!.pipe(this.options.logSink, { end: false });
     if (mode === 'stdio') this.options.attach?.(child);
