@@ -1,4 +1,5 @@
 // Row 6: the memory one Parley process holds for many older-client questions waiting for their answers.
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { askAndLeave, openSession } from './legacy-round';
 import type { ServerProcess } from './processes';
@@ -12,6 +13,7 @@ export function rssOf(pid: number): number {
 /** Opens `count` calls (100 per session) that each wait on a question, and measures the server's RSS before and after. */
 export async function measurePending(server: ServerProcess, count: number): Promise<{ before: number; after: number; perQuestion: number }> {
   const leave = new AbortController();
+  setMaxListeners(count + 10, leave.signal); // one listener per pending call, on purpose
   const sessions = await Promise.all(Array.from({ length: Math.ceil(count / 100) }, () => openSession(server.url)));
   const before = rssOf(server.pid);
   try {
