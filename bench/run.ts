@@ -187,6 +187,6 @@ const report = [
 ].join('\n');
 console.log(report);
 if (values.write) {
-  const header = '# Benchmark results\n\nThe latest `npm run bench` table (bench/run.ts writes this file with `--write`). Numbers are from one run on one machine; compare only within the table.\n\n';
+  const header = '# Benchmark results\n\nThe latest `npm run bench` table (bench/run.ts writes this file with `--write`). Numbers are from one run on one machine; compare only within the table. A load average well above the core count (shown below) means other work shared the CPUs: read the ratios and the server-CPU column rather than the absolute rates. bench/README.md says what changed and what still stands between the elicitation round and its goal.\n\n';
   writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}${report}\n`);
 }
