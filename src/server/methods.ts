@@ -2,7 +2,9 @@
 import { isRetry, withRounds, type RoundOutcome, type RoundRequest } from '../elicitation/round-call';
 import { unversionedAsker } from '../elicitation/rounds';
 import type { Asker } from '../elicitation/types';
-import { META, SUPPORTED_VERSIONS, methodNotFound } from '../protocol';
+import { callToolWithFallback } from '../elicitation/fallback';
+import { FALLBACK_TOOL } from '../elicitation/fallback-tool';
+import { META, SUPPORTED_VERSIONS, isObject, methodNotFound } from '../protocol';
 import { findTool, runTool } from './call-tool';
 import { complete } from './complete';
 import { findPrompt, runPrompt } from './get-prompt';
@@ -86,6 +88,9 @@ const METHODS: Record<string, Method> = {
   }),
   'tools/list': (server) => ({ tools: server.toolList, ...cacheHints(server) }),
   'tools/call': async (server, params, scope) => {
+    // The fallback's answer tool is listed only to older clients, but it answers whoever calls it.
+    if (params.name === FALLBACK_TOOL && !server.tools.has(FALLBACK_TOOL))
+      return callToolWithFallback(server, FALLBACK_TOOL, isObject(params.arguments) ? params.arguments : {}, { auth: scope.auth, signal: scope.signal });
     const { entry, args } = findTool(server, params);
     return withQuestions(server, scope, { method: 'tools/call', name: entry.name, args, params }, (hs) => runTool(server, entry, args, hs));
   },

@@ -1,8 +1,11 @@
 // tools/call before 2026-07-28: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
+import { callToolWithFallback } from '../../elicitation/fallback';
+import { FALLBACK_TOOL } from '../../elicitation/fallback-tool';
 import type { KeepAlive } from '../handler';
 import { pendingOf } from '../../elicitation/pending';
+import { elicitationModes } from '../../elicitation/rounds';
 import { StreamAsker } from '../../elicitation/stream-asker';
-import { ErrorCode, META, McpWireError, errorResponse, isObject, type JsonRpcRequest } from '../../protocol';
+import { ErrorCode, META, McpWireError, errorResponse, invalidParams, isObject, type JsonRpcRequest } from '../../protocol';
 import { findTool, runTool } from '../../server/call-tool';
 import { ElicitationNotSupportedError } from '../../server/errors';
 import type { ParleyServer } from '../../server/instance';
@@ -12,7 +15,16 @@ import { jsonResponse } from '../respond';
 import { openStream, type LiveSession } from './sessions';
 
 export async function callTool(server: ParleyServer, session: LiveSession, message: JsonRpcRequest, auth: AuthInfo, request: Request, keepAlive?: KeepAlive): Promise<Response> {
-  const { entry, args } = findTool(server, message.params ?? {});
+  const params = message.params ?? {};
+  const caller = { auth, sessionId: session.record.sessionId };
+  // A client that declared no elicitation gets the fallback: a question comes back as a pending result.
+  const modes = elicitationModes(session.record.capabilities);
+  if ((params.name === FALLBACK_TOOL && !server.tools.has(FALLBACK_TOOL)) || (!modes.form && !modes.url)) {
+    const args = isObject(params.arguments) ? params.arguments : {};
+    if (typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
+    return jsonResponse({ jsonrpc: '2.0', id: message.id, result: await callToolWithFallback(server, params.name, args, { ...caller, signal: request.signal }) });
+  }
+  const { entry, args } = findTool(server, params);
   const controller = new AbortController();
   session.calls.set(message.id, controller);
   const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');

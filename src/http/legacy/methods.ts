@@ -1,4 +1,6 @@
 // The methods of protocol revisions before 2026-07-28 that differ from the modern table; the rest are served by it.
+import { FALLBACK_TOOL_WIRE } from '../../elicitation/fallback-tool';
+import { elicitationModes } from '../../elicitation/rounds';
 import { LEGACY_VERSIONS, invalidParams, isLegacyVersion, isObject, methodNotFound } from '../../protocol';
 import { capabilitiesOf, handleRequest, isKnownMethod } from '../../server/methods';
 import type { ParleyServer } from '../../server/instance';
@@ -30,8 +32,12 @@ export async function legacyMethod(server: ParleyServer, method: string, params:
   switch (method) {
     case 'ping':
       return {};
-    case 'tools/list':
-      return { tools: server.toolList };
+    case 'tools/list': {
+      // sendElicitationResult is listed only to clients that declared no elicitation: they need the fallback.
+      const modes = elicitationModes(scope.session.record.capabilities);
+      const fallback = server.config.elicitation.enabled && !modes.form && !modes.url;
+      return { tools: fallback ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
+    }
     case 'logging/setLevel':
       if (!LOG_LEVELS.includes(params.level as string)) throw invalidParams(`level must be one of ${LOG_LEVELS.join(', ')}`);
       scope.session.logLevel = params.level as string;

@@ -1,0 +1,145 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { createFetchHandler } from 'parley';
+import { legacyDesk } from '../fixtures/legacy-desk';
+import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
+import { read } from '../helpers/requests';
+
+const handler = createFetchHandler(legacyDesk());
+const get = (session: string, headers: Record<string, string> = {}) =>
+  handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, ...headers } }));
+const del = (session: string) => handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }));
+const call = (session: string, name: string, args: Record<string, unknown>) => handler(legacyPost(request('tools/call', { name, arguments: args }), session));
+
+describe('sessions of clients before 2026-07-28', () => {
+  it('negotiates each legacy revision, and answers an unknown one with the newest', async () => {
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2099-01-01']) {
+      const response = await handler(legacyPost(request('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' } })));
+      const { status, body } = await read(response);
+      expect(status).toBe(200);
+      expect(body.result.protocolVersion).toBe(version === '2099-01-01' ? '2025-11-25' : version);
+      expect(body.result).toMatchObject({ serverInfo: { name: 'help-desk' }, capabilities: { tools: {}, logging: {} } });
+      expect(response.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7e]{32}$/);
+    }
+  });
+
+  it('gives every session a different id', async () => {
+    const ids = await Promise.all([1, 2, 3, 4].map(() => openLegacySession(handler)));
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('serves ping and logging/setLevel, and refuses a bad level', async () => {
+    const session = await openLegacySession(handler);
+    expect((await read(await handler(legacyPost(request('ping'), session)))).body.result).toEqual({});
+    expect((await read(await handler(legacyPost(request('logging/setLevel', { level: 'warning' }), session)))).body.result).toEqual({});
+    const bad = await read(await handler(legacyPost(request('logging/setLevel', { level: 'loud' }), session)));
+    expect(bad.body.error.code).toBe(-32602);
+    const unknown = await read(await handler(legacyPost(request('nothing/here'), session)));
+    expect(unknown.body.error.code).toBe(-32601);
+  });
+
+  it('wants a session after initialize: 400 without one, 404 for one that does not exist', async () => {
+    const missing = await handler(legacyPost(request('tools/list'), undefined, { 'mcp-protocol-version': LEGACY }));
+    expect(missing.status).toBe(400);
+    for (const id of ['no-such-session-0123456789', 'bad id!', 'x'.repeat(300)]) {
+      const { status, body } = await read(await handler(legacyPost(request('tools/list'), id)));
+      expect(status).toBe(404);
+      expect(body.error).toEqual({ code: -32001, message: 'Session not found' });
+    }
+  });
+
+  it('ends a session on DELETE: later POST and GET get 404', async () => {
+    const session = await openLegacySession(handler);
+    expect((await handler(legacyPost(request('tools/list'), session))).status).toBe(200);
+    expect((await del(session)).status).toBe(204);
+    expect((await handler(legacyPost(request('tools/list'), session))).status).toBe(404);
+    expect((await get(session)).status).toBe(404);
+    expect((await del(session)).status).toBe(404);
+  });
+
+  it('answers 405 to GET without a session and 406 to GET that does not accept an event stream', async () => {
+    const session = await openLegacySession(handler);
+    expect((await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream' } }))).status).toBe(405);
+    expect((await get(session, { accept: 'application/json' })).status).toBe(406);
+    const stream = await get(session);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    await stream.body!.cancel();
+  });
+
+  it('sends elicitation/create on the call stream, takes the answer with 202, and resumes a lost stream by Last-Event-ID', async () => {
+    const session = await openLegacySession(handler);
+    const response = await call(session, 'close_ticket', { id: 'T-4' });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = sseReader(response);
+    const question = (await events.next())!;
+    expect(question.id).toMatch(/^[A-Za-z0-9_-]+:1$/);
+    expect(question.data).toMatchObject({ method: 'elicitation/create', params: { message: 'Close ticket T-4? The customer will be notified.' } });
+    await events.cancel(); // the connection drops; the call goes on
+    const answer = await handler(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, session));
+    expect(answer.status).toBe(202);
+    expect(await answer.text()).toBe('');
+    const resumed = sseReader(await get(session, { 'last-event-id': question.id! }));
+    const final = (await resumed.next())!;
+    expect(final.data.result.structuredContent).toEqual({ closed: true, id: 'T-4', note: '' });
+    expect(final.id).toBe(question.id!.replace(/:1$/, ':2'));
+    expect(await resumed.next()).toBeUndefined();
+    expect((await get(session, { 'last-event-id': 'nope:1' })).status).toBe(400);
+  });
+
+  it('stops a call on notifications/cancelled and sends nothing more on its stream', async () => {
+    const session = await openLegacySession(handler);
+    const body = request('tools/call', { name: 'close_ticket', arguments: { id: 'T-5' } });
+    const events = sseReader(await handler(legacyPost(body, session)));
+    expect((await events.next())!.data.method).toBe('elicitation/create');
+    const cancelled = await handler(legacyPost({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: body.id, reason: 'user' } }, session));
+    expect(cancelled.status).toBe(202);
+    expect(await events.next()).toBeUndefined();
+  });
+
+  it('ignores an answer sent from another session: the question times out', async () => {
+    const asker = await openLegacySession(handler);
+    const other = await openLegacySession(handler);
+    const events = sseReader(await call(asker, 'confirm_quickly', { id: 'T-6' }));
+    const question = (await events.next())!;
+    const stray = await handler(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, other));
+    expect(stray.status).toBe(202);
+    const final = (await events.next())!;
+    expect(final.data.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
+  });
+
+  it('binds a session to the caller who opened it', async () => {
+    const secret = 'a-test-secret-of-enough-length-000';
+    const signed = createFetchHandler(legacyDesk({ auth: { secret } }));
+    const token = (sub: string) => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+    const nour = { authorization: `Bearer ${await token('nour')}` };
+    const sam = { authorization: `Bearer ${await token('sam')}` };
+    const session = await openLegacySession(signed, { elicitation: {} }, nour);
+    expect((await signed(legacyPost(request('tools/list'), session, nour))).status).toBe(200);
+    expect((await signed(legacyPost(request('tools/list'), session, sam))).status).toBe(404);
+    expect((await signed(legacyPost(request('tools/list'), session))).status).toBe(401);
+  });
+});
+
+describe('the fallback over the legacy transport', () => {
+  it('is listed only to sessions without the elicitation capability', async () => {
+    const names = async (capabilities: Record<string, unknown>) => {
+      const session = await openLegacySession(handler, capabilities);
+      return (await read(await handler(legacyPost(request('tools/list'), session)))).body.result.tools.map((t: { name: string }) => t.name);
+    };
+    expect(await names({})).toContain('sendElicitationResult');
+    expect(await names({ elicitation: {} })).not.toContain('sendElicitationResult');
+    expect(await names({ elicitation: { url: {} } })).not.toContain('sendElicitationResult');
+  });
+
+  it('belongs to the session that was asked', async () => {
+    const session = await openLegacySession(handler, {});
+    const other = await openLegacySession(handler, {});
+    const asked = await read(await call(session, 'close_ticket', { id: 'T-7' }));
+    const { elicitId } = asked.body.result._meta.elicitationPending;
+    const answer = { elicitId, action: 'accept', content: { confirm: true } };
+    const stolen = await read(await call(other, 'sendElicitationResult', answer));
+    expect(stolen.body.error).toMatchObject({ code: -32003, message: `Elicitation "${elicitId}" was not requested by this caller` });
+    const done = await read(await call(session, 'sendElicitationResult', answer));
+    expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-7', note: '' });
+  });
+});
