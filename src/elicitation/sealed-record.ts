@@ -1,5 +1,5 @@
 // What the elicitation store holds: ids and times readable, the rest sealed with AES-256-GCM when a secret is set.
-import { aesOpen, aesSeal, deriveAesKey, fromUtf8, utf8, type AesSealed } from '../crypto';
+import { decryptJson, encryptJson } from '../crypto';
 import { isObject } from '../protocol';
 
 /** Every stored record names its session (the key is derived from it) and when it expires. */
@@ -11,17 +11,14 @@ export interface StoredRecord {
 }
 
 const READABLE = ['sessionId', 'elicitId', 'createdAt', 'expiresAt'] as const;
-const INFO = 'parley elicitation store v1';
-
-// HKDF over the secret with the session id as salt: each session's records have a key of their own.
-const keyFor = (secret: string, sessionId: string) => deriveAesKey(secret, sessionId, INFO);
 
 export async function sealRecord(record: StoredRecord & Record<string, unknown>, secret: string | undefined): Promise<string> {
   if (secret === undefined) return JSON.stringify(record);
   const readable: Record<string, unknown> = {};
   const hidden: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) ((READABLE as readonly string[]).includes(k) ? readable : hidden)[k] = v;
-  const __encrypted = await aesSeal(await keyFor(secret, record.sessionId), utf8(JSON.stringify(hidden)));
+  // The key is HKDF over the secret with the session id as salt: each session's records have a key of their own.
+  const __encrypted = await encryptJson(secret, record.sessionId, hidden);
   return JSON.stringify({ ...readable, __encrypted });
 }
 
@@ -39,13 +36,8 @@ export async function openRecord<T>(text: string, secret: string | undefined): P
   if (value.expiresAt <= Date.now()) return { ok: false, reason: 'expired' };
   const sealed = value.__encrypted;
   if (secret === undefined) return sealed === undefined ? { ok: true, record: value as StoredRecord & T } : { ok: false, reason: 'undecryptable' };
-  if (!isObject(sealed)) return { ok: false, reason: 'undecryptable' };
-  const plain = await aesOpen(await keyFor(secret, value.sessionId), sealed as unknown as AesSealed);
-  if (!plain) return { ok: false, reason: 'undecryptable' };
+  const hidden = await decryptJson(secret, value.sessionId, sealed);
+  if (!isObject(hidden)) return { ok: false, reason: 'undecryptable' };
   const { __encrypted: _, ...readable } = value;
-  try {
-    return { ok: true, record: { ...(JSON.parse(fromUtf8(plain)) as T), ...readable } as StoredRecord & T };
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
+  return { ok: true, record: { ...(hidden as T), ...readable } as StoredRecord & T };
 }

@@ -143,3 +143,17 @@ describe('the fallback over the legacy transport', () => {
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-7', note: '' });
   });
 });
+
+describe('legacy sessions in production', () => {
+  it('need MCP_SESSION_SECRET', async () => {
+    const init = () => legacyPost(request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'x', version: '1' } }));
+    const bare = createFetchHandler(legacyDesk({ logging: { level: 'error' } }));
+    const refused = await read(await bare(init(), { env: { NODE_ENV: 'production' } }));
+    expect(refused.status).toBe(500);
+    expect(refused.body.error.message).toContain('MCP_SESSION_SECRET');
+    const withSecret = createFetchHandler(legacyDesk({ logging: { level: 'error' } }));
+    const served = await withSecret(init(), { env: { NODE_ENV: 'production', MCP_SESSION_SECRET: 'a-secret-for-sessions' } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('mcp-session-id')).toBeTruthy();
+  });
+});

@@ -3,6 +3,7 @@ import type { KeepAlive } from '../handler';
 import { callerKey } from '../../elicitation/round-call';
 import { pendingOf } from '../../elicitation/pending';
 import { ErrorCode, HEADER, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
+import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
@@ -10,6 +11,8 @@ import { accepted, jsonResponse } from '../respond';
 import { callTool } from './call';
 import { initializeResult, legacyMethod, negotiate } from './methods';
 import { sessionsOf, type LiveSession } from './sessions';
+
+export const SESSION_SECRET_REQUIRED = 'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
 
 export const sessionNotFound = (id: string | number | null = null): Response =>
   jsonResponse({ jsonrpc: '2.0', id, error: { code: -32001, message: 'Session not found' } }, 404);
@@ -40,6 +43,11 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
     const auth = await resolveCaller(request, server, given);
     if (auth instanceof Response) return auth;
+    // Production serves older clients only with MCP_SESSION_SECRET set, so their questions are encrypted at rest.
+    if (server.production && !readEnv('MCP_SESSION_SECRET', server.env)) {
+      server.logger.error(SESSION_SECRET_REQUIRED);
+      return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: SESSION_SECRET_REQUIRED } }, 500);
+    }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
     const session = await sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });

@@ -2,7 +2,6 @@
 import { randomBytes, toBase64Url } from '../../crypto';
 import { openRecord, sealRecord } from '../../elicitation/sealed-record';
 import type { JsonRpcId } from '../../protocol';
-import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
 import type { ElicitationStore } from '../../stores';
 import { EventStream } from './event-stream';
@@ -37,13 +36,12 @@ export class SessionTable {
   constructor(private readonly server: ParleyServer) {}
 
   /**
-   * The store sessions live in so any instance serves any session: a distributed elicitation store the config names
-   * (`redis` or `elicitation.redis`, not REDIS_URL alone) and MCP_SESSION_SECRET, as the docs' table says.
+   * The store sessions live in, so any instance serves any session: a shared store the config names (`redis`,
+   * `elicitation.redis` or `sqlite`; not REDIS_URL alone), as the docs' table says.
    */
   private get shared(): ElicitationStore | undefined {
-    const { elicitationStore: store, config, env } = this.server;
-    const named = config.redis !== undefined || config.elicitation.redis !== undefined;
-    return store?.backend.distributed && named && readEnv('MCP_SESSION_SECRET', env) ? store : undefined;
+    const store = this.server.elicitationStore;
+    return store?.sessionsDistributed ? store : undefined;
   }
 
   private key(store: ElicitationStore, id: string): string {
