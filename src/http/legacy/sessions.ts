@@ -2,6 +2,7 @@
 import { randomBytes, toBase64Url } from '../../crypto';
 import { openRecord, sealRecord } from '../../elicitation/sealed-record';
 import type { JsonRpcId } from '../../protocol';
+import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
 import type { ElicitationStore } from '../../stores';
 import { EventStream } from './event-stream';
@@ -44,6 +45,11 @@ export class SessionTable {
     return store?.sessionsDistributed ? store : undefined;
   }
 
+  /** Session records are sealed with MCP_SESSION_SECRET, so instances that share it serve each other's sessions whatever their MCP_ELICITATION_SECRET. */
+  private secret(store: ElicitationStore): string | undefined {
+    return readEnv('MCP_SESSION_SECRET', this.server.env) ?? store.secret;
+  }
+
   private key(store: ElicitationStore, id: string): string {
     return `${store.keyPrefix}session:${id}`;
   }
@@ -53,7 +59,7 @@ export class SessionTable {
     const now = Date.now();
     const record: SessionRecord = { sessionId: toBase64Url(randomBytes(24)), createdAt: now, expiresAt: now + SESSION_TTL_MS, ...init };
     const shared = this.shared;
-    if (shared) await shared.backend.set(this.key(shared, record.sessionId), await sealRecord({ ...record }, shared.secret), SESSION_TTL_MS);
+    if (shared) await shared.backend.set(this.key(shared, record.sessionId), await sealRecord({ ...record }, this.secret(shared)), SESSION_TTL_MS);
     return this.adopt(record);
   }
 
@@ -70,7 +76,7 @@ export class SessionTable {
         return undefined;
       }
       if (!session) {
-        const opened = await openRecord<SessionRecord>(stored, shared.secret);
+        const opened = await openRecord<SessionRecord>(stored, this.secret(shared));
         if (!opened.ok) return undefined;
         session = this.adopt(opened.record);
       }

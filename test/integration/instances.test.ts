@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInstance, type Instance } from '../helpers/instances';
+import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+
+const send = (r: Request) => fetch(r);
+const started: Instance[] = [];
+afterAll(() => Promise.all(started.map((i) => i.stop())));
+
+async function pair(a: Record<string, string>, b: Record<string, string> = a): Promise<[Instance, Instance]> {
+  const both = await Promise.all([startInstance(a), startInstance(b)]);
+  started.push(...both);
+  return both;
+}
+
+const CONFIRM = { action: 'accept', content: { confirm: true } };
+
+/** Opens a session on `a`, calls the tool there, and sends the answer to the question to `b`. */
+async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAnswer?: (session: string) => Promise<void>) {
+  const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
+  const events = sseReader(await send(legacyPost(request('tools/call', { name: tool, arguments: { id: 'T-1' } }), session, {}, a.url)));
+  const question = (await events.next())!;
+  expect(question.data.method).toBe('elicitation/create');
+  await beforeAnswer?.(session);
+  const answered = await send(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: CONFIRM }, session, {}, b.url));
+  if (answered.status !== 202) {
+    await events.cancel();
+    return { status: answered.status, body: await answered.json() };
+  }
+  return { status: 202, final: (await events.next())?.data };
+}
+
+describe('two instances sharing a real Redis', () => {
+  let redis: RunningRedis;
+  let raw: Redis;
+  let plain: [Instance, Instance];
+  let secret: [Instance, Instance];
+  let mismatched: [Instance, Instance];
+  let envOnly: [Instance, Instance];
+  beforeAll(async () => {
+    redis = await startRedis();
+    raw = new Redis(redis.url);
+    const store = `redis:${redis.url}`;
+    [plain, secret, mismatched, envOnly] = await Promise.all([
+      pair({ PARLEY_TEST_STORE: store }),
+      pair({ PARLEY_TEST_STORE: `${store}/1`, MCP_SESSION_SECRET: 'one secret for every instance' }),
+      pair(
+        { PARLEY_TEST_STORE: `${store}/2`, MCP_SESSION_SECRET: 'shared', MCP_ELICITATION_SECRET: 'secret of instance a', PARLEY_TEST_TTL_MS: '1500' },
+        { PARLEY_TEST_STORE: `${store}/2`, MCP_SESSION_SECRET: 'shared', MCP_ELICITATION_SECRET: 'secret of instance b', PARLEY_TEST_TTL_MS: '1500' },
+      ),
+      pair({ REDIS_URL: `${redis.url}/3` }),
+    ]);
+  }, 90_000);
+  afterAll(async () => {
+    raw?.disconnect();
+    await redis?.stop();
+  });
+
+  it('with no secret: the answer sent to the other instance reaches the waiting tool, and the store holds plain JSON', async () => {
+    const outcome = await askOnAAnswerOnB(plain[0], plain[1], 'close_ticket', async (session) => {
+      const stored = JSON.parse((await raw.get(`mcp:pending:${session}`))!);
+      expect(stored.params.message).toBe('Close ticket T-1? The customer will be notified.');
+    });
+    expect(outcome).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true, id: 'T-1', note: '' } } } });
+  });
+
+  it('with MCP_SESSION_SECRET on both: the tool completes, and Redis holds no plaintext question', async () => {
+    const outcome = await askOnAAnswerOnB(secret[0], secret[1], 'close_ticket', async (session) => {
+      const db = raw.duplicate({ db: 1 });
+      try {
+        const keys = await db.keys('mcp:*');
+        expect(keys).toEqual(expect.arrayContaining([`mcp:pending:${session}`, `mcp:session:${session}`]));
+        for (const key of keys) {
+          const value = (await db.get(key))!;
+          expect(value).not.toContain('Close ticket');
+          expect(value).not.toContain('confirm');
+          expect(value).not.toContain('elicitation');
+        }
+        const pending = JSON.parse((await db.get(`mcp:pending:${session}`))!);
+        expect(Object.keys(pending).sort()).toEqual(['__encrypted', 'createdAt', 'elicitId', 'expiresAt', 'sessionId']);
+        expect(pending.sessionId).toBe(session);
+        expect(pending.__encrypted).toEqual({ alg: 'A256GCM', iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
+      } finally {
+        db.disconnect();
+      }
+    });
+    expect(outcome).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true, id: 'T-1', note: '' } } } });
+  });
+
+  it('with different MCP_ELICITATION_SECRETs: the other instance logs the failure and answers 202, and the tool times out', async () => {
+    const outcome = await askOnAAnswerOnB(mismatched[0], mismatched[1], 'confirm_quickly');
+    expect(outcome.status).toBe(202);
+    expect(outcome.final.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
+    expect(mismatched[1].log()).toContain('[EncryptedElicitationStore] Failed to decrypt pending record');
+  });
+
+  it('the fallback: a question asked on one instance is answered with sendElicitationResult on the other, by its session only', async () => {
+    const [a, b] = secret;
+    const session = await openLegacySession(send, {}, {}, a.url);
+    const asked = await (await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url))).json();
+    const { elicitId } = asked.result._meta.elicitationPending;
+    const answer = request('tools/call', { name: 'sendElicitationResult', arguments: { elicitId, ...CONFIRM } });
+    const stranger = await openLegacySession(send, {}, {}, b.url);
+    const stolen = await (await send(legacyPost(answer, stranger, {}, b.url))).json();
+    expect(stolen.error.code).toBe(-32003);
+    const done = await (await send(legacyPost(answer, session, {}, b.url))).json();
+    expect(done.result.structuredContent).toEqual({ closed: true, by: 'anonymous' });
+  });
+
+  it('a session ended on one instance is gone on the other', async () => {
+    const [a, b] = secret;
+    const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
+    expect((await send(legacyPost(request('ping'), session, {}, b.url))).status).toBe(200);
+    expect((await fetch(b.url, { method: 'DELETE', headers: { 'mcp-session-id': session } })).status).toBe(204);
+    expect((await send(legacyPost(request('ping'), session, {}, a.url))).status).toBe(404);
+  });
+
+  it('with only REDIS_URL: sessions stay in memory, so the other instance answers 404', async () => {
+    const outcome = await askOnAAnswerOnB(envOnly[0], envOnly[1], 'close_ticket');
+    expect(outcome).toMatchObject({ status: 404, body: { error: { code: -32001, message: 'Session not found' } } });
+  });
+});
+
+describe('two instances without a shared store', () => {
+  it('without Redis: the other instance answers 404', async () => {
+    const [a, b] = await pair({});
+    const outcome = await askOnAAnswerOnB(a, b, 'close_ticket');
+    expect(outcome).toMatchObject({ status: 404, body: { error: { message: 'Session not found' } } });
+  }, 60_000);
+
+  it('two processes on one SQLite file: the other answers 202, and the tool waits out its ttl', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-sqlite-'));
+    try {
+      const [a, b] = await pair({ PARLEY_TEST_STORE: `sqlite:${join(dir, 'elicitation.db')}`, PARLEY_TEST_TTL_MS: '1500' });
+      const outcome = await askOnAAnswerOnB(a, b, 'confirm_quickly');
+      expect(outcome.status).toBe(202);
+      expect(outcome.final.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
