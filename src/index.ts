@@ -41,6 +41,9 @@ export { ErrorCode, McpWireError } from './protocol';
 export { createFetchHandler } from './http/handler';
 export type { FetchHandler, HandlerOptions } from './http/handler';
 export { FrontMcpInstance } from './server/front-mcp-instance';
+// In-process: the docs' connect() client and createDirect() server, with no HTTP in between.
+export { connect, createDirect } from './server/direct';
+export type { ConnectedClient, DirectAnswer, DirectCallOptions, DirectElicitationHandler, DirectServer } from './server/direct';
 
 // Protocol constants that clients and tests name.
 export { MODERN_VERSION, SUPPORTED_VERSIONS } from './protocol';

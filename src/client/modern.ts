@@ -2,6 +2,7 @@
 import type { JsonRpcRequest } from '../protocol';
 import { askHandler, declaredModes } from './answer';
 import { withEnvelope, modernHeaders, type Envelope } from './envelope';
+import { ParamHeaders } from './param-headers';
 import { McpClientError } from './errors';
 import { exchange, resultOf, type RpcResponse } from './exchange';
 import type { SessionContext, Session } from './session';
@@ -9,6 +10,7 @@ import type { ClientTransport, ElicitRequestParams } from './types';
 
 export class ModernSession implements Session {
   readonly protocolVersion: string;
+  private readonly params = new ParamHeaders();
   constructor(
     private readonly transport: ClientTransport,
     private readonly envelope: Envelope,
@@ -18,18 +20,27 @@ export class ModernSession implements Session {
   }
 
   /** Sends one request as given, with the envelope and headers filled in where it leaves them out. */
-  send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
+  async send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
     const params = withEnvelope(message.params, this.envelope);
-    return exchange(this.transport, { ...message, params }, modernHeaders(message.method, params), signal, {
+    const headers = { ...modernHeaders(message.method, params), ...(message.method === 'tools/call' ? this.params.for(params.name, params.arguments) : {}) };
+    const response = await exchange(this.transport, { ...message, params }, headers, signal, {
       notification: (n) => this.ctx.onNotification?.(n),
     });
+    if (message.method === 'tools/list' && Array.isArray(response.result?.tools)) this.params.learn(response.result.tools);
+    return response;
   }
 
   async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
     let retry: Record<string, unknown> = {};
     for (let round = 0; ; round++) {
       signal?.throwIfAborted();
-      const result = resultOf(await this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params: { ...params, ...retry } }, signal));
+      let response = await this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params: { ...params, ...retry } }, signal);
+      // A tool whose Mcp-Param-* headers this client has not learned yet: learn them from tools/list, and send once more.
+      if (this.params.missing(method, params.name, response)) {
+        await this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method: 'tools/list', params: {} }, signal);
+        response = await this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params: { ...params, ...retry } }, signal);
+      }
+      const result = resultOf(response);
       if (result.resultType !== 'input_required') return result;
       if (round >= this.ctx.maxRounds)
         throw new McpClientError(`${method} still needed input after ${this.ctx.maxRounds} rounds; the client gave up (maxRounds)`);
