@@ -1,10 +1,12 @@
-// In-process servers: connect() sends questions to a handler and checks the answers; createDirect() has no one to ask.
+// In-process servers: connect() sends questions to a handler and checks the answers; createDirect()'s take the fallback.
+import { callToolWithFallback } from '../elicitation/fallback';
+import { FALLBACK_TOOL_WIRE } from '../elicitation/fallback-tool';
 import { checkFlatForm } from '../elicitation/form-check';
 import { DEFAULT_TTL_MS } from '../elicitation/stream-asker';
 import type { Asker, ElicitParams, RawAnswer } from '../elicitation/types';
 import { ANONYMOUS } from '../http/auth';
 import { findTool, runTool } from './call-tool';
-import { ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError } from './errors';
+import { ElicitationTimeoutError, InvalidInputError } from './errors';
 import { buildServer, type ParleyServer, type ServerInput } from './instance';
 import { createNotifier } from './notifier';
 import type { CallToolResult } from './result';
@@ -108,20 +110,20 @@ export async function connect(input: ServerInput): Promise<ConnectedClient> {
   return { ...api, onElicitation: (h) => void (handler = h) };
 }
 
-/** createDirect()'s caller can show no form. The docs send its questions through the sendElicitationResult fallback; until that lands here, they fail. */
-const noForms: Asker = {
-  ask() {
-    throw new ElicitationNotSupportedError('A createDirect() caller cannot be asked: it shows no forms');
-  },
-};
-
 /**
  * The server in this process, called directly with a caller of your choosing: `callTool(name, args, { authContext })`.
+ * Its caller can show no form, so a question takes the sendElicitationResult fallback (listed in its tools).
  * @example const server = await createDirect(config); await server.callTool('list_tickets', {}, { authContext: { user: { sub: 'nour' } } });
  */
 export async function createDirect(input: ServerInput): Promise<DirectServer> {
-  const direct = directServer(input, () => noForms);
-  await direct.server;
-  const { server: _server, ...api } = direct;
-  return api;
+  const server = await buildServer(input);
+  return {
+    async listTools() {
+      return { tools: server.config.elicitation.enabled ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
+    },
+    callTool: (name, args = {}, options = {}) => callToolWithFallback(server, name, args, { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
+    async dispose() {
+      await server.elicitationStore?.backend.close();
+    },
+  };
 }

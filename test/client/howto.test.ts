@@ -59,7 +59,8 @@ describe.each(['2026-07-28', '2025-11-25'])('Ask before the delete, and read eve
     connect({ elicitation: false }).onElicitation(() => ((asked = true), { action: 'accept', content: { confirm: true } }));
     const outcome = await client.callTool({ name: 'delete_ticket', arguments: { id: 't3' } }).catch((error: unknown) => error);
     if (protocolVersion === '2026-07-28') expect(outcome).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
-    else expect(outcome).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
+    // Before 2026-07-28 such a client gets the sendElicitationResult fallback: the question comes back in the result.
+    else expect(outcome).toMatchObject({ _meta: { elicitationPending: { message: 'Delete ticket t3, "BUY CHEAP WATCHES NOW"? This cannot be undone.' } } });
     expect(asked).toBe(false);
     expect(tickets.ids()).toEqual(['t1', 't2', 't3']);
   });

@@ -75,9 +75,14 @@ describe('createDirect()', () => {
     await server.dispose();
   });
 
-  it('has nobody to show a form to', async () => {
-    const server = await createDirect(probe);
-    expect(await server.callTool('hurry')).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
+  it('lists sendElicitationResult and takes a question through it, as the caller who was asked', async () => {
+    const server = await createDirect(config);
+    expect((await server.listTools()).tools.map((t) => t.name)).toContain('sendElicitationResult');
+    const nour = { authContext: { user: { sub: 'nour' } } };
+    const asked = await server.callTool('close_ticket', { id: 'T-9' }, nour);
+    const { elicitId } = asked._meta!.elicitationPending as { elicitId: string };
+    const done = await server.callTool('sendElicitationResult', { elicitId, action: 'accept', content: { confirm: true } }, nour);
+    expect(done.structuredContent).toEqual({ closed: true, id: 'T-9', note: '' });
     await server.dispose();
   });
 });

@@ -1,0 +1,14 @@
+import { Tool, ToolContext, z } from "parley";
+
+@Tool({
+  name: "close_ticket",
+  description: "Close a support ticket",
+  inputSchema: { id: z.string() },
+  outputSchema: z.object({ closed: z.boolean(), by: z.string() }),
+})
+export class CloseTicket extends ToolContext {
+  async execute({ id }: { id: string }) {
+    const answer = await this.elicit(`Close ticket ${id}?`, z.object({ confirm: z.boolean() }));
+    return { closed: answer.status === "accept", by: this.auth.user.sub };
+  }
+}
