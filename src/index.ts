@@ -37,6 +37,17 @@ export {
 } from './server/errors';
 export { ErrorCode, McpWireError } from './protocol';
 
+// Persistent questions: answered later in the inbox, by a person signed in for the caller's subject.
+export {
+  InvalidQuestionStoreError,
+  LoopbackTokenAuth,
+  printQuestionInboxLink,
+  QuestionPendingError,
+  QuestionSupersededError,
+  questionSubjectOf,
+} from './questions';
+export type { InboxLinks, PersistentOptions, QuestionStorage } from './questions';
+
 // Serving: a fetch handler for any runtime; adapters live under parley/node, parley/cloudflare, parley/vercel.
 export { createFetchHandler } from './http/handler';
 export type { FetchHandler, HandlerOptions } from './http/handler';

@@ -5,12 +5,14 @@ import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from '../serv
 import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
 import { checkRoots, checkSample, sampleParams, type Root, type SampleOptions, type SampleParams, type SampleResult } from './inputs';
-import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from './types';
+import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 
 export interface ElicitSettings {
   enabled: boolean;
   production: boolean;
   hooks?: ElicitationHooks;
+  /** Present when `elicitation.persistent` is on. */
+  questions?: PersistentAsker;
 }
 
 /** Who asks: the tool and its caller, as the hooks see them. */
@@ -26,6 +28,7 @@ const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 export class ElicitRun {
   private readonly counts: Record<Kind, number> = { elicitation: 0, sampling: 0, roots: 0 };
   private readonly keys = new Set<string>();
+  private persisted = 0;
   constructor(
     readonly settings: ElicitSettings,
     readonly asker: Asker,
@@ -56,6 +59,7 @@ export class ElicitRun {
     } else {
       params = { message, requestedSchema: toFormSchema(schema) };
     }
+    if (options.persist) return this.askPersistent(params, schema, options);
     const key = this.keyFor('elicitation', options.key);
     const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) };
     const known = this.asker.known?.(key);
@@ -79,5 +83,26 @@ export class ElicitRun {
   private other(kind: Kind, method: OtherInputMethod, params: Record<string, unknown>, key: string | undefined): Promise<RawAnswer> {
     if (!this.asker.request) throw new PublicMcpError(`This client cannot be asked for ${method}.`, 'INPUT_NOT_SUPPORTED');
     return this.asker.request(this.keyFor(kind, key), method, params);
+  }
+
+  /**
+   * A persistent question waits server-side, up to `ttl`, for its answer from the inbox, on every protocol revision:
+   * the inbox answers it, never the client. On a 2026-07-28 retry the answer it got travels in the signed state
+   * under `persisted-N`, a key a client's inputResponses cannot use, so the retry does not ask it again.
+   */
+  private async askPersistent(params: ElicitParams, schema: SchemaInput, options: ElicitOptions): Promise<ElicitResult<unknown>> {
+    const key = `persisted-${++this.persisted}`;
+    const mode = options.mode ?? 'form';
+    // A retry that carries the answer asks nothing, and the hooks saw this question when it was asked.
+    const kept = this.asker.recall?.(key);
+    if (kept) return checkAnswer(kept, schema, mode);
+    if (mode === 'url') throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
+    if (!this.settings.questions) throw new InvalidInputError('persist needs persistent questions: set `elicitation: { enabled: true, persistent: true }` in @FrontMcp');
+    const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message: params.message, auth: this.call.auth, requestedSchema: params.requestedSchema };
+    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options);
+    this.asker.remember?.(key, raw);
+    const result = checkAnswer(raw, schema, mode);
+    await runResultHooks(this.settings.hooks, { ...question, result });
+    return result;
   }
 }

@@ -1,5 +1,31 @@
 // Checks content against a hand-written JSON Schema form (the flat subset elicitation allows).
-type Field = { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; items?: { enum?: unknown[] } };
+type Choice = { const?: unknown };
+type Field = {
+  type?: string;
+  enum?: unknown[];
+  oneOf?: Choice[];
+  anyOf?: Choice[];
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: { enum?: unknown[]; anyOf?: Choice[]; oneOf?: Choice[] };
+};
+
+/** The values a field or its items may take, from `enum` or a titled `oneOf`/`anyOf` of consts. */
+const optionsOf = (f: Field | Field['items'] | undefined): unknown[] | undefined =>
+  f?.enum ?? (f?.oneOf ?? f?.anyOf)?.filter((c) => c && 'const' in c).map((c) => c.const);
+
+// The string formats elicitation forms allow; a value that does not parse is refused.
+const FORMATS: Record<string, (v: string) => boolean> = {
+  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+  uri: (v) => URL.canParse?.(v) ?? /^[a-z][a-z0-9+.-]*:/i.test(v),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+  'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+};
 
 /** Returns a description of what is wrong, or undefined when the content fits. */
 export function checkFlatForm(content: unknown, schema: Record<string, unknown>): string | undefined {
@@ -22,8 +48,12 @@ function checkField(value: unknown, field: Field): string | undefined {
   if (type === 'boolean' && typeof value !== 'boolean') return 'expected boolean';
   if ((type === 'number' || type === 'integer') && (typeof value !== 'number' || (type === 'integer' && !Number.isInteger(value)))) return `expected ${type}`;
   if (type === 'string' && typeof value !== 'string') return 'expected string';
-  if (type === 'array' && (!Array.isArray(value) || (field.items?.enum && value.some((v) => !field.items!.enum!.includes(v))))) return 'expected an array of the listed options';
-  if (field.enum && !field.enum.includes(value)) return `expected one of ${field.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  const items = optionsOf(field.items);
+  if (type === 'array' && (!Array.isArray(value) || (items && value.some((v) => !items.includes(v))))) return 'expected an array of the listed options';
+  if (Array.isArray(value) && ((field.minItems !== undefined && value.length < field.minItems) || (field.maxItems !== undefined && value.length > field.maxItems))) return 'wrong number of choices';
+  const options = optionsOf(field);
+  if (options && !options.includes(value)) return `expected one of ${options.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (typeof value === 'string' && field.format && FORMATS[field.format] && !FORMATS[field.format]!(value)) return `expected a valid ${field.format}`;
   if (typeof value === 'number' && ((field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum))) return 'out of range';
   if (typeof value === 'string' && ((field.minLength !== undefined && value.length < field.minLength) || (field.maxLength !== undefined && value.length > field.maxLength))) return 'wrong length';
   return undefined;

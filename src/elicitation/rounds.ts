@@ -55,6 +55,15 @@ export class RoundAsker implements Asker {
     return this.answers[key] ? { replayed: this.replayed.has(key) } : undefined;
   }
 
+  // Only keys the client cannot send (its inputResponses are limited to elicitation-N and friends).
+  recall(key: string): RawAnswer | undefined {
+    return key.startsWith('persisted-') ? this.answers[key] : undefined;
+  }
+
+  remember(key: string, answer: RawAnswer): void {
+    if (key.startsWith('persisted-')) this.answers[key] = answer;
+  }
+
   ask(key: string, params: ElicitParams): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!elicitationModes(this.capabilities)[mode])

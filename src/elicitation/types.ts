@@ -30,6 +30,16 @@ export interface Asker {
   known?(key: string): { replayed: boolean } | undefined;
   /** Asks for a sample or the roots; an asker without it cannot (the run fails with a clear error). */
   request?(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer>;
+  /** A persistent question's answer this request already received (a 2026-07-28 retry carries it in its state). */
+  recall?(key: string): RawAnswer | undefined;
+  /** Keeps a persistent question's answer for the rest of the request. */
+  remember?(key: string, answer: RawAnswer): void;
+}
+
+/** Persistent questions for one call: asked and answered in the inbox, never by the client. */
+export interface PersistentAsker {
+  ask(params: ElicitParams, options: ElicitOptions): Promise<RawAnswer>;
+  printLink(): Promise<{ expiresAt: number }>;
 }
 
 export const ELICIT_METHOD = 'elicitation/create';

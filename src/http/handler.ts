@@ -7,6 +7,7 @@ import type { EnvSource } from '../runtime';
 import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
 import { handleLegacyDelete, handleLegacyGet } from './legacy';
+import { questionRoutes } from '../questions';
 import { checkRequestOrigin } from './guard';
 import { jsonResponse, methodNotAllowed } from './respond';
 
@@ -51,8 +52,10 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
       server.logger.warn(`Refused a request: ${problem}`);
       return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Forbidden: ${problem}` } }, 403);
     }
+    if (server.questions) server.questions.origin = new URL(c.req.url).origin; // inbox links point where the server is reached
     await next();
   });
+  if (server.questions) app.route('/_frontmcp', questionRoutes(server.questions));
   for (const path of new Set([http.path, '/'])) {
     app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth, c.env.options.readBody, c.env.options.ctx));
     // GET and DELETE belong to sessions of clients before 2026-07-28; without one they are not served.

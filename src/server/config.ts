@@ -22,6 +22,8 @@ const elicitationSchema = z.strictObject({
       result: z.array(z.custom<ElicitationResultHook>((v) => typeof v === 'function', 'expected a function')).optional(),
     })
     .optional(),
+  /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/questions. */
+  persistent: z.unknown().optional(),
 });
 
 const authSchema = z.union([
@@ -38,6 +40,8 @@ const httpSchema = z.strictObject({
   allowedOrigins: z.array(z.string()).default([]),
   /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
   allowedHosts: z.array(z.string()).optional(),
+  /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
+  auth: z.strictObject({ people: z.enum(['loopback-token']).optional() }).optional(),
 });
 
 export const configSchema = z.strictObject({

@@ -8,6 +8,7 @@ import { buildPrompts, type PromptEntry } from './prompt-registry';
 import { buildRegistry, type ToolEntry } from './registry';
 import { buildResources, type Resources } from './resource-registry';
 import { createElicitationStore, type ElicitationStore } from '../stores';
+import { createQuestionService, type QuestionService } from '../questions';
 
 export interface ParleyServer {
   config: FrontMcpConfig;
@@ -32,6 +33,8 @@ export interface ParleyServer {
   cache: { ttlMs: number; scope: 'public' | 'private' };
   /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
   elicitationStore?: ElicitationStore;
+  /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
+  questions?: QuestionService;
 }
 
 /** A config object, or a class decorated with @FrontMcp. */
@@ -56,6 +59,7 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
   if (!secret && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
+  const questions = await createQuestionService(config, env, logger);
   return {
     config,
     info: config.info,
@@ -74,5 +78,6 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     env,
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
+    questions,
   };
 }

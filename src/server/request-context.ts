@@ -74,6 +74,9 @@ export abstract class RequestContext {
   }
 }
 
+/** The elicitation run of a handler's request (for helpers such as printQuestionInboxLink). */
+export const runOf = (ctx: RequestContext): ElicitRun | undefined => (ctx as unknown as Record<symbol, RequestCall | undefined>)[CALL]?.run;
+
 /** Gives a freshly constructed context its request: caller, signal, capabilities, questions and notifications. */
 export function attachRequest(ctx: RequestContext, scope: Omit<RequestCall, 'run'>, run: ElicitRun): void {
   const call: RequestCall = {

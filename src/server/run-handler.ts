@@ -27,7 +27,7 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** `name` is the tool, prompt or resource URI the hooks see as the asker. */
 export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {
-  const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks };
+  const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks, questions: server.questions?.forCall(scope.auth, scope.signal) };
   const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx)).then((value): Run<T> => ({ kind: 'done', value }));

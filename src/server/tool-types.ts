@@ -38,6 +38,8 @@ export interface ElicitOptions {
   elicitationId?: string;
   /** The inputRequests key on 2026-07-28; default `elicitation-1`, `elicitation-2`, … in the order asked. */
   key?: string;
+  /** Keep the question past this call, answered in the inbox (needs `elicitation.persistent`). */
+  persist?: { key: string; ttlMs?: number };
 }
 
 export type ElicitStatus = 'accept' | 'decline' | 'cancel';

@@ -1,0 +1,65 @@
+// The inbox's server-sent events: the same view as GET /questions, sent at once and again on every change.
+import type { QuestionService } from './service';
+
+const HEARTBEAT_MS = 15_000;
+
+export function questionEvents(service: QuestionService, subject: string, signal: AbortSignal): Response {
+  const encoder = new TextEncoder();
+  let stop: (() => void) | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let last = '';
+      let busy = false;
+      let again = false;
+      let closed = false;
+      const write = (chunk: string) => {
+        if (!closed) controller.enqueue(encoder.encode(chunk));
+      };
+      // One refresh at a time; a change during one runs one more. A heartbeat also refreshes, for questions that expired.
+      const refresh = async (): Promise<void> => {
+        if (closed) return;
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = true;
+        try {
+          const data = JSON.stringify(await service.view(subject));
+          if (data !== last) write(`event: questions\ndata: ${data}\n\n`);
+          else write(': ping\n\n');
+          last = data;
+        } catch {
+          write(': refresh failed\n\n');
+        } finally {
+          busy = false;
+          if (again) {
+            again = false;
+            void refresh();
+          }
+        }
+      };
+      const unsubscribe = await service.store.backend.subscribe(await service.store.subjectChannel(subject), () => void refresh());
+      const timer = setInterval(() => void refresh(), HEARTBEAT_MS);
+      stop = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(timer);
+        void unsubscribe().catch(() => {});
+        try {
+          controller.close();
+        } catch {
+          // already closed by the reader
+        }
+      };
+      signal.addEventListener('abort', stop, { once: true });
+      write('retry: 2000\n\n');
+      await refresh();
+    },
+    cancel() {
+      stop?.();
+    },
+  });
+  return new Response(stream, {
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' },
+  });
+}

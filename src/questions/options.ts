@@ -1,0 +1,41 @@
+// Reading `elicitation.persistent`: `true` or `{ ttlMs, storage, inboxLinks }`; anything else fails startup.
+import * as z from 'zod';
+import { InvalidQuestionStoreError } from './errors';
+
+export type InboxLinks = 'terminal' | 'stderr' | 'off';
+
+/** Where questions are kept; when absent, the server's own stores or the default file decide. */
+export type QuestionStorage =
+  | { type: 'memory' }
+  | { type: 'redis'; redis?: unknown }
+  | { type: 'sqlite'; sqlite?: { path?: string; [option: string]: unknown } };
+
+export interface PersistentOptions {
+  /** How long a question (and an answer nobody took) is kept, in ms. */
+  ttlMs: number;
+  storage?: QuestionStorage;
+  inboxLinks: InboxLinks;
+}
+
+export const DEFAULT_QUESTION_TTL_MS = 24 * 60 * 60_000;
+
+const storageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('memory') }),
+  z.strictObject({ type: z.literal('redis'), redis: z.unknown().optional() }),
+  z.strictObject({ type: z.literal('sqlite'), sqlite: z.looseObject({ path: z.string().min(1).optional() }).optional() }),
+]);
+
+const optionsSchema = z.strictObject({
+  ttlMs: z.number().int().positive().default(DEFAULT_QUESTION_TTL_MS),
+  storage: storageSchema.optional(),
+  inboxLinks: z.enum(['terminal', 'stderr', 'off']).default('terminal'),
+});
+
+/** The options when persistent questions are on, undefined when off; throws InvalidQuestionStoreError when invalid. */
+export function readPersistentOptions(value: unknown): PersistentOptions | undefined {
+  if (value === undefined || value === false) return undefined;
+  const parsed = optionsSchema.safeParse(value === true ? {} : value);
+  if (parsed.success) return parsed.data as PersistentOptions;
+  const detail = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(persistent)'}: ${i.message}`).join('; ');
+  throw new InvalidQuestionStoreError(`${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off' }`);
+}

@@ -1,0 +1,109 @@
+// People auth 'loopback-token': one-time codes bound to a subject, spent for an inbox session; and the startup token.
+import { randomBytes, toBase64Url } from '../crypto';
+import type { StoreBackend } from '../stores';
+import type { QuestionCodec } from './codec';
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const SESSION_TTL_MS = 12 * 60 * 60_000;
+export const SESSION_COOKIE = 'parley_inbox';
+
+/** A signed-in person: `subject` is whose questions they see; undefined when they signed in with the startup token. */
+export interface PeopleSession {
+  subject?: string;
+}
+
+// The servers of this process with people auth, by name, so `LoopbackTokenAuth.createCode()` finds its server.
+const RUNNING = new Map<string, LoopbackTokenAuth>();
+
+/**
+ * People auth for a loopback server. A code from `createCode({ subject })` signs a person in once, for that subject's
+ * questions only. The startup token (made when the server starts, for the app's own people pages) opens no inbox.
+ */
+export class LoopbackTokenAuth {
+  /** The token made at startup; the inbox answers it with 401. */
+  readonly startupToken = toBase64Url(randomBytes(32));
+
+  constructor(
+    readonly serverName: string,
+    private readonly backend: StoreBackend,
+    private readonly codec: QuestionCodec,
+  ) {
+    RUNNING.set(serverName, this);
+  }
+
+  /** The running server with people auth named `server`, or the only one. */
+  static of(server?: string): LoopbackTokenAuth {
+    if (server !== undefined) {
+      const found = RUNNING.get(server);
+      if (!found) throw new Error(`No running server named "${server}" has http.auth.people: 'loopback-token' with elicitation.persistent`);
+      return found;
+    }
+    if (RUNNING.size !== 1)
+      throw new Error(`${RUNNING.size === 0 ? 'No running server has' : 'Several running servers have'} http.auth.people: 'loopback-token'; name one: createCode({ subject, server })`);
+    return RUNNING.values().next().value!;
+  }
+
+  /**
+   * Makes a one-time sign-in code for a subject's inbox. Send it to that person only: whoever holds it can answer.
+   * @example const { code, expiresAt } = await LoopbackTokenAuth.createCode({ subject: questionSubjectOf(this.auth)! });
+   */
+  static createCode(options: { subject: string; server?: string }): Promise<{ code: string; expiresAt: number }> {
+    return LoopbackTokenAuth.of(options.server).createCode(options);
+  }
+
+  async createCode({ subject }: { subject: string }): Promise<{ code: string; expiresAt: number }> {
+    if (typeof subject !== 'string' || !/^(principal|session):./.test(subject)) throw new Error('createCode needs a subject from questionSubjectOf()');
+    const code = toBase64Url(randomBytes(32));
+    const expiresAt = Date.now() + CODE_TTL_MS;
+    const key = await this.codec.tokenKey('code', code);
+    await this.backend.set(key, await this.codec.seal({ subject }, '', key), CODE_TTL_MS);
+    return { code, expiresAt };
+  }
+
+  /** Spends a code (once) or checks the startup token; returns a new session id, or undefined when refused. */
+  async signIn(proof: { code?: unknown; token?: unknown }): Promise<string | undefined> {
+    let session: PeopleSession;
+    if (typeof proof.code === 'string' && proof.code.length <= 256) {
+      const key = await this.codec.tokenKey('code', proof.code);
+      const record = await this.codec.open<{ subject: string }>(await this.backend.take(key), '', key);
+      if (typeof record?.subject !== 'string') return undefined;
+      session = { subject: record.subject };
+    } else if (typeof proof.token === 'string' && (await sameSecret(proof.token, this.startupToken))) {
+      session = {};
+    } else return undefined;
+    const id = toBase64Url(randomBytes(32));
+    const key = await this.codec.tokenKey('session', id);
+    await this.backend.set(key, await this.codec.seal(session, '', key), SESSION_TTL_MS);
+    return id;
+  }
+
+  /** The session a cookie header names, or undefined. */
+  async session(cookieHeader: string | null): Promise<PeopleSession | undefined> {
+    const id = readCookie(cookieHeader, SESSION_COOKIE);
+    if (!id || id.length > 128) return undefined;
+    const key = await this.codec.tokenKey('session', id);
+    return this.codec.open<PeopleSession>(await this.backend.get(key), '', key);
+  }
+
+  /** Forgets this server in the process registry (when it is closed). */
+  unregister(): void {
+    if (RUNNING.get(this.serverName) === this) RUNNING.delete(this.serverName);
+  }
+}
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** Compares two secrets through their digests, so the time taken says nothing about where they differ. */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const digest = async (s: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
+  const [a, b] = await Promise.all([digest(given), digest(expected)]);
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}

@@ -1,0 +1,115 @@
+// The inbox's HTTP routes under /_frontmcp: the page, sign-in with a one-time code, the JSON view, its SSE, answers.
+import { Hono, type Context } from 'hono';
+import { readBody } from '../http/body';
+import { jsonResponse } from '../http/respond';
+import { McpWireError } from '../protocol';
+import { checkFlatForm } from '../elicitation/form-check';
+import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page';
+import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
+import type { QuestionService } from './service';
+import { questionEvents } from './events';
+
+const MAX_ANSWER_BYTES = 64 * 1024;
+const ACTIONS = ['accept', 'decline', 'cancel'] as const;
+
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+const problem = (status: number, error: string, message: string) => jsonResponse({ error, message }, status, { 'cache-control': 'no-store' });
+
+/** Refuses a request another site made: its Origin must be this server's own, and the browser must not call it cross-site. */
+function crossSite(request: Request): Response | undefined {
+  const origin = request.headers.get('origin');
+  const site = request.headers.get('sec-fetch-site');
+  if ((origin !== null && origin !== new URL(request.url).origin) || (site !== null && site !== 'same-origin' && site !== 'none'))
+    return problem(403, 'forbidden', 'Answers are taken from this server’s own pages only');
+  return undefined;
+}
+
+async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return problem(415, 'unsupported_media_type', 'Send JSON (content-type: application/json)');
+  const body = await readBody(request, MAX_ANSWER_BYTES);
+  if (body instanceof McpWireError) return problem(413, 'too_large', body.message);
+  try {
+    const value: unknown = JSON.parse(body);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  return problem(400, 'invalid_json', 'The body must be a JSON object');
+}
+
+export function questionRoutes(service: QuestionService): Hono {
+  const app = new Hono();
+  const text = (body: string, type: string) => new Response(body, { headers: { ...PAGE_HEADERS, 'content-type': type } });
+
+  /** The signed-in person's subject, or a 401 (no session, an expired one, or the startup token's). */
+  const subjectOf = async (c: Context): Promise<string | Response> => {
+    const session = await service.people?.session(c.req.header('cookie') ?? null);
+    if (!session) return problem(401, 'unauthorized', 'Sign in with the one-time link printed for you');
+    if (!session.subject) return problem(401, 'unauthorized', 'This sign-in is not for anyone’s questions: open the inbox link printed for a call');
+    return session.subject;
+  };
+
+  app.get('/inbox', () => text(INBOX_HTML, 'text/html; charset=utf-8'));
+  app.get('/inbox/app.js', () => text(INBOX_SCRIPT, 'text/javascript; charset=utf-8'));
+  app.get('/inbox/app.css', () => text(INBOX_CSS, 'text/css; charset=utf-8'));
+
+  app.post('/sign-in', async (c) => {
+    const refused = crossSite(c.req.raw);
+    if (refused) return refused;
+    if (!service.people) return problem(404, 'not_found', "People auth is off: set http: { auth: { people: 'loopback-token' } }");
+    const body = await readJson(c.req.raw);
+    if (body instanceof Response) return body;
+    const session = await service.people.signIn(body);
+    if (!session) return problem(401, 'unauthorized', 'This link was already used or has expired: ask for a new one');
+    const secure = new URL(c.req.url).protocol === 'https:' ? '; Secure' : '';
+    const cookie = `${SESSION_COOKIE}=${session}; Path=/_frontmcp; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
+    return new Response(null, { status: 204, headers: { 'set-cookie': cookie, 'cache-control': 'no-store' } });
+  });
+
+  app.get('/questions', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    return jsonResponse(await service.view(subject), 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/questions/events', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    return questionEvents(service, subject, c.req.raw.signal);
+  });
+
+  app.post('/questions/:id/answer', async (c) => {
+    const refused = crossSite(c.req.raw);
+    if (refused) return refused;
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    const body = await readJson(c.req.raw);
+    if (body instanceof Response) return body;
+    const action = body.action;
+    if (!ACTIONS.includes(action as (typeof ACTIONS)[number])) return problem(400, 'invalid_action', 'action must be "accept", "decline" or "cancel"');
+    const content = body.content;
+    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content))) return problem(400, 'invalid_content', 'content must be an object');
+    const id = c.req.param('id');
+    const question = await service.store.byId(subject, id);
+    if (!question) return problem(404, 'not_found', 'No such question');
+    if (action === 'accept') {
+      const mismatch = checkFlatForm(content ?? {}, question.requestedSchema);
+      if (mismatch) return problem(400, 'invalid_content', `The answer does not fit the question: ${mismatch}`);
+    }
+    const answer = { action: action as (typeof ACTIONS)[number], ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}), answeredAt: Date.now() };
+    const outcome = await service.store.answer(subject, id, answer);
+    if (!outcome.ok) return outcome.reason === 'not-found' ? problem(404, 'not_found', 'No such question') : problem(409, 'already_answered', 'This question already has an answer');
+    return jsonResponse({ status: 'answered', action, delivered: outcome.waiting ? 'waiting-call' : 'next-call' }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.all('*', () => problem(404, 'not_found', 'Not found'));
+  return app;
+}

@@ -1,0 +1,90 @@
+// The persistent questions of one server: its store, options and people auth, and what one call may do with them.
+import type { ElicitParams, PersistentAsker, RawAnswer } from '../elicitation/types';
+import { ElicitationNotSupportedError, InvalidInputError } from '../server/errors';
+import type { AuthInfo, ElicitOptions } from '../server/tool-types';
+import { askAndWait } from './delivery';
+import type { PersistentOptions } from './options';
+import type { LoopbackTokenAuth } from './people';
+import type { QuestionStore, QuestionView } from './question-store';
+import { questionSubjectOf } from './subject';
+
+/** Where a waiting call waits when the tool named no ttl (the docs' default for elicit()). */
+export const DEFAULT_WAIT_MS = 300_000;
+const KEY = /^[\x21-\x7e]{1,200}$/;
+
+/** Writes the inbox link: the server's stderr, unless a test or an app passes its own. */
+export interface LinkPrinter {
+  isTerminal(): boolean;
+  write(line: string): void;
+}
+
+export const stderrPrinter: LinkPrinter = {
+  isTerminal: () => (globalThis as { process?: { stderr?: { isTTY?: boolean } } }).process?.stderr?.isTTY === true,
+  write: (line) => console.error(line),
+};
+
+export interface InboxView {
+  signedInAs: string;
+  questions: QuestionView[];
+}
+
+export class QuestionService {
+  /** The origin this server was last reached at over HTTP; inbox links point there. */
+  origin?: string;
+  printer: LinkPrinter = stderrPrinter;
+
+  constructor(
+    readonly store: QuestionStore,
+    readonly options: PersistentOptions,
+    readonly people: LoopbackTokenAuth | undefined,
+    /** Used when no request has named an origin yet, e.g. `http://127.0.0.1:3000`. */
+    readonly fallbackOrigin?: string,
+  ) {}
+
+  /** What one tool call may do: ask persistent questions as its caller, and print its caller's inbox link. */
+  forCall(auth: AuthInfo, signal?: AbortSignal): PersistentAsker {
+    return {
+      ask: (params, options) => this.ask(auth, params, options, signal),
+      printLink: () => this.printLink(auth),
+    };
+  }
+
+  async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal): Promise<RawAnswer> {
+    const persist = options.persist!;
+    if (typeof persist.key !== 'string' || !KEY.test(persist.key)) throw new InvalidInputError('persist.key must be 1-200 printable ASCII characters');
+    const ttl = options.ttl ?? DEFAULT_WAIT_MS;
+    const ttlMs = persist.ttlMs ?? this.options.ttlMs;
+    if (!(Number.isFinite(ttl) && ttl > 0)) throw new InvalidInputError('ttl must be a positive number of milliseconds');
+    if (!(Number.isFinite(ttlMs) && ttlMs > ttl)) throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
+    return askAndWait(this.store, this.subjectOf(auth), persist.key, params, { ttl, ttlMs, signal });
+  }
+
+  /** Prints a one-time inbox link for the caller's subject on stderr, as `inboxLinks` allows; returns only when it expires. */
+  async printLink(auth: AuthInfo): Promise<{ expiresAt: number }> {
+    if (!this.people) throw new ElicitationNotSupportedError("printQuestionInboxLink() needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    const subject = this.subjectOf(auth);
+    const mode = this.options.inboxLinks;
+    if (mode === 'off') throw new ElicitationNotSupportedError("Inbox links are off (persistent.inboxLinks: 'off'); this app sends createCode() codes itself");
+    if (mode === 'terminal' && !this.printer.isTerminal())
+      throw new ElicitationNotSupportedError(
+        "The server's stderr is not a terminal, so the inbox link is not printed (anyone reading this output could answer). Run the server in a terminal, or set persistent.inboxLinks: 'stderr' when only the person reads it.",
+      );
+    const origin = this.origin ?? this.fallbackOrigin;
+    if (!origin) throw new ElicitationNotSupportedError('The server has no HTTP address yet to link the inbox to');
+    const { code, expiresAt } = await this.people.createCode({ subject });
+    this.printer.write(`[parley] Inbox for ${subject} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`);
+    return { expiresAt };
+  }
+
+  /** What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). */
+  async view(subject: string): Promise<InboxView> {
+    return { signedInAs: subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session', questions: await this.store.list(subject) };
+  }
+
+  private subjectOf(auth: AuthInfo): string {
+    const subject = questionSubjectOf(auth);
+    if (!subject)
+      throw new ElicitationNotSupportedError('A persistent question belongs to its caller: sign in (a bearer token) or use a session. Anonymous callers cannot keep questions.');
+    return subject;
+  }
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidQuestionStoreError, questionSubjectOf } from 'parley';
+import { createQuestionService } from '../../src/questions';
+import { parseConfig } from '../../src/server/config';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const build = (persistent: unknown, extra: Record<string, unknown> = {}) =>
+  createQuestionService(parseConfig({ info: { name: 's', version: '1' }, elicitation: { enabled: true, persistent }, ...extra }), undefined, quiet);
+
+describe('elicitation.persistent at startup', () => {
+  it('is off unless set', async () => {
+    expect(await build(undefined)).toBeUndefined();
+    expect(await build(false)).toBeUndefined();
+  });
+
+  it.each([
+    ['a string', 'yes', /Invalid elicitation\.persistent: \(persistent\)/],
+    ['a negative ttlMs', { ttlMs: -1 }, /ttlMs: /],
+    ['an unknown storage', { storage: { type: 'postgres' } }, /storage/],
+    ['an unknown inboxLinks', { inboxLinks: 'email' }, /inboxLinks/],
+    ['an unknown option', { ttl: 5 }, /ttl/],
+  ])('fails with InvalidQuestionStoreError for %s', async (_, persistent, message) => {
+    const failure = build(persistent);
+    await expect(failure).rejects.toBeInstanceOf(InvalidQuestionStoreError);
+    await expect(failure).rejects.toThrow(message);
+  });
+
+  it('needs elicitation.enabled', async () => {
+    const failure = createQuestionService(parseConfig({ info: { name: 's', version: '1' }, elicitation: { persistent: true } }), undefined, quiet);
+    await expect(failure).rejects.toThrow('Invalid elicitation.persistent: it needs elicitation.enabled: true');
+  });
+
+  it('fails on an edge runtime with the documented text', async () => {
+    const g = globalThis as { EdgeRuntime?: string };
+    g.EdgeRuntime = 'edge-runtime';
+    try {
+      const failure = build({ storage: { type: 'memory' } });
+      await expect(failure).rejects.toBeInstanceOf(InvalidQuestionStoreError);
+      await expect(failure).rejects.toThrow(/it is not available on an edge runtime .*run the server on Node\.js/);
+    } finally {
+      delete g.EdgeRuntime;
+    }
+  });
+});
+
+describe('questionSubjectOf', () => {
+  it('names a principal per issuer, else the session, else nobody', () => {
+    expect(questionSubjectOf({ user: { sub: 'u1', iss: 'https://idp.example' } })).toBe('principal:https://idp.example#u1');
+    expect(questionSubjectOf({ user: { sub: 'u1' } })).toBe('principal:u1');
+    expect(questionSubjectOf({ user: { sub: 'anonymous' }, anonymous: true, sessionId: 's-1' })).toBe('session:s-1');
+    expect(questionSubjectOf({ user: { sub: 'anonymous' }, anonymous: true })).toBeUndefined();
+    expect(questionSubjectOf(undefined)).toBeUndefined();
+  });
+});
