@@ -2,6 +2,7 @@
 type Command = { usage: string; run: (args: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
+  inbox: { usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions', run: async (a) => (await import('./inbox')).runInbox(a) },
   dev: { usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change', run: async (a) => (await import('./dev')).dev(a) },
 };
 

@@ -88,7 +88,7 @@ export class ElicitRun {
   /**
    * A persistent question waits server-side, up to `ttl`, for its answer from the inbox, on every protocol revision:
    * the inbox answers it, never the client. On a 2026-07-28 retry the answer it got travels in the signed state
-   * under `persisted-N`, a key a client's inputResponses cannot use, so the retry does not ask it again.
+   * under `persisted-N` (a client's inputResponses under that key are ignored), so the retry does not ask it again.
    */
   private async askPersistent(params: ElicitParams, schema: SchemaInput, options: ElicitOptions): Promise<ElicitResult<unknown>> {
     const key = `persisted-${++this.persisted}`;

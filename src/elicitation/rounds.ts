@@ -55,13 +55,17 @@ export class RoundAsker implements Asker {
     return this.answers[key] ? { replayed: this.replayed.has(key) } : undefined;
   }
 
-  // Only keys the client cannot send (its inputResponses are limited to elicitation-N and friends).
   recall(key: string): RawAnswer | undefined {
-    return key.startsWith('persisted-') ? this.answers[key] : undefined;
+    // Only from the signed state this server sealed: a client's inputResponses never answer a persistent question.
+    const answer = key.startsWith('persisted-') && this.replayed.has(key) ? this.answers[key] : undefined;
+    if (answer) this.used.add(key);
+    return answer;
   }
 
   remember(key: string, answer: RawAnswer): void {
-    if (key.startsWith('persisted-')) this.answers[key] = answer;
+    if (!key.startsWith('persisted-')) return;
+    this.answers[key] = answer;
+    this.used.add(key);
   }
 
   ask(key: string, params: ElicitParams): Promise<RawAnswer> {

@@ -13,7 +13,12 @@ export function questionEvents(service: QuestionService, subject: string, signal
       let again = false;
       let closed = false;
       const write = (chunk: string) => {
-        if (!closed) controller.enqueue(encoder.encode(chunk));
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(chunk));
+        } catch {
+          stop?.(); // the reader went away
+        }
       };
       // One refresh at a time; a change during one runs one more. A heartbeat also refreshes, for questions that expired.
       const refresh = async (): Promise<void> => {

@@ -129,6 +129,8 @@ export const INBOX_SCRIPT = String.raw`'use strict';
       buttons.forEach(function (b) { b.disabled = true; });
       result.className = 'result';
       result.textContent = 'Sending…';
+      // The live view may drop the question (delivered) before this reply comes: it is logged as ours either way.
+      answered.set(q.id, { message: q.message, action: action, where: 'sent' });
       fetch(BASE + '/questions/' + encodeURIComponent(q.id) + '/answer', {
         method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
       }).then(function (r) {
@@ -142,11 +144,13 @@ export const INBOX_SCRIPT = String.raw`'use strict';
           Array.prototype.forEach.call(form.elements, function (el) { el.disabled = true; });
           return;
         }
+        answered.delete(q.id);
         buttons.forEach(function (b) { b.disabled = false; });
         result.className = 'result error';
         if (res.status === 401) return signedOut();
         result.textContent = res.status === 409 ? 'This question already has an answer.' : res.status === 404 ? 'This question is gone.' : (res.data.message || ('Error ' + res.status));
       }).catch(function () {
+        answered.delete(q.id);
         buttons.forEach(function (b) { b.disabled = false; });
         result.className = 'result error';
         result.textContent = 'Could not reach the server. Try again.';
@@ -187,12 +191,13 @@ export const INBOX_SCRIPT = String.raw`'use strict';
     $('empty').hidden = cards.size > 0;
   }
 
+  var linkFailed = false;
   function signedOut() {
     if (source) source.close();
     $('live').className = 'live';
     $('live').textContent = 'signed out';
     $('who').textContent = 'Not signed in';
-    setStatus('Open the one-time inbox link the server printed for you (each link works once).');
+    if (!linkFailed) setStatus('Open the one-time inbox link the server printed for you (each link works once).');
   }
 
   function connect() {
@@ -213,7 +218,11 @@ export const INBOX_SCRIPT = String.raw`'use strict';
       history.replaceState(null, '', location.pathname + location.search);
       signIn = fetch(BASE + '/sign-in', {
         method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: match[1] }),
-      }).then(function (r) { if (!r.ok) setStatus('This link was already used or has expired. Ask for a new one.'); });
+      }).then(function (r) {
+        if (r.ok) return;
+        linkFailed = true;
+        setStatus('This link was already used or has expired. Ask for a new one.');
+      });
     }
     signIn.then(function () { return fetch(BASE + '/questions', { credentials: 'same-origin' }); }).then(function (r) {
       if (r.status === 401) return signedOut();

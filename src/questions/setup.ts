@@ -1,7 +1,9 @@
 // Building a server's persistent questions from its config: options, the store it names, the codec and people auth.
-import { formatRecord, isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
+import { formatRecord, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
-import { encryptionSecret, memoryStore, type StoreBackend } from '../stores';
+import { DEFAULT_KEY_PREFIX, encryptionSecret, memoryStore, redisChoice, redisOptionsSchema, sqliteChoice, type StoreBackend } from '../stores';
+// Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"); edge is refused before loading.
+import { drivers } from '#store-drivers';
 import { QuestionCodec } from './codec';
 import { EDGE_REFUSAL, InvalidQuestionStoreError } from './errors';
 import { readPersistentOptions, type PersistentOptions } from './options';
@@ -15,8 +17,8 @@ export async function createQuestionService(config: FrontMcpConfig, env: EnvSour
   if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
   if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
   const secret = encryptionSecret(env);
-  const backend = await openBackend(config, options, secret !== undefined);
-  const codec = new QuestionCodec(`mcp:questions:${encodeURIComponent(config.info.name)}:`, secret);
+  const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
+  const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
   const people = config.http.auth?.people === 'loopback-token' ? new LoopbackTokenAuth(config.info.name, backend, codec) : undefined;
   logger.info(`Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`);
   if (!people) logger.warn("elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.");
@@ -25,9 +27,35 @@ export async function createQuestionService(config: FrontMcpConfig, env: EnvSour
 }
 
 /** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */
-async function openBackend(config: FrontMcpConfig, options: PersistentOptions, encrypted: boolean): Promise<StoreBackend> {
+async function openStore(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger, encrypted: boolean): Promise<{ backend: StoreBackend; keyPrefix: string }> {
+  const onError = (error: Error) => logger.warn(`Question store: ${error.message}`);
+  const redis = async (value: unknown, from: string) => {
+    const parsed = redisOptionsSchema.safeParse(value);
+    if (!parsed.success) throw new InvalidQuestionStoreError(`${from}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    const choice = redisChoice(parsed.data, 'redis');
+    if (choice.refused) throw new InvalidQuestionStoreError(`${from}: ${choice.refused}`);
+    return { backend: await choice.open(onError), keyPrefix: choice.keyPrefix };
+  };
+  const sqlite = async (path: string) => ({ backend: await sqliteChoice({ path }).open(onError), keyPrefix: DEFAULT_KEY_PREFIX });
+  const homeFile = async () => {
+    const place = (await drivers.questionsHome()).defaultQuestionFile(readEnv('FRONTMCP_HOME', env), encrypted);
+    if ('refused' in place) throw new InvalidQuestionStoreError(place.refused);
+    return sqlite(place.path);
+  };
+  const serverSqlite = (config.sqlite as { path?: unknown } | undefined)?.path;
   const storage = options.storage;
-  if (storage?.type === 'memory') return memoryStore();
-  void encrypted;
-  throw new InvalidQuestionStoreError(`storage ${storage ? `'${storage.type}'` : '(default)'} is not available yet; use storage: { type: 'memory' }`);
+  if (storage?.type === 'memory') return { backend: memoryStore(), keyPrefix: DEFAULT_KEY_PREFIX };
+  if (storage?.type === 'redis') {
+    const value = storage.redis ?? config.elicitation.redis ?? config.redis;
+    if (value === undefined) throw new InvalidQuestionStoreError("storage { type: 'redis' } needs Redis options: storage.redis, elicitation.redis or the server's redis");
+    return redis(value, 'storage.redis');
+  }
+  if (storage?.type === 'sqlite') {
+    const path = storage.sqlite?.path ?? serverSqlite;
+    return typeof path === 'string' ? sqlite(path) : homeFile();
+  }
+  if (config.elicitation.redis !== undefined) return redis(config.elicitation.redis, 'elicitation.redis');
+  if (config.redis !== undefined) return redis(config.redis, 'redis');
+  if (typeof serverSqlite === 'string') return sqlite(serverSqlite);
+  return homeFile();
 }

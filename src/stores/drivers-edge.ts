@@ -7,4 +7,5 @@ const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is
 export const drivers: StoreDrivers = {
   redis: unavailable('Redis over TCP (ioredis)'),
   sqlite: unavailable('SQLite (better-sqlite3)'),
+  questionsHome: unavailable('The default question file'),
 };

@@ -4,4 +4,5 @@ import type { StoreDrivers } from './drivers';
 export const drivers: StoreDrivers = {
   redis: () => import('./redis'),
   sqlite: () => import('./sqlite'),
+  questionsHome: () => import('../questions/home-file'),
 };

@@ -5,4 +5,6 @@ import type { StoreBackend } from './types';
 export interface StoreDrivers {
   redis(): Promise<{ createRedisStore(options: RedisTcpOptions | string, extra: { onError?: (error: Error) => void }): Promise<StoreBackend> }>;
   sqlite(): Promise<{ createSqliteStore(options: SqliteOptions): Promise<StoreBackend> }>;
+  /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */
+  questionsHome(): Promise<{ defaultQuestionFile(home: string | undefined, encrypted: boolean): { path: string } | { refused: string } }>;
 }

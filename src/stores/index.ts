@@ -3,7 +3,7 @@ export type { MessageHandler, StoreBackend } from './types';
 export { MemoryStore, memoryStore } from './memory';
 export { createElicitationStore, EDGE_NEEDS_DISTRIBUTED, encryptionSecret } from './factory';
 export type { ElicitationStore, ElicitationStoreInfo } from './factory';
-export { chooseElicitationStore, DEFAULT_KEY_PREFIX, redisFromEnv, VERCEL_KV_REFUSED } from './choose';
+export { chooseElicitationStore, DEFAULT_KEY_PREFIX, redisChoice, redisFromEnv, sqliteChoice, VERCEL_KV_REFUSED } from './choose';
 export type { StoreChoice, StoreSource } from './choose';
 export { redisOptionsSchema, sqliteOptionsSchema } from './options';
 export type { RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';

@@ -11,8 +11,8 @@ export function inboxServer(overrides: Partial<FrontMcpConfigInput> = {}) {
   const logger = { debug() {}, info() {}, warn() {}, error() {} };
   const handler = createFetchHandler({ ...config, info: { name, version: '1.0.0' }, logger, ...overrides });
   const as = (sub: string) => ({ auth: { user: { sub, iss: 'https://idp.example' } } });
-  const call = async (tool: string, args: Record<string, unknown>, sub = 'dana') =>
-    (await read(await handler(mcpRequest('tools/call', { name: tool, arguments: args }), as(sub)))).body;
+  const call = async (tool: string, args: Record<string, unknown>, sub = 'dana', extra: Record<string, unknown> = {}) =>
+    (await read(await handler(mcpRequest('tools/call', { name: tool, arguments: args, ...extra }), as(sub)))).body;
 
   const request = (path: string, init: RequestInit & { cookie?: string } = {}) => {
     const headers = new Headers(init.headers);

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { LoopbackTokenAuth } from 'parley';
+import { App, LoopbackTokenAuth, Tool, ToolContext, z } from 'parley';
+import { config } from '../../examples/inbox/server';
 import { read } from '../helpers/requests';
 import { inboxServer, ORIGIN } from './inbox-helpers';
+
+let asked = 0;
+@Tool({ name: 'refund', inputSchema: { order: z.string() } })
+class Refund extends ToolContext {
+  async execute({ order }: { order: string }) {
+    asked++;
+    const approval = await this.elicit(`Refund ${order}?`, z.object({ ok: z.boolean() }), { ttl: 10_000, persist: { key: `refund-${order}` } });
+    const note = await this.elicit('A note for the customer?', z.object({ note: z.string() }));
+    return { approved: approval.content?.ok === true, note: note.content?.note };
+  }
+}
+@App({ id: 'refunds', tools: [Refund] })
+class Refunds {}
 
 describe('a persistent question through the MCP endpoint and the inbox routes', () => {
   it('gives the waiting tool call the answer posted in the inbox', async () => {
@@ -49,6 +63,28 @@ describe('a persistent question through the MCP endpoint and the inbox routes', 
     const tooShort = await s.call('approve_deploy', { version: '1', waitMs: 2 * 86_400_000 });
     expect(tooShort.result).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
     expect(tooShort.result.content[0].text).toMatch(/persist\.ttlMs \(86400000\) must be longer than the call's ttl/);
+  });
+});
+
+describe('a persistent question on 2026-07-28 rounds', () => {
+  it('keeps the inbox answer in the signed state, so the retry does not ask it again, and ignores a client that sends one', async () => {
+    const s = inboxServer({ apps: [...config.apps!, Refunds] });
+    const cookie = await s.signIn();
+    asked = 0;
+    const first = s.call('refund', { order: 'A-1' });
+    const q = await s.waitForQuestion(cookie, 'refund-A-1');
+    await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { ok: true } }, { cookie });
+    const round = (await first).result;
+    expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-1': { params: { message: 'A note for the customer?' } } } });
+    const done = await s.call('refund', { order: 'A-1' }, 'dana', { requestState: round.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { note: 'sorry' } } } });
+    expect(done.result?.structuredContent, JSON.stringify(done)).toEqual({ approved: true, note: 'sorry' });
+    expect(asked).toBe(2);
+    expect((await s.questions(cookie)).questions).toEqual([]);
+    // A client cannot answer the persistent question itself: its persisted-N answer is not taken.
+    const sneaky = s.call('refund', { order: 'B-2' }, 'dana', { inputResponses: { 'persisted-1': { action: 'accept', content: { ok: true } } } });
+    const pending = await s.waitForQuestion(cookie, 'refund-B-2');
+    await s.post(`/_frontmcp/questions/${pending.id}/answer`, { action: 'decline' }, { cookie });
+    expect((await sneaky).result.resultType).toBe('input_required');
   });
 });
 
