@@ -32,7 +32,7 @@ async function openStore(config: FrontMcpConfig, options: PersistentOptions, env
   const redis = async (value: unknown, from: string) => {
     const parsed = redisOptionsSchema.safeParse(value);
     if (!parsed.success) throw new InvalidQuestionStoreError(`${from}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-    const choice = redisChoice(parsed.data, 'redis');
+    const choice = redisChoice(parsed.data, 'redis', env);
     if (choice.refused) throw new InvalidQuestionStoreError(`${from}: ${choice.refused}`);
     return { backend: await choice.open(onError), keyPrefix: choice.keyPrefix };
   };
