@@ -41,8 +41,8 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
   const emit = stream ? (method: string, params: Record<string, unknown>) => stream.send({ jsonrpc: '2.0', method, params }) : undefined;
   const notifier = createNotifier(meta, emit, server.logger);
   // A caller with no token is known by its session: that is the subject of its persistent questions.
-  const caller = auth.anonymous ? { ...auth, sessionId: session.record.sessionId } : auth;
-  const scope = { auth: caller, signal: controller.signal, asker, capabilities: caps, notifier, changes: server.changes };
+  const known = auth.anonymous ? { ...auth, sessionId: session.record.sessionId } : auth;
+  const scope = { auth: known, signal: controller.signal, asker, capabilities: caps, notifier, changes: server.changes };
   const reply = runTool(server, entry, args, scope).then(
     (outcome) => ({ jsonrpc: '2.0' as const, id: message.id, result: outcome.kind === 'result' ? outcome.result : {} }),
     (error: unknown) => errorResponse(message.id, error instanceof McpWireError ? error : internal(server, error)),
