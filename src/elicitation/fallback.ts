@@ -2,7 +2,7 @@
 // runs the tool again, as the caller who was asked, with every answer so far.
 import { callerKey } from './round-call';
 import { sealRecord, openRecord } from './sealed-record';
-import { DECRYPT_FAILED } from './pending';
+import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './pending';
 import { ttlOf } from './stream-asker';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import type { Asker, ElicitParams, RawAnswer } from './types';
@@ -78,7 +78,7 @@ async function runAsking(server: ParleyServer, entry: ToolEntry, args: Record<st
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
   const store = storeOf(server);
-  if (!store) return toToolError(new ElicitationNotSupportedError('Elicitation is not enabled on this server'), server.logger, entry.name);
+  if (!store) return toToolError(new ElicitationNotSupportedError(server.config.elicitation.enabled ? STATELESS_EDGE_REFUSAL : 'Elicitation is not enabled on this server'), server.logger, entry.name);
   const elicitId = `elicit-${crypto.randomUUID()}`;
   const now = Date.now();
   const record: FallbackRecord = { tool: entry.name, args, answers, key, owner: { session: caller.sessionId, caller: callerKey(caller.auth) } };

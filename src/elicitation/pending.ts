@@ -24,6 +24,8 @@ export class PendingQuestions {
   constructor(
     private readonly store: ElicitationStore,
     private readonly logger: Logger,
+    /** Set when no store can keep questions here (the stateless edge opt-in): every question is refused with it. */
+    readonly unavailable?: string,
   ) {}
 
   private key(kind: 'pending' | 'result', id: string): string {
@@ -85,12 +87,19 @@ export class PendingQuestions {
 
 const registry = new WeakMap<ParleyServer, PendingQuestions>();
 
-/** The server's pending questions; with elicitation off nothing is asked, so a store in memory stands in. */
+export const STATELESS_EDGE_REFUSAL =
+  "Clients before 2026-07-28 can't be asked here: this server runs on an edge runtime with elicitation.edge: 'stateless' and no distributed store. Use a client that speaks 2026-07-28, or give the server a Redis store.";
+
+/**
+ * The server's pending questions. Without a store (elicitation off, so nothing is asked; or the stateless edge
+ * opt-in, where every question is refused) an empty memory store stands in for answers that arrive anyway.
+ */
 export function pendingOf(server: ParleyServer): PendingQuestions {
   let pending = registry.get(server);
   if (!pending) {
     const store = server.elicitationStore ?? { backend: memoryStore(), keyPrefix: 'mcp:', info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false } };
-    registry.set(server, (pending = new PendingQuestions(store, server.logger)));
+    const unavailable = server.elicitationStore || !server.config.elicitation.enabled ? undefined : STATELESS_EDGE_REFUSAL;
+    registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable)));
   }
   return pending;
 }

@@ -30,6 +30,7 @@ export class StreamAsker implements Asker {
   async ask(_key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!elicitationModes(this.call.capabilities)[mode]) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
     const ttl = ttlOf(options);
     const elicitId = crypto.randomUUID();
     const question = await this.call.pending.open(this.call.sessionId, elicitId, params, ttl);
