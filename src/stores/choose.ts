@@ -3,13 +3,13 @@
 import { readEnv, type EnvSource } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
 import { memoryStore } from './memory';
-import type { RedisHttpOptions, RedisOptions, SqliteOptions } from './options';
+import { redisOptionsSchema, type RedisHttpOptions, type RedisOptions, type SqliteOptions } from './options';
 import type { StoreBackend } from './types';
 // Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"), so workerd never pulls ioredis.
 import { drivers } from '#store-drivers';
 
 /** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice). */
-export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'env' | 'upstash-env' | 'memory';
+export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'persistent.storage' | 'env' | 'upstash-env' | 'memory';
 
 /** A store picked but not opened yet: what it can do is known up front, so refusals need no connection. */
 export interface StoreChoice {
@@ -25,6 +25,8 @@ export interface StoreChoice {
 }
 
 export const DEFAULT_KEY_PREFIX = 'mcp:';
+/** Where elicitation state goes when it borrows the persistent questions' Redis. */
+export const ELICIT_KEY_PREFIX = 'mcp:elicit:';
 export const VERCEL_KV_REFUSED = 'Vercel KV is not supported for elicitation stores';
 const TCP_NOT_ON_EDGE =
   'Redis over TCP (ioredis) needs a TCP connection, which an Edge runtime does not give: use Redis over HTTP there, or run on Node.js';
@@ -86,6 +88,13 @@ const ROWS: Row[] = [
   (config, env) => (config.elicitation.redis === undefined ? undefined : redisChoice(config.elicitation.redis, 'elicitation.redis', env)),
   (config, env) => (config.redis === undefined ? undefined : redisChoice(config.redis, 'redis', env)),
   (config) => (config.sqlite === undefined ? undefined : sqliteChoice(config.sqlite)),
+  // A persistent.storage that names Redis keeps the elicitation state too, under its own prefix (configure-elicitation.md).
+  (config, env) => {
+    const redis = persistentRedisOf(config.elicitation.persistent);
+    if (redis === undefined) return undefined;
+    const choice = redisChoice(redis, 'persistent.storage', env);
+    return typeof redis !== 'string' && redis.keyPrefix ? choice : { ...choice, keyPrefix: ELICIT_KEY_PREFIX };
+  },
   (_, env) => {
     const options = redisFromEnv(env);
     return options === undefined ? undefined : redisChoice(options, 'env', env);
@@ -93,6 +102,14 @@ const ROWS: Row[] = [
   (_, env) => (readEnv('UPSTASH_REDIS_REST_URL', env) ? redisHttpChoice({ provider: 'upstash' }, 'upstash-env', env) : undefined),
   (_, env) => (readEnv('KV_REST_API_URL', env) ? redisChoice({ provider: 'vercel-kv' }, 'env', env) : undefined),
 ];
+
+function persistentRedisOf(persistent: unknown): RedisOptions | undefined {
+  const storage = (persistent as { storage?: { type?: unknown; redis?: unknown } } | undefined)?.storage;
+  if (storage?.type !== 'redis' || storage.redis === undefined) return undefined;
+  const parsed = redisOptionsSchema.safeParse(storage.redis);
+  if (!parsed.success) throw new Error(`elicitation.persistent.storage.redis: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
+}
 
 export function chooseElicitationStore(config: FrontMcpConfig, env: EnvSource): StoreChoice {
   for (const row of ROWS) {

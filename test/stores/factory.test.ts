@@ -80,6 +80,16 @@ describe("the docs' table", () => {
     expect(store).toMatchObject({ source: 'sqlite', sessionsDistributed: true });
   });
 
+  it("a persistent.storage that names Redis keeps the elicitation state too, under mcp:elicit:", async () => {
+    const persistent = { storage: { type: 'redis', redis: tcp() } };
+    const { store, lines } = await create({ elicitation: { persistent } as never });
+    expect(store).toMatchObject({ source: 'persistent.storage', keyPrefix: 'mcp:elicit:', sessionsDistributed: true });
+    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:elicit:', supportsPubSub: true, encrypted: false }");
+    // The server's redis and sqlite still come first, as the docs' table says.
+    const withSqlite = await create({ sqlite: { path: join(dir, 'first.sqlite') }, elicitation: { persistent } as never });
+    expect(withSqlite.store).toMatchObject({ source: 'sqlite', keyPrefix: 'mcp:' });
+  });
+
   it('REDIS_URL alone: Redis from the environment, with sessions kept in memory', async () => {
     const { store, lines } = await create({}, { REDIS_URL: redis.url });
     expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: false }");
