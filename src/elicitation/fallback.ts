@@ -1,6 +1,7 @@
 // The fallback for callers that can't show forms: elicit() ends the run with a pending result, and sendElicitationResult
 // runs the tool again, as the caller who was asked, with every answer so far.
 import { callerKey } from './round-call';
+import { elicitationModes } from './rounds';
 import { sealRecord, openRecord } from './sealed-record';
 import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './pending';
 import { ttlOf } from './stream-asker';
@@ -121,4 +122,13 @@ const storeOf = (server: ParleyServer) => server.elicitationStore;
 /** The id a record's key is derived from: the session's, or for a caller without one, a digest of who they are. */
 async function ownerIdOf(caller: FallbackCaller): Promise<string> {
   return caller.sessionId ?? `caller-${toBase64Url(await sha256(callerKey(caller.auth)))}`;
+}
+
+/**
+ * Whether a tools/call before 2026-07-28 goes through the fallback: the client declared no elicitation, or it calls
+ * sendElicitationResult itself (and no tool of that name shadows it). HTTP and stdio both ask this.
+ */
+export function takesFallback(server: ParleyServer, name: unknown, capabilities: Record<string, unknown>): boolean {
+  const modes = elicitationModes(capabilities);
+  return (name === FALLBACK_TOOL && !server.tools.has(FALLBACK_TOOL)) || (!modes.form && !modes.url);
 }

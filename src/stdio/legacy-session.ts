@@ -1,5 +1,6 @@
 // Clients before 2026-07-28 over stdio: initialize opens the one session of this process, and elicit() sends
 // elicitation/create on stdout and waits up to ttl for the client's answer, with legacy's own asker and methods.
+import { callToolWithFallback, takesFallback } from '../elicitation/fallback';
 import { callerKey } from '../elicitation/round-call';
 import { pendingOf } from '../elicitation/pending';
 import { StreamAsker } from '../elicitation/stream-asker';
@@ -7,7 +8,7 @@ import { deliverAnswer } from '../http/legacy/post';
 import { initializeResult, legacyMethod, negotiate } from '../http/legacy/methods';
 import type { LiveSession } from '../http/legacy/sessions';
 import { randomBytes, toBase64Url } from '../crypto';
-import { META, isObject, type JsonRpcResponse } from '../protocol';
+import { META, invalidParams, isObject, type JsonRpcResponse } from '../protocol';
 import { findTool, runTool } from '../server/call-tool';
 import type { ParleyServer } from '../server/instance';
 import { createNotifier } from '../server/notifier';
@@ -42,8 +43,13 @@ export class StdioLegacySession {
 
   async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (method !== 'tools/call') return legacyMethod(this.server, method, params, { session: this.session, auth: this.auth, signal });
-    const { entry, args } = findTool(this.server, params);
     const { sessionId, capabilities } = this.session.record;
+    // A client that declared no elicitation gets the fallback here too: a question comes back as a pending result.
+    if (takesFallback(this.server, params.name, capabilities)) {
+      if (typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
+      return callToolWithFallback(this.server, params.name, isObject(params.arguments) ? params.arguments : {}, { auth: this.auth, sessionId, signal });
+    }
+    const { entry, args } = findTool(this.server, params);
     const asker = new StreamAsker({ sessionId, capabilities, pending: pendingOf(this.server), send: this.send, signal });
     // Progress and log notifications go out as lines of their own, at the level the session set.
     const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: this.session.logLevel };

@@ -64,3 +64,24 @@ describe('the official v1 client over stdio (2025-11-25, server-sent elicitation
     await expect.poll(() => stderr).toContain('hello from console.log');
   });
 });
+
+describe('the official v1 client over stdio, declaring no elicitation: the sendElicitationResult fallback', () => {
+  let plain: Client;
+  beforeAll(async () => {
+    plain = new Client({ name: 'v1-stdio-plain', version: '1.0.0' }, { capabilities: {} });
+    await plain.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' }));
+  });
+  afterAll(() => plain.close());
+
+  it('lists the fallback tool, returns the question as pending, and finishes the tool with the answer', async () => {
+    expect((await plain.listTools()).tools.map((t) => t.name)).toContain('sendElicitationResult');
+    const asked = await plain.callTool({ name: 'close_ticket', arguments: { id: 'T-4' } });
+    const pending = (asked._meta as { elicitationPending?: { elicitId: string; message: string } }).elicitationPending;
+    expect(pending?.message).toBe('Close ticket T-4? The customer will be notified.');
+    const done = await plain.callTool({ name: 'sendElicitationResult', arguments: { elicitId: pending!.elicitId, action: 'accept', content: { confirm: true } } });
+    expect(done.structuredContent).toEqual({ closed: true, id: 'T-4', note: '' });
+    const again = await plain.callTool({ name: 'sendElicitationResult', arguments: { elicitId: pending!.elicitId, action: 'accept', content: { confirm: true } } });
+    expect(again.isError).toBe(true);
+    expect(JSON.stringify(again.content)).toContain(`No pending elicitation found for ID: ${pending!.elicitId}`);
+  });
+});

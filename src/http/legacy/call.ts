@@ -1,9 +1,7 @@
 // tools/call before 2026-07-28: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
-import { callToolWithFallback } from '../../elicitation/fallback';
-import { FALLBACK_TOOL } from '../../elicitation/fallback-tool';
+import { callToolWithFallback, takesFallback } from '../../elicitation/fallback';
 import type { KeepAlive } from '../handler';
 import { pendingOf } from '../../elicitation/pending';
-import { elicitationModes } from '../../elicitation/rounds';
 import { StreamAsker } from '../../elicitation/stream-asker';
 import { ErrorCode, META, McpWireError, errorResponse, invalidParams, isObject, type JsonRpcRequest } from '../../protocol';
 import { findTool, runTool } from '../../server/call-tool';
@@ -18,8 +16,7 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
   const params = message.params ?? {};
   const caller = { auth, sessionId: session.record.sessionId };
   // A client that declared no elicitation gets the fallback: a question comes back as a pending result.
-  const modes = elicitationModes(session.record.capabilities);
-  if ((params.name === FALLBACK_TOOL && !server.tools.has(FALLBACK_TOOL)) || (!modes.form && !modes.url)) {
+  if (takesFallback(server, params.name, session.record.capabilities)) {
     const args = isObject(params.arguments) ? params.arguments : {};
     if (typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
     return jsonResponse({ jsonrpc: '2.0', id: message.id, result: await callToolWithFallback(server, params.name, args, { ...caller, signal: request.signal }) });
