@@ -22,8 +22,13 @@ export interface HandlerScope {
 
 export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
 
-/** A macrotask: questions asked in parallel (Promise.all of elicit and sample) all join the round before it goes out. */
-const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * A macrotask: questions asked in parallel (Promise.all of elicit and sample) all join the round before it goes out.
+ * setImmediate where the runtime has it (Node): it runs as soon as the microtasks drain, where setTimeout(0) waits
+ * a millisecond. Elsewhere setTimeout(0).
+ */
+const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+const settle = () => new Promise<void>((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 
 /** `name` is the tool, prompt or resource URI the hooks see as the asker. */
 export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {
