@@ -1,4 +1,4 @@
-// npm run bench:profile -- [scenario] [seconds]: runs Parley under node --cpu-prof against one scenario and prints where the time went.
+// npx tsx bench/profile.ts [scenario] [seconds]: runs Parley (or BENCH_SERVER=node-http, hono ...) under node --cpu-prof against one scenario and prints where the time went.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { runLoad } from './lib/load';
 import { BUILD_DIR, startServer } from './lib/processes';
@@ -19,7 +19,7 @@ const name = (process.argv[2] ?? 'simpleCall') as keyof typeof scenarios;
 const seconds = Number(process.argv[3] ?? 5);
 const dir = 'bench/profiles';
 rmSync(dir, { recursive: true, force: true });
-const server = await startServer('parley', { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+const server = await startServer(process.env.BENCH_SERVER ?? 'parley', { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
 try {
   const run = await runLoad(server.url, scenarios[name](), { connections: 32, duration: seconds });
   console.log(`${name}: ${Math.round(run.requestsPerSec)} req/s, p50 ${run.p50.toFixed(2)} ms, ${run.valid ? 'valid' : `INVALID (${run.bad} bad)`}`);
@@ -38,7 +38,7 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 
 // esbuild marks each module of the bundle with a `// path` line: map a bundle line back to its source file.
 const markers: [number, string][] = [];
-readFileSync(`${BUILD_DIR}parley.mjs`, 'utf8')
+readFileSync(`${BUILD_DIR}${process.env.BENCH_SERVER ?? 'parley'}.mjs`, 'utf8')
   .split('\n')
   .forEach((line, i) => {
     const m = /^\/\/ ((?:src|bench|node_modules)\/\S+)$/.exec(line);

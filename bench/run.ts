@@ -45,6 +45,8 @@ const start = async (name: string, flags: string[] = [], env?: Record<string, st
   return server;
 };
 
+// Every bench server runs with NODE_ENV=production, which requires MCP_SESSION_SECRET for older clients.
+const sessionSecret = { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef' };
 const table: TableRow[] = [];
 const goals: string[] = [];
 const rate = (cell: Cell | undefined, key: 'requestsPerSec' | 'cyclesPerSec' = 'requestsPerSec') => cell?.median?.[key] ?? NaN;
@@ -52,7 +54,7 @@ const verdict = (ok: boolean, value: number) => (Number.isNaN(value) ? 'not meas
 
 try {
   const profileFlags = values.profile ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
-  const parley = await start('parley', profileFlags);
+  const parley = await start('parley', profileFlags, sessionSecret);
   const official = await start('official');
   const hono = rows.has('1') ? await start('hono') : undefined;
   const nodeHttp = rows.has('1') ? await start('node-http') : undefined;
@@ -111,7 +113,7 @@ try {
     log('row 4: an older client\'s elicitation round (2025-11-25), memory store and two processes through Redis');
     redis = await startRedis();
     // Both instances share the session secret and the state key, as a deployment behind a load balancer would.
-    const env = { BENCH_REDIS_URL: redis.url, MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef', VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
+    const env = { ...sessionSecret, BENCH_REDIS_URL: redis.url, VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
     const [a, b] = [await start('parley', [], env), await start('parley', [], env)];
     for (const clients of [1, 8]) {
       const measure = async (label: string, call: string, answer: string) => {
@@ -157,7 +159,7 @@ try {
     const size = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     table.push({ row: '6', measure: 'Worker bundle (examples/cloudflare/worker.ts, minified, as npm run size)', server: 'esbuild + gzip', throughput: `${size(gzipSync(code).length)} gzip`, p50: '', p99: '', vsParley: '', cpu: '', bodies: `${size(Buffer.byteLength(code))} minified` });
     const count = Number(values.pending);
-    const held = await start('parley');
+    const held = await start('parley', [], sessionSecret);
     const memory = await measurePending(held, count);
     const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
     table.push({ row: '', measure: `${count.toLocaleString('en-US')} pending older-client questions`, server: 'Parley, one process, memory store', throughput: `RSS ${mb(memory.before)} → ${mb(memory.after)}`, p50: '', p99: '', vsParley: '', cpu: '', bodies: `${(memory.perQuestion / 1024).toFixed(1)} KB each (RSS, with its open SSE connection)` });

@@ -1,11 +1,17 @@
-// Serving a Parley server from Node with @hono/node-server: loopback by default, with the Host checked.
-import { serve as serveNode } from '@hono/node-server';
+// Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createFetchHandler, type FetchHandler } from '../http/handler';
 import { useNativeHmac } from '../crypto';
+import { usePlainResponses } from '../http/respond';
 import { configOf, type ServerInput } from '../server/instance';
+import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
+import { plainResponse, writeResponse } from './node-response';
+
+// JSON answers are written to the socket as they are, with no Fetch Response built for them.
+usePlainResponses(plainResponse);
 
 // requestState is signed with node:crypto here: the same bytes as WebCrypto, with no thread-pool round trip per request.
 useNativeHmac((secret) => {
@@ -46,23 +52,44 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   // Bound to loopback, a request naming another Host is a DNS-rebinding attempt.
   const http = { ...config.http, allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined) };
   const handler = createFetchHandler({ ...config, http });
+  const mcpPaths = new Set([http.path ?? '/mcp', '/']);
+  let listening = '';
+  const server = createServer((incoming, outgoing) => {
+    const url = urlOf(incoming, listening);
+    if (url === undefined) {
+      outgoing.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
+      return;
+    }
+    const target = incoming.url!;
+    const query = target.indexOf('?');
+    // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
+    const fast = incoming.method === 'POST' && mcpPaths.has(query === -1 ? target : target.slice(0, query));
+    const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
+    handler(request, fast ? { readBody: (limit) => readIncoming(incoming, limit) } : {})
+      .then((response) => writeResponse(outgoing, response))
+      .catch((error: unknown) => {
+        console.error('[parley] ERROR Could not answer a request:', error);
+        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+        outgoing.end(outgoing.headersSent ? undefined : JSON.stringify({ error: 'internal_error' }));
+      });
+  });
   return new Promise((resolve, reject) => {
-    // The body is read from the socket: the request then never becomes a full Fetch Request unless a tool reads its signal.
-    const fetch = (request: Request, env: { incoming: Readable }) => handler(request, { readBody: (limit) => readIncoming(env.incoming, limit) });
-    const server = serveNode({ fetch, port, hostname: host }, (info: AddressInfo) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const info = server.address() as AddressInfo;
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      listening = `${shownHost}:${info.port}`;
       resolve({
-        url: `http://${shownHost}:${info.port}${http.path ?? '/mcp'}`,
+        url: `http://${listening}${http.path ?? '/mcp'}`,
         port: info.port,
         changes: handler.changes,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+            server.closeAllConnections();
           }),
       });
     });
-    server.once('error', reject);
   });
 }
 
@@ -81,7 +108,7 @@ function readIncoming(incoming: Readable, limit: number): Promise<string | undef
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        // What is left is drained by @hono/node-server once the 413 is sent.
+        // Node discards what is left of the body once the 413 is sent.
         done();
         resolve(undefined);
       } else chunks.push(chunk);

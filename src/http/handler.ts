@@ -41,30 +41,49 @@ export interface FetchHandler {
   changes: ListChanges;
 }
 
-type Bindings = { server: ParleyServer; options: HandlerOptions };
+type Route = (request: Request, options: HandlerOptions) => Promise<Response> | Response;
 
-function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
-  const app = new Hono<{ Bindings: Bindings }>();
+/** The path of a request URL, without parsing the whole URL. */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const query = url.indexOf('?', start);
+  const hash = url.indexOf('#', start);
+  const end = Math.min(query === -1 ? url.length : query, hash === -1 ? url.length : hash);
+  return url.slice(start, end);
+}
+
+/** The MCP endpoint by method: POST for every client; GET and DELETE only for sessions of clients before 2026-07-28. */
+function mcpRoute(server: ParleyServer, request: Request, options: HandlerOptions): Promise<Response> | Response {
+  const session = request.headers.has(HEADER.sessionId);
+  switch (request.method) {
+    case 'POST':
+      return handlePost(server, request, options.auth, options.readBody, options.ctx);
+    case 'GET':
+      return session ? handleLegacyGet(server, request, options.auth) : methodNotAllowed('POST');
+    case 'DELETE':
+      return session ? handleLegacyDelete(server, request, options.auth) : methodNotAllowed('POST');
+    default:
+      return methodNotAllowed('POST');
+  }
+}
+
+function buildRoutes(server: ParleyServer): Route {
   const http = server.config.http;
-  app.use('*', async (c, next) => {
-    const problem = checkRequestOrigin(c.req.raw, http);
+  const mcpPaths = new Set([http.path, '/']);
+  // The inbox's routes (persistent questions) are the only ones off the MCP path.
+  const inbox = server.questions ? new Hono().route('/_frontmcp', questionRoutes(server.questions)) : undefined;
+  inbox?.notFound(() => jsonResponse({ error: 'not_found' }, 404));
+  return (request, options) => {
+    const problem = checkRequestOrigin(request, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
       return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Forbidden: ${problem}` } }, 403);
     }
-    if (server.questions) server.questions.origin = new URL(c.req.url).origin; // inbox links point where the server is reached
-    await next();
-  });
-  if (server.questions) app.route('/_frontmcp', questionRoutes(server.questions));
-  for (const path of new Set([http.path, '/'])) {
-    app.post(path, (c) => handlePost(c.env.server, c.req.raw, c.env.options.auth, c.env.options.readBody, c.env.options.ctx));
-    // GET and DELETE belong to sessions of clients before 2026-07-28; without one they are not served.
-    app.get(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyGet(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));
-    app.delete(path, (c) => (c.req.raw.headers.has(HEADER.sessionId) ? handleLegacyDelete(c.env.server, c.req.raw, c.env.options.auth) : methodNotAllowed('POST')));
-    app.on(['PUT', 'PATCH'], path, () => methodNotAllowed('POST'));
-  }
-  app.notFound(() => jsonResponse({ error: 'not_found' }, 404));
-  return app;
+    if (server.questions) server.questions.origin = new URL(request.url).origin; // inbox links point where the server is reached
+    if (mcpPaths.has(pathOf(request.url))) return mcpRoute(server, request, options);
+    return inbox ? inbox.fetch(request) : jsonResponse({ error: 'not_found' }, 404);
+  };
 }
 
 /**
@@ -72,11 +91,12 @@ function buildApp(server: ParleyServer): Hono<{ Bindings: Bindings }> {
  * @example export default createFetchHandler({ info: { name: 'desk', version: '1.0.0' }, apps: [HelpDesk] });
  */
 export function createFetchHandler(input: ServerInput): FetchHandler {
-  let ready: Promise<{ server: ParleyServer; app: Hono<{ Bindings: Bindings }> }> | undefined;
+  let ready: Promise<Route> | undefined;
+  let route: Route | undefined; // once built, requests skip the wait
   const changes = createChangeHub();
   const start = (env?: EnvSource) =>
     (ready ??= buildServer(input, env, changes).then(
-      (server) => ({ server, app: buildApp(server) }),
+      (server) => (route = buildRoutes(server)),
       (error: unknown) => {
         ready = undefined; // a failed build is tried again on the next request
         throw error;
@@ -84,14 +104,14 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
     ));
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
-    let built;
+    if (route) return route(request, options);
     try {
-      built = await start(options.env);
+      return await (await start(options.env))(request, options);
     } catch (error) {
+      if (route) throw error; // built: the failure is the request's, not the start's
       console.error(`[parley] ERROR Server failed to start: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       return jsonResponse({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
-    return built.app.fetch(request, { server: built.server, options });
   };
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });

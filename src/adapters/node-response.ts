@@ -1,0 +1,85 @@
+// Writing a handler's Response to Node's ServerResponse, and the plain Response parley/node writes without building one.
+import type { ServerResponse } from 'node:http';
+
+type Init = { status: number; headers: Record<string, string> };
+
+/**
+ * A JSON (or empty) response that parley/node sends as it is: building undici's Response costs more than the rest of
+ * a simple call. Whoever reads it as a Response gets the real one, built on first use, so it behaves as a Response.
+ */
+export class PlainResponse {
+  #real: Response | undefined;
+
+  // Named apart from Response's own members (text(), ...), which must keep reading the real one.
+  constructor(
+    readonly plainText: string | null,
+    readonly plainInit: Init,
+  ) {}
+
+  get real(): Response {
+    return (this.#real ??= new Response(this.plainText, this.plainInit));
+  }
+
+  /** True while nobody has read it as a Response: its plain text and init are still what to send. */
+  get untouched(): boolean {
+    return this.#real === undefined;
+  }
+
+  get status(): number {
+    return this.plainInit.status;
+  }
+}
+
+// Every other member of Response (headers, body, text(), clone() ...) reads the real one.
+for (const name of Object.getOwnPropertyNames(Response.prototype)) {
+  if (name === 'constructor' || Object.hasOwn(PlainResponse.prototype, name)) continue;
+  const described = Object.getOwnPropertyDescriptor(Response.prototype, name)!;
+  const real = (self: PlainResponse) => self.real as unknown as Record<string, unknown>;
+  Object.defineProperty(
+    PlainResponse.prototype,
+    name,
+    typeof described.value === 'function'
+      ? { value(this: PlainResponse, ...args: unknown[]) { return (real(this)[name] as (...a: unknown[]) => unknown)(...args); } }
+      : { get(this: PlainResponse) { return real(this)[name]; } },
+  );
+}
+Object.setPrototypeOf(PlainResponse.prototype, Response.prototype);
+
+export const plainResponse = (text: string | null, status: number, headers: Record<string, string>): Response =>
+  new PlainResponse(text, { status, headers }) as unknown as Response;
+
+/** Sends the response; a streamed body is written as it comes and cancelled if the client goes away. */
+export async function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> {
+  if (response instanceof PlainResponse && response.untouched) {
+    const { plainText: text, plainInit: init } = response;
+    outgoing.writeHead(init.status, text === null ? init.headers : { ...init.headers, 'content-length': Buffer.byteLength(text) });
+    outgoing.end(text ?? undefined);
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key !== 'set-cookie') headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  outgoing.writeHead(response.status, headers);
+  if (!response.body) {
+    outgoing.end();
+    return;
+  }
+  outgoing.flushHeaders(); // a stream (SSE) that waits before its first event must still show its headers
+  const reader = response.body.getReader();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) reader.cancel().catch(() => {});
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      outgoing.write(value);
+    }
+  } catch {
+    // The stream failed or was cancelled because the client left: nothing more to send.
+  }
+  outgoing.end();
+}
