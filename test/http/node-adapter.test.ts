@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, FrontMcp, Tool, ToolContext, z } from 'parley';
 import { serve, type RunningServer } from 'parley/node';
+import { request as httpRequest } from 'node:http';
+import { plainResponse } from '../../src/adapters/node-response';
 import { meta, read } from '../helpers/requests';
 
 let heard: { aborted: boolean } | undefined;
@@ -82,5 +84,39 @@ describe('parley/node reading the body itself', () => {
     leave.abort();
     expect(await pending).toBeInstanceOf(Error);
     await expect.poll(() => heard!.aborted).toBe(true);
+  });
+});
+
+/** A raw HTTP/1.1 exchange, for what fetch() will not send (a Host header that names no host). */
+function rawPost(url: string, host: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', setHost: false, headers: { host, ...headers('echo'), 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('parley/node answering without Fetch objects', () => {
+  it('refuses a Host header that cannot name a URL with 400, and goes on serving', async () => {
+    const refused = await rawPost(server.url, 'a b/c', callBody('echo', { text: 'x' }));
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).message).toContain('Host header');
+    const after = await rawPost(server.url, `127.0.0.1:${server.port}`, callBody('echo', { text: 'fine' }));
+    expect(JSON.parse(after.text).result.content[0].text).toBe('fine');
+  });
+
+  it('gives whoever reads a plain response a real Response: status, headers, body, clone', async () => {
+    const response = plainResponse('{"ok":true}', 201, { 'content-type': 'application/json', 'x-one': '1' });
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, response.ok, response.headers.get('x-one')]).toEqual([201, true, '1']);
+    const copy = response.clone();
+    expect(await response.json()).toEqual({ ok: true });
+    expect(await copy.text()).toBe('{"ok":true}');
+    expect(response.bodyUsed).toBe(true);
+    const empty = plainResponse(null, 202, {});
+    expect([empty.status, empty.body, await empty.text()]).toEqual([202, null, '']);
   });
 });
