@@ -5,7 +5,8 @@ const none = { type: 'object', properties: {} } as const;
 const nameForm = { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] };
 const capital = { messages: [{ role: 'user' as const, content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 };
 
-const textOf = (content: unknown): string => {
+/** The text of a sampling reply's (first) content block. */
+export const textOf = (content: unknown): string => {
   const block = Array.isArray(content) ? content[0] : content;
   return typeof block === 'object' && block !== null && 'text' in block ? String(block.text) : JSON.stringify(content);
 };

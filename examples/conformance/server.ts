@@ -1,5 +1,6 @@
 // The conformance fixture: a Parley server with exactly the tools, prompts and resources the official suite calls.
 import { App, FrontMcp, type FrontMcpConfigInput } from 'parley';
+import { Elicitation, ElicitationDefaults, ElicitationEnums, Sampling } from './asking-tools';
 import { AudioContent, EmbeddedResource, ErrorHandling, ImageContent, LoggingTool, MultipleContentTypes, SimpleText, ToolWithLogging, ToolWithProgress } from './content-tools';
 import { AskModel, AskName, AskRoots, AskTamperProof, AskThree, AskTwice, AskWhatIsDeclared, AskWithState, NeedsSampling, StreamingElicitation } from './input-tools';
 import { HeaderParam, JsonSchema202012, TriggerPromptChange, TriggerToolChange } from './other-tools';
@@ -30,6 +31,10 @@ import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resou
     AskWhatIsDeclared,
     NeedsSampling,
     StreamingElicitation,
+    Sampling,
+    Elicitation,
+    ElicitationDefaults,
+    ElicitationEnums,
     TriggerToolChange,
     TriggerPromptChange,
     JsonSchema202012,

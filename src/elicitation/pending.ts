@@ -32,8 +32,8 @@ export class PendingQuestions {
     return `${this.store.keyPrefix}${kind}:${id}`;
   }
 
-  /** Records the question and starts listening for its answer. Call it before the question is sent. */
-  async open(sessionId: string, elicitId: string, params: ElicitParams, ttlMs: number): Promise<OpenQuestion> {
+  /** Records the question (an elicitation, or a sampling or roots request) and starts listening for its answer. Call it before the question is sent. */
+  async open(sessionId: string, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
     let deliver!: (answer: RawAnswer) => void;
     const answer = new Promise<RawAnswer>((resolve) => (deliver = resolve));
     this.waiters.set(elicitId, { sessionId, deliver });

@@ -22,7 +22,7 @@ const missing = (name: string, required: Record<string, unknown>) =>
   new McpWireError(ErrorCode.MissingCapability, `This request requires the \`${name}\` client capability`, { requiredCapabilities: required });
 
 /** The capability a sampling or roots request needs that the client did not declare, if any. */
-function missingFor(method: OtherInputMethod, params: Record<string, unknown>, capabilities: Record<string, unknown>): McpWireError | undefined {
+export function missingFor(method: OtherInputMethod, params: Record<string, unknown>, capabilities: Record<string, unknown>): McpWireError | undefined {
   if (method === 'roots/list') return isObject(capabilities.roots) ? undefined : missing('roots', { roots: {} });
   const sampling = capabilities.sampling;
   if (!isObject(sampling)) return missing('sampling', { sampling: {} });

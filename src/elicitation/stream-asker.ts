@@ -1,9 +1,9 @@
-// Before 2026-07-28: elicit() sends elicitation/create on the call's stream and waits up to ttl for the client's answer.
+// Before 2026-07-28: elicit(), sample() and listRoots() send their request on the call's stream and wait for the client's answer.
 import { ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError, PublicMcpError } from '../server/errors';
 import type { ElicitOptions } from '../server/tool-types';
 import type { PendingQuestions } from './pending';
-import { elicitationModes } from './rounds';
-import { ELICIT_METHOD, type Asker, type ElicitParams, type RawAnswer } from './types';
+import { elicitationModes, missingFor } from './rounds';
+import { ELICIT_METHOD, type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer } from './types';
 
 export interface StreamCall {
   sessionId: string;
@@ -30,16 +30,30 @@ export class StreamAsker implements Asker {
   async ask(_key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!elicitationModes(this.call.capabilities)[mode]) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out');
+  }
+
+  /** sampling/createMessage or roots/list, to a client that declared it; the answer waits as long as a question's default ttl. */
+  async request(_key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
+    const lacking = missingFor(method, params, this.call.capabilities);
+    if (lacking) throw new PublicMcpError(lacking.message, 'INPUT_NOT_SUPPORTED');
+    const answer = await this.exchange(method, params, DEFAULT_TTL_MS, `The client did not answer ${method} in time`);
+    const error = answer.error as { code?: unknown; message?: unknown } | undefined;
+    if (error) throw new PublicMcpError(`The client answered ${method} with an error (${String(error.code)}: ${String(error.message)})`);
+    return answer;
+  }
+
+  /** Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end. */
+  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string): Promise<RawAnswer> {
     if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
-    const ttl = ttlOf(options);
-    const elicitId = crypto.randomUUID();
-    const question = await this.call.pending.open(this.call.sessionId, elicitId, params, ttl);
+    const id = crypto.randomUUID();
+    const question = await this.call.pending.open(this.call.sessionId, id, params, ttl);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     try {
-      this.call.send({ jsonrpc: '2.0', id: elicitId, method: ELICIT_METHOD, params });
+      this.call.send({ jsonrpc: '2.0', id, method, params });
       const ended = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ElicitationTimeoutError('Elicitation request timed out')), ttl);
+        timer = setTimeout(() => reject(new ElicitationTimeoutError(timedOut)), ttl);
         onAbort = () => reject(new PublicMcpError('The call was cancelled', 'CANCELLED'));
         this.call.signal.addEventListener('abort', onAbort, { once: true });
       });

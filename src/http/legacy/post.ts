@@ -79,10 +79,11 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   }
 }
 
-/** The client's answer to elicitation/create. A JSON-RPC error from the client counts as cancel. */
+/** The client's answer to a request this server sent (elicitation/create, sampling/createMessage, roots/list). */
 export async function deliverAnswer(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<void> {
   if (typeof message.id !== 'string') return;
-  if (message.error) server.logger.warn(`The client answered elicitation ${message.id} with an error (${message.error.code}: ${message.error.message}); treating it as cancel`);
-  const answer = message.error ? { action: 'cancel' } : { action: message.result?.action, content: message.result?.content };
+  // An error answers sample() and listRoots() with a failure; elicit() counts it as cancel.
+  if (message.error) server.logger.warn(`The client answered request ${message.id} with an error (${message.error.code}: ${message.error.message}); an elicitation treats it as cancel`);
+  const answer = message.error ? { action: 'cancel', error: { code: message.error.code, message: message.error.message } } : { ...message.result };
   await pendingOf(server).deliver(session.record.sessionId, message.id, answer);
 }
