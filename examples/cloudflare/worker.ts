@@ -2,5 +2,6 @@
 import { createWorker } from 'parley/cloudflare';
 import { config } from '../help-desk/server';
 
-// A Worker has no store for clients before 2026-07-28 to wait in; 'stateless' serves 2026-07-28 rounds, which need none.
+// 'stateless': 2026-07-28 rounds need no store. Clients before 2026-07-28 need one to wait in: worker-redis-http.ts adds
+// Redis over HTTP, and with it, this config serves them too (the store comes first; 'stateless' is for when there is none).
 export default createWorker({ ...config, elicitation: { ...config.elicitation, edge: 'stateless' } });

@@ -1,5 +1,4 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
-import { Hono } from 'hono';
 import { createChangeHub, type ListChanges } from '../server/changes';
 import { buildServer, type ParleyServer, type ServerInput } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
@@ -7,7 +6,6 @@ import type { EnvSource } from '../runtime';
 import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
 import { handleLegacyDelete, handleLegacyGet } from './legacy';
-import { questionRoutes } from '../questions';
 import { checkRequestOrigin } from './guard';
 import { jsonResponse, methodNotAllowed } from './respond';
 
@@ -72,8 +70,7 @@ function buildRoutes(server: ParleyServer): Route {
   const http = server.config.http;
   const mcpPaths = new Set([http.path, '/']);
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
-  const inbox = server.questions ? new Hono().route('/_frontmcp', questionRoutes(server.questions)) : undefined;
-  inbox?.notFound(() => jsonResponse({ error: 'not_found' }, 404));
+  const inbox = server.questions?.routes();
   return (request, options) => {
     const problem = checkRequestOrigin(request, http);
     if (problem) {

@@ -1,9 +1,8 @@
-// The questions subsystem's door: persistent questions, their subjects, people auth and the inbox routes.
+// The questions subsystem's door: persistent questions, their subjects and people auth (the inbox routes hang off the service).
 export { InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './errors';
 export { questionSubjectOf } from './subject';
 export { LoopbackTokenAuth } from './people';
-export { QuestionService } from './service';
-export { createQuestionService } from './setup';
+export type { QuestionService } from './service';
+export { createQuestionService } from './open';
 export { printQuestionInboxLink } from './link';
-export { questionRoutes } from './routes';
 export type { InboxLinks, PersistentOptions, QuestionStorage } from './options';

@@ -113,3 +113,10 @@ export function questionRoutes(service: QuestionService): Hono {
   app.all('*', () => problem(404, 'not_found', 'Not found'));
   return app;
 }
+
+/** The inbox as an app of its own: its routes under /_frontmcp, and `{ error: 'not_found' }` (404) off them. */
+export function inboxApp(service: QuestionService): Hono {
+  const app = new Hono().route('/_frontmcp', questionRoutes(service));
+  app.notFound(() => jsonResponse({ error: 'not_found' }, 404));
+  return app;
+}

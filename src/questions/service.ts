@@ -1,4 +1,5 @@
 // The persistent questions of one server: its store, options and people auth, and what one call may do with them.
+import type { Hono } from 'hono';
 import type { ElicitParams, PersistentAsker, RawAnswer } from '../elicitation/types';
 import { ElicitationNotSupportedError, InvalidInputError } from '../server/errors';
 import type { AuthInfo, ElicitOptions } from '../server/tool-types';
@@ -6,6 +7,7 @@ import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
 import type { QuestionStore, QuestionView } from './question-store';
+import { inboxApp } from './routes';
 import { questionSubjectOf } from './subject';
 
 /** Where a waiting call waits when the tool named no ttl (the docs' default for elicit()). */
@@ -40,6 +42,11 @@ export class QuestionService {
     /** Used when no request has named an origin yet, e.g. `http://127.0.0.1:3000`. */
     readonly fallbackOrigin?: string,
   ) {}
+
+  /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
+  routes(): Hono {
+    return inboxApp(this);
+  }
 
   /** What one tool call may do: ask persistent questions as its caller, and print its caller's inbox link. */
   forCall(auth: AuthInfo, signal?: AbortSignal): PersistentAsker {

@@ -1,21 +1,18 @@
-// Building a server's persistent questions from its config: options, the store it names, the codec and people auth.
-import { formatRecord, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
+// Building a server's persistent questions from their checked options: the store they name, the codec and people auth.
+import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
 import { DEFAULT_KEY_PREFIX, encryptionSecret, memoryStore, redisChoice, redisOptionsSchema, sqliteChoice, type StoreBackend } from '../stores';
-// Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"); edge is refused before loading.
+// Loaded only on Node (questions/open.ts refuses an edge runtime), through "#store-drivers" like the drivers it opens.
 import { drivers } from '#store-drivers';
 import { QuestionCodec } from './codec';
-import { EDGE_REFUSAL, InvalidQuestionStoreError } from './errors';
-import { readPersistentOptions, type PersistentOptions } from './options';
+import { InvalidQuestionStoreError } from './errors';
+import type { PersistentOptions } from './options';
 import { LoopbackTokenAuth } from './people';
 import { QuestionStore } from './question-store';
 import { QuestionService } from './service';
 
-export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
-  const options = readPersistentOptions(config.elicitation.persistent);
-  if (!options) return undefined;
-  if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
-  if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
+/** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
+export async function buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService> {
   const secret = encryptionSecret(env);
   const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);

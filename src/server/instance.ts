@@ -8,7 +8,8 @@ import { buildPrompts, type PromptEntry } from './prompt-registry';
 import { buildRegistry, type ToolEntry } from './registry';
 import { buildResources, type Resources } from './resource-registry';
 import { createElicitationStore, type ElicitationStore } from '../stores';
-import { createQuestionService, type QuestionService } from '../questions';
+import { createQuestionService } from '../questions/open';
+import type { QuestionService } from '../questions/service';
 
 export interface ParleyServer {
   config: FrontMcpConfig;

@@ -1,11 +1,20 @@
-// The store drivers in an edge bundle ("#store-drivers" under workerd, edge-light, worker, browser): none, so the
-// bundle never pulls ioredis or better-sqlite3. The factory refuses those stores on an edge isolate before loading.
-import type { StoreDrivers } from './drivers';
+// What an edge bundle gets for "#store-drivers" (workerd, edge-light, worker, browser): stand-ins, so the bundle never
+// pulls ioredis, better-sqlite3, @upstash/redis or persistent questions. Redis over HTTP comes in when the Worker's
+// entry asks for it (enableRedisHttp() from parley/redis-http); the factory refuses the rest on an edge isolate.
+import { providedRedisHttp, type StoreDrivers } from './drivers';
+
+const REDIS_HTTP_NOT_IN_BUNDLE =
+  "Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley/redis-http' (see examples/cloudflare/worker-redis-http.ts)";
 
 const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this build (an edge bundle): run on Node.js`));
 
 export const drivers: StoreDrivers = {
   redis: unavailable('Redis over TCP (ioredis)'),
   sqlite: unavailable('SQLite (better-sqlite3)'),
+  redisHttp: () => {
+    const driver = providedRedisHttp();
+    return driver ? Promise.resolve(driver) : Promise.reject(new Error(REDIS_HTTP_NOT_IN_BUNDLE));
+  },
   questionsHome: unavailable('The default question file'),
+  questions: unavailable('Persistent questions'),
 };

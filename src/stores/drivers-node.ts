@@ -4,5 +4,7 @@ import type { StoreDrivers } from './drivers';
 export const drivers: StoreDrivers = {
   redis: () => import('./redis'),
   sqlite: () => import('./sqlite'),
+  redisHttp: () => import('./redis-http'),
   questionsHome: () => import('../questions/home-file'),
+  questions: () => import('../questions/setup'),
 };

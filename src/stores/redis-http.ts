@@ -3,6 +3,7 @@
 import { Redis } from '@upstash/redis/cloudflare'; // the platform-neutral build: global fetch, no process.env
 import { readEnv, type EnvSource } from '../runtime';
 import { ElicitationNotSupportedError } from '../server/errors';
+import { provideRedisHttp } from './drivers';
 import { probePubSub } from './probe';
 import type { MessageHandler, StoreBackend } from './types';
 
@@ -135,4 +136,13 @@ export async function openRedisHttpStore(options: Partial<RedisHttpStoreOptions>
     throw new ElicitationNotSupportedError(`Redis over HTTP can't publish and subscribe here (${reason}); elicitation needs both to pass answers between instances`);
   }
   return store;
+}
+
+/**
+ * Puts Redis over HTTP into an edge bundle, which leaves @upstash/redis out unless asked: then `{ provider: 'upstash' }`
+ * and UPSTASH_REDIS_REST_URL/TOKEN choose it there as they do on Node (where it loads without this call).
+ * @example import { enableRedisHttp } from 'parley/redis-http'; enableRedisHttp(); export default createWorker(config);
+ */
+export function enableRedisHttp(): void {
+  provideRedisHttp({ openRedisHttpStore });
 }

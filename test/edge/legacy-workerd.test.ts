@@ -11,30 +11,39 @@ import { startWorker, type RunningWorker } from '../helpers/workerd';
 
 let redis: RunningRedis;
 let upstash: UpstashServer;
-let a: RunningWorker;
-let b: RunningWorker;
-let urls: { a: URL; b: URL };
 beforeAll(async () => {
-  const [{ code }, started] = await Promise.all([bundleWorker('test/edge/entries/desk-worker.ts'), startRedis()]);
-  redis = started;
+  redis = await startRedis();
   upstash = await startUpstashServer(redis.url);
-  const bindings = {
-    ELICITATION: '{"enabled":true,"redis":{"provider":"upstash"}}',
-    UPSTASH_REDIS_REST_URL: upstash.url,
-    UPSTASH_REDIS_REST_TOKEN: upstash.token,
-    MCP_SESSION_SECRET: 'shared-session-secret',
-    VAULT_SECRET: 'shared-vault-secret',
-  };
-  [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
-  urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
 });
 afterAll(async () => {
-  await Promise.all([a?.dispose(), b?.dispose()]);
   await upstash?.close();
   await redis?.stop();
 });
 
-describe('an older client across two workerd instances', () => {
+// The Worker example finds the store through the credentials alone; the test entry names it in elicitation.redis.
+describe.each<{ worker: string; store: Record<string, string> }>([
+  { worker: 'examples/cloudflare/worker-redis-http.ts', store: {} },
+  { worker: 'test/edge/entries/desk-worker.ts', store: { ELICITATION: '{"enabled":true,"redis":{"provider":"upstash"}}' } },
+])('an older client across two workerd instances of $worker', ({ worker, store }) => {
+  let a: RunningWorker;
+  let b: RunningWorker;
+  let urls: { a: URL; b: URL };
+  beforeAll(async () => {
+    const { code } = await bundleWorker(worker);
+    const bindings = {
+      ...store,
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      MCP_SESSION_SECRET: 'shared-session-secret',
+      VAULT_SECRET: 'shared-vault-secret',
+    };
+    [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
+    urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
+  });
+  afterAll(async () => {
+    await Promise.all([a?.dispose(), b?.dispose()]);
+  });
+
   it('asks on the instance that runs the tool, takes the answer on the other, and the tool finishes', async () => {
     const routed: string[] = [];
     // The load balancer: the answer (a JSON-RPC response) goes to B, everything else to A.
@@ -51,6 +60,7 @@ describe('an older client across two workerd instances', () => {
       const result = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-7' } });
       expect(result.structuredContent).toEqual({ closed: true, id: 'T-7', note: 'via b' });
       expect(routed).toContain('POST b');
+      expect(a.output()).toContain("Created elicitation store { type: 'redis-http'");
     } finally {
       await client.close();
     }

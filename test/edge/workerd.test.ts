@@ -2,6 +2,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../helpers/bundle';
 import { mcpRequest } from '../helpers/requests';
+import { startWorker } from '../helpers/workerd';
 
 let worker: { code: string; nodeImports: string[] };
 beforeAll(async () => {
@@ -36,6 +37,22 @@ describe('the core inside workerd', () => {
       const done = await send(mf, call({ inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.result.requestState }));
       expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
     });
+  });
+
+  it('given Upstash credentials, refuses to start and says how to put Redis over HTTP in the bundle', async () => {
+    const running = startWorker(worker.code, { UPSTASH_REDIS_REST_URL: 'https://redis.example.com', UPSTASH_REDIS_REST_TOKEN: 't' });
+    try {
+      for (const request of [mcpRequest('tools/list'), mcpRequest('ping')]) {
+        const response = await running.send(request);
+        expect(response.status).toBe(503);
+        expect(await response.json()).toMatchObject({ error: 'SERVER_START_FAILED' });
+      }
+      await expect.poll(() => running.output()).toContain(
+        "Server failed to start: Error: Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley/redis-http'",
+      );
+    } finally {
+      await running.dispose();
+    }
   });
 });
 

@@ -6,18 +6,24 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { describe, expect, it } from 'vitest';
+import { WORKER_BUDGET_BYTES } from '../helpers/bundle';
 import { mcpRequest } from '../helpers/requests';
+import { startWorker } from '../helpers/workerd';
 
 const run = promisify(execFile);
+// wrangler 4.86.0 is the newest that runs on Node 20; no metrics, no cf.json download.
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' };
+const dryRun = (outdir: string, ...args: string[]) =>
+  run(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir, ...args], { env: wranglerEnv });
 
 describe('wrangler deploy --dry-run', () => {
-  it('builds the Worker that wrangler.toml names, and the build completes an elicitation round in workerd', { timeout: 60_000 }, async () => {
+  it('builds the Worker that wrangler.toml names, under the bundle budget, and the build completes an elicitation round in workerd', { timeout: 60_000 }, async () => {
     const outdir = await mkdtemp(join(tmpdir(), 'parley-wrangler-'));
     try {
-      // wrangler 4.86.0 is the newest that runs on Node 20; no metrics, no cf.json download.
-      const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' };
-      const { stdout } = await run(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir], { env });
-      expect(stdout).toMatch(/Total Upload: .* gzip: .*KiB/);
+      const { stdout } = await dryRun(outdir);
+      // What wrangler would upload is under the bundle budget too (test/bundle measures the same build with esbuild).
+      const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);
+      expect(gzipKiB * 1024).toBeLessThan(WORKER_BUDGET_BYTES);
       const code = await readFile(join(outdir, 'worker.js'), 'utf8');
       expect(code).not.toMatch(/from\s*["']node:|require\(["']node:/);
       const mf = new Miniflare({ modules: true, script: code, compatibilityDate: '2026-04-01', compatibilityFlags: ['nodejs_compat'], cf: false, bindings: { VAULT_SECRET: 'built-by-wrangler' } });
@@ -31,6 +37,24 @@ describe('wrangler deploy --dry-run', () => {
         expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-3', note: '' });
       } finally {
         await mf.dispose();
+      }
+    } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds the redis-http environment from examples/cloudflare/worker-redis-http.ts, with Redis over HTTP in it', { timeout: 60_000 }, async () => {
+    const outdir = await mkdtemp(join(tmpdir(), 'parley-wrangler-'));
+    try {
+      await dryRun(outdir, '--env', 'redis-http');
+      const code = await readFile(join(outdir, 'worker-redis-http.js'), 'utf8');
+      // Nothing listens on port 9: the store is in the bundle, so the startup probe is what fails.
+      const worker = startWorker(code, { UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 't' });
+      try {
+        expect((await worker.send(mcpRequest('ping'))).status).toBe(503);
+        await expect.poll(() => worker.output()).toContain("ElicitationNotSupportedError: Redis over HTTP can't publish and subscribe here");
+      } finally {
+        await worker.dispose();
       }
     } finally {
       await rm(outdir, { recursive: true, force: true });

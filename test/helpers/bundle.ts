@@ -1,5 +1,6 @@
 // Bundles a Worker entry with esbuild the way wrangler does, for tests that run it inside workerd and for npm run size.
 import { build, type Metafile } from 'esbuild';
+import { gzipSync } from 'node:zlib';
 
 export interface BundleOptions {
   /** 'iife' for runtimes that take a script rather than a module (edge-runtime). */
@@ -13,6 +14,7 @@ export async function bundleWorker(entry: string, options: BundleOptions = {}): 
     bundle: true,
     format: options.format ?? 'esm',
     minify: options.minify ?? false,
+    keepNames: options.minify ?? false, // as wrangler builds (keep_names defaults to true), so sizes match its upload
     platform: 'neutral',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],
@@ -26,4 +28,28 @@ export async function bundleWorker(entry: string, options: BundleOptions = {}): 
     input.imports.filter((i) => i.path.startsWith('node:') || (i.external && i.path !== '<runtime>')).map((i) => i.path),
   );
   return { code: result.outputFiles[0]!.text, nodeImports, metafile: result.metafile };
+}
+
+/** The bundle budget: the help-desk Worker (Parley with hono, zod and jose), minified and gzipped. */
+export const WORKER_BUDGET_BYTES = 100 * 1024;
+
+export interface WorkerSize {
+  gzip: number;
+  minified: number;
+  /** Minified bytes by package (node_modules) or by source folder (src/stores, …), largest first. */
+  parts: [where: string, bytes: number][];
+  /** The files that put code into the bundle. */
+  files: string[];
+}
+
+/** What a Worker entry costs once minified and gzipped, and who pulls what in. */
+export async function measureWorker(entry: string): Promise<WorkerSize> {
+  const { code, metafile } = await bundleWorker(entry, { minify: true });
+  const parts = new Map<string, number>();
+  const inputs = Object.entries(Object.values(metafile.outputs)[0]!.inputs).filter(([, input]) => input.bytesInOutput > 0);
+  for (const [file, input] of inputs) {
+    const where = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? file.split('/').slice(0, 2).join('/');
+    parts.set(where, (parts.get(where) ?? 0) + input.bytesInOutput);
+  }
+  return { gzip: gzipSync(code).length, minified: Buffer.byteLength(code), parts: [...parts].sort((a, b) => b[1] - a[1]), files: inputs.map(([file]) => file) };
 }

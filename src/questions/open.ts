@@ -1,0 +1,17 @@
+// Persistent questions at startup: their options and refusals here, the subsystem itself loaded only where it can run.
+import { isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
+import type { FrontMcpConfig } from '../server/config';
+// Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports"), after the edge refusal below.
+import { drivers } from '#store-drivers';
+import { EDGE_REFUSAL, InvalidQuestionStoreError } from './errors';
+import { readPersistentOptions } from './options';
+import type { QuestionService } from './service';
+
+/** The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served. */
+export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
+  const options = readPersistentOptions(config.elicitation.persistent);
+  if (!options) return undefined;
+  if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
+  if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
+  return (await drivers.questions()).buildQuestionService(config, options, env, logger);
+}
