@@ -26,7 +26,7 @@ function honour(server: ParleyServer, requested: Record<string, unknown>): Honou
   };
 }
 
-function notificationFor(change: Change, honoured: Honoured): { method: string; params: Record<string, unknown> } | undefined {
+export function notificationFor(change: Change, honoured: Honoured): { method: string; params: Record<string, unknown> } | undefined {
   if (change.kind === 'tools' && honoured.toolsListChanged) return { method: 'notifications/tools/list_changed', params: {} };
   if (change.kind === 'prompts' && honoured.promptsListChanged) return { method: 'notifications/prompts/list_changed', params: {} };
   if (change.kind === 'resources' && honoured.resourcesListChanged) return { method: 'notifications/resources/list_changed', params: {} };

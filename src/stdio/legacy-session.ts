@@ -4,6 +4,7 @@ import { callToolWithFallback, takesFallback } from '../elicitation/fallback';
 import { callerKey } from '../elicitation/round-call';
 import { pendingOf } from '../elicitation/pending';
 import { StreamAsker } from '../elicitation/stream-asker';
+import { watchChanges } from '../http/legacy/changes';
 import { deliverAnswer } from '../http/legacy/post';
 import { initializeResult, legacyMethod, negotiate } from '../http/legacy/methods';
 import type { LiveSession } from '../http/legacy/sessions';
@@ -35,6 +36,8 @@ export class StdioLegacySession {
       clientInfo: params.clientInfo,
     };
     this.session = { record, calls: new Map(), streams: new Map() };
+    // List changes and updates of subscribed resources go out as lines of their own, as on HTTP's GET stream.
+    this.session.unwatch = watchChanges(server, this.session, send);
   }
 
   initializeResult(): Record<string, unknown> {

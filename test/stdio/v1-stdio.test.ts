@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // One server process for the file: a stdio server serves one client, and each test asks it in turn.
@@ -62,6 +62,19 @@ describe('the official v1 client over stdio (2025-11-25, server-sent elicitation
     expect((await client.callTool({ name: 'noisy', arguments: {} })).content).toEqual([{ type: 'text', text: 'said hello' }]);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('noisy');
     await expect.poll(() => stderr).toContain('hello from console.log');
+  });
+
+  it('sends notifications/resources/updated for a subscribed resource, and none once unsubscribed', async () => {
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void updated.push(n.params.uri));
+    expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+    await client.subscribeResource({ uri: 'desk://status' });
+    await client.callTool({ name: 'touch_status', arguments: {} });
+    await expect.poll(() => updated).toEqual(['desk://status']);
+    await client.unsubscribeResource({ uri: 'desk://status' });
+    await client.callTool({ name: 'touch_status', arguments: {} });
+    // An update would have gone out before the call's result, on the same stdout.
+    expect(updated).toEqual(['desk://status']);
   });
 });
 

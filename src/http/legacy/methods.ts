@@ -5,6 +5,7 @@ import { LEGACY_VERSIONS, invalidParams, isLegacyVersion, isObject, methodNotFou
 import { capabilitiesOf, handleRequest, isKnownMethod } from '../../server/methods';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
+import { changeSubscription } from './changes';
 import type { LiveSession } from './sessions';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -42,6 +43,9 @@ export async function legacyMethod(server: ParleyServer, method: string, params:
       if (!LOG_LEVELS.includes(params.level as string)) throw invalidParams(`level must be one of ${LOG_LEVELS.join(', ')}`);
       scope.session.logLevel = params.level as string;
       return {};
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return changeSubscription(server, scope.session, method, params);
   }
   if (!isKnownMethod(method) || method === 'server/discover') throw methodNotFound(method);
   // The modern handler, without the fields only 2026-07-28 results carry.

@@ -5,6 +5,7 @@ import type { JsonRpcId } from '../../protocol';
 import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
 import type { ElicitationStore } from '../../stores';
+import { watchChanges } from './changes';
 import { EventStream } from './event-stream';
 
 export interface SessionRecord {
@@ -27,6 +28,10 @@ export interface LiveSession {
   /** The GET stream, for messages that belong to no call. */
   standalone?: EventStream;
   logLevel?: string;
+  /** The resource URIs the client subscribed to: their updates go out on the GET stream. */
+  subscriptions?: Set<string>;
+  /** Stops forwarding the server's changes to the session. */
+  unwatch?: () => void;
 }
 
 const SESSION_TTL_MS = 24 * 60 * 60_000;
@@ -94,12 +99,15 @@ export class SessionTable {
 
   private adopt(record: SessionRecord): LiveSession {
     const session: LiveSession = { record, calls: new Map(), streams: new Map() };
+    // Changes reach the client only on its GET stream; without one open, there is nowhere to send them.
+    session.unwatch = watchChanges(this.server, session, (message) => session.standalone?.send(message));
     this.live.set(record.sessionId, session);
     return session;
   }
 
   private drop(session: LiveSession): void {
     this.live.delete(session.record.sessionId);
+    session.unwatch?.();
     for (const call of session.calls.values()) call.abort();
     for (const stream of session.streams.values()) stream.detach();
   }
