@@ -1,4 +1,5 @@
-// `npm run conformance [revision]`: serves the fixture on a free loopback port, runs the official suite, and fails on any failure that counts.
+// `npm run conformance [revision]`: serves the fixture on a free loopback port, runs the official suite for the revision
+// (without one, for 2026-07-28 and then 2025-11-25 against the same fixture), and fails on any failure that counts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,7 +9,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const revision = process.argv[2] ?? '2026-07-28';
+/** The revisions checked: the one named, else the current one and the newest before it, which the same endpoint serves. */
+const revisions = process.argv[2] ? [process.argv[2]] : ['2026-07-28', '2025-11-25'];
 const suite = path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const hooks = path.join(root, 'scripts/conformance/register.mjs');
 const fixture = path.join(root, 'examples/conformance/serve.ts');
@@ -31,7 +33,7 @@ function startFixture(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-function runSuite(url: string, outputDir: string): Promise<{ code: number; output: string }> {
+function runSuite(url: string, revision: string, outputDir: string): Promise<{ code: number; output: string }> {
   const args = ['--import', hooks, suite, 'server', '--url', url, '--requirements', revision, '--expected-failures', baseline, '-o', outputDir];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -48,20 +50,31 @@ function unexpectedFailures(output: string): string[] {
   return [...summary.matchAll(/^✗ ([\w/.-]+): /gm)].map((m) => m[1]!).filter((name) => !allowed.has(name));
 }
 
-const { child, url } = await startFixture();
-const outputDir = await mkdtemp(path.join(tmpdir(), 'parley-conformance-'));
-let failed = false;
-try {
+/** Runs the suite for one revision; true when nothing that counts failed. Ends with its own summary line. */
+async function check(url: string, revision: string, outputDir: string): Promise<{ ok: boolean; total: string }> {
   console.log(`Conformance ${revision} against the fixture at ${url}`);
-  const { code, output } = await runSuite(url, outputDir);
+  const { code, output } = await runSuite(url, revision, outputDir);
   const unexpected = unexpectedFailures(output);
+  const summarized = output.includes('=== SUMMARY ===');
   if (code !== 0) console.error(`\nThe suite reports failures that count for ${revision} (exit ${code}).`);
   if (unexpected.length) console.error(`\nScenarios failed that expected-failures.yaml does not list: ${unexpected.join(', ')}`);
-  if (!output.includes('=== SUMMARY ===')) console.error('\nThe suite printed no summary.');
-  failed = code !== 0 || unexpected.length > 0 || !output.includes('=== SUMMARY ===');
-  if (!failed) console.log(`\nConformance ${revision}: every required scenario and every pending scenario passed.`);
+  if (!summarized) console.error('\nThe suite printed no summary.');
+  const ok = code === 0 && unexpected.length === 0 && summarized;
+  if (ok) console.log(`\nConformance ${revision}: every required scenario and every pending scenario passed.`);
+  return { ok, total: /^Total: .*$/m.exec(output)?.[0] ?? 'no total printed' };
+}
+
+const { child, url } = await startFixture();
+const outputDir = await mkdtemp(path.join(tmpdir(), 'parley-conformance-'));
+const results: { revision: string; ok: boolean; total: string }[] = [];
+try {
+  for (const revision of revisions) results.push({ revision, ...(await check(url, revision, outputDir)) });
 } finally {
   child.kill();
   await rm(outputDir, { recursive: true, force: true });
 }
-process.exit(failed ? 1 : 0);
+if (results.length > 1) {
+  console.log('\n=== CONFORMANCE ===');
+  for (const { revision, ok, total } of results) console.log(`${ok ? '✓' : '✗'} ${revision}: ${total}${ok ? '' : ' (failures that count)'}`);
+}
+process.exit(results.every((r) => r.ok) ? 0 : 1);
