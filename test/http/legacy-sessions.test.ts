@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley';
+import { SESSION_SECRET_REQUIRED } from '../../src/http/legacy/post';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { read } from '../helpers/requests';
@@ -145,12 +146,17 @@ describe('the fallback over the legacy transport', () => {
 });
 
 describe('legacy sessions in production', () => {
-  it('need MCP_SESSION_SECRET', async () => {
+  it('need MCP_SESSION_SECRET: without it, initialize is refused with 503 and a JSON-RPC error naming it', async () => {
     const init = () => legacyPost(request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'x', version: '1' } }));
     const bare = createFetchHandler(legacyDesk({ logging: { level: 'error' } }));
-    const refused = await read(await bare(init(), { env: { NODE_ENV: 'production' } }));
-    expect(refused.status).toBe(500);
-    expect(refused.body.error.message).toContain('MCP_SESSION_SECRET');
+    const asked = init();
+    const { id } = await asked.clone().json();
+    const response = await bare(asked, { env: { NODE_ENV: 'production' } });
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    const refused = await read(response);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32603, message: SESSION_SECRET_REQUIRED } });
+    expect(SESSION_SECRET_REQUIRED).toContain('MCP_SESSION_SECRET');
     const withSecret = createFetchHandler(legacyDesk({ logging: { level: 'error' } }));
     const served = await withSecret(init(), { env: { NODE_ENV: 'production', MCP_SESSION_SECRET: 'a-secret-for-sessions' } });
     expect(served.status).toBe(200);

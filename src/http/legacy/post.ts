@@ -44,9 +44,10 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
     const auth = await resolveCaller(request, server, given);
     if (auth instanceof Response) return auth;
     // Production serves older clients only with MCP_SESSION_SECRET set, so their questions are encrypted at rest.
+    // Until it is set, that service is unavailable (503): a refusal by configuration, not a crash.
     if (server.production && !readEnv('MCP_SESSION_SECRET', server.env)) {
       server.logger.error(SESSION_SECRET_REQUIRED);
-      return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: SESSION_SECRET_REQUIRED } }, 500);
+      return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: SESSION_SECRET_REQUIRED } }, 503);
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
