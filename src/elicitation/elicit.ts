@@ -26,8 +26,9 @@ const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The question state of one run: each kind numbers its own keys (`elicitation-1`, `sampling-1`, `roots-1`). */
 export class ElicitRun {
-  private readonly counts: Record<Kind, number> = { elicitation: 0, sampling: 0, roots: 0 };
-  private readonly keys = new Set<string>();
+  // Made on the first question: most runs ask none.
+  private counts: Record<Kind, number> | undefined;
+  private keys: Set<string> | undefined;
   private persisted = 0;
   constructor(
     readonly settings: ElicitSettings,
@@ -37,9 +38,11 @@ export class ElicitRun {
 
   private keyFor(kind: Kind, chosen: string | undefined): string {
     if (chosen !== undefined && !KEY.test(chosen)) throw new InvalidInputError(`Question key "${chosen}" must be 1-64 characters of A-Z, a-z, 0-9, _, . and -`);
-    const key = chosen ?? `${kind}-${++this.counts[kind]}`;
-    if (this.keys.has(key)) throw new InvalidInputError(`Question key "${key}" is used twice in one run`);
-    this.keys.add(key);
+    const counts = (this.counts ??= { elicitation: 0, sampling: 0, roots: 0 });
+    const keys = (this.keys ??= new Set());
+    const key = chosen ?? `${kind}-${++counts[kind]}`;
+    if (keys.has(key)) throw new InvalidInputError(`Question key "${key}" is used twice in one run`);
+    keys.add(key);
     return key;
   }
 

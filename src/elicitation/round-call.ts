@@ -8,6 +8,7 @@ import type { RawAnswer } from './types';
 
 const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_ANSWERS = 64;
+const NONE: ReadonlySet<string> = new Set();
 
 export interface RoundRequest {
   method: string;
@@ -51,18 +52,19 @@ export async function withRounds(
       server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
     }
   }
+  // The answers the signed state brought back, before this request's own are added.
+  const replayed = requestState === undefined ? NONE : new Set(Object.keys(answers));
   // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
-  const fresh = new Set<string>();
   if (trusted && inputResponses) {
     for (const [key, value] of Object.entries(inputResponses))
       if (ANSWER_KEY.test(key) && isObject(value)) {
         answers[key] = value as RawAnswer;
-        fresh.add(key);
+        if (replayed !== NONE) (replayed as Set<string>).delete(key);
       }
   }
   if (Object.keys(answers).length > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
 
-  const asker = new RoundAsker(answers, request.capabilities, new Set(Object.keys(answers).filter((k) => !fresh.has(k))));
+  const asker = new RoundAsker(answers, request.capabilities, replayed);
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
   if (asker.failure) throw asker.failure;

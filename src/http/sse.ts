@@ -46,15 +46,16 @@ export async function respondToRequest(
   let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
   const queued: Uint8Array[] = [];
   let closed = false;
-  let startStreaming!: () => void;
-  const streaming = new Promise<'stream'>((resolve) => (startStreaming = () => resolve('stream')));
+  // Settles with the work's outcome, or with 'stream' as soon as something is emitted first: whichever comes first.
+  let decide!: (first: Settled | 'stream') => void;
+  const first = new Promise<Settled | 'stream'>((resolve) => (decide = resolve));
   const emit: Emit = (method, params) => {
     if (closed) return;
     const chunk = sseEvent({ jsonrpc: '2.0', method, params });
     if (sink) sink.enqueue(chunk);
     else {
       queued.push(chunk);
-      startStreaming();
+      decide('stream');
     }
   };
   const stream: RequestStream = {
@@ -67,11 +68,12 @@ export async function respondToRequest(
     (result) => ({ ok: true, result }),
     (error: unknown) => ({ ok: false, error }),
   );
-  const first = await Promise.race([settled, streaming]);
-  if (first !== 'stream') {
+  void settled.then(decide);
+  const outcome = await first;
+  if (outcome !== 'stream') {
     closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
-    if (first.ok) return resultResponse(id, first.result);
-    throw first.error;
+    if (outcome.ok) return resultResponse(id, outcome.result);
+    throw outcome.error;
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -15,11 +15,15 @@ export interface Notifier {
 
 const rank = (level: string) => LOG_LEVELS.indexOf(level as McpLogLevel);
 
+/** A request that asked for no progress and no log lines (or has no stream) gets nothing sent. */
+const SILENT: Notifier = Object.freeze({ progress() {}, log() {} });
+
 /** Reads progressToken and the log level from a request's _meta; a level that is not one of the eight is -32602. */
 export function createNotifier(meta: Record<string, unknown> | undefined, emit: Emit | undefined, logger: Logger): Notifier {
   const token = meta?.progressToken;
   const level = meta?.[META.logLevel];
   if (level !== undefined && rank(String(level)) < 0) throw invalidParams(`_meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!emit || (level === undefined && typeof token !== 'string' && typeof token !== 'number')) return SILENT;
   let last = -Infinity;
   return {
     progress(progress, total, message) {

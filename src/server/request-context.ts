@@ -18,15 +18,27 @@ export interface RequestCall {
 }
 
 export abstract class RequestContext {
-  /** The verified caller of this request. */
-  declare readonly auth: AuthInfo;
-  /** Fires when the request is cancelled: the client closed the stream or sent notifications/cancelled. */
-  declare readonly signal: AbortSignal;
-  /** The capabilities the client declared on this request (`{}` when it declared none). */
-  declare readonly clientCapabilities: Readonly<Record<string, unknown>>;
-  /** Announces list changes and resource updates to open subscriptions/listen streams. */
-  declare readonly changes: ListChanges;
   declare private [CALL]: RequestCall;
+
+  /** The verified caller of this request. */
+  get auth(): AuthInfo {
+    return this[CALL].auth;
+  }
+
+  /** Fires when the request is cancelled: the client closed the stream or sent notifications/cancelled. */
+  get signal(): AbortSignal {
+    return this[CALL].signal; // built on first read: on some hosts it costs a whole Fetch Request
+  }
+
+  /** The capabilities the client declared on this request (`{}` when it declared none). */
+  get clientCapabilities(): Readonly<Record<string, unknown>> {
+    return this[CALL].capabilities;
+  }
+
+  /** Announces list changes and resource updates to open subscriptions/listen streams. */
+  get changes(): ListChanges {
+    return this[CALL].changes;
+  }
 
   /**
    * Asks the person and resolves with their answer, typed from the schema.
@@ -89,12 +101,5 @@ export function attachRequest(ctx: RequestContext, scope: Omit<RequestCall, 'run
       return scope.signal;
     },
   };
-  Object.defineProperties(ctx, {
-    auth: { value: call.auth, enumerable: true },
-    // A getter: the request's signal may be built lazily (on Node it costs a whole Fetch Request).
-    signal: { get: () => scope.signal, enumerable: true },
-    clientCapabilities: { value: call.capabilities, enumerable: true },
-    changes: { value: call.changes },
-    [CALL]: { value: call },
-  });
+  (ctx as unknown as Record<symbol, RequestCall>)[CALL] = call;
 }

@@ -35,14 +35,22 @@ export async function runHandler<C extends RequestContext, T>(server: ParleyServ
   const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks, questions: server.questions?.forCall(scope.auth, scope.signal) };
   const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
   attachRequest(ctx, scope, run);
-  const done = Promise.resolve().then(() => exec(ctx)).then((value): Run<T> => ({ kind: 'done', value }));
+  const done = Promise.resolve().then(() => exec(ctx));
+  const suspended = scope.suspended;
   // Fast path: with no round to wait for, there is nothing to race.
-  if (!scope.suspended) return done;
-  const first = await Promise.race([done, scope.suspended.then((): Run<T> => ({ kind: 'suspended' }))]);
-  if (first.kind === 'done') return first;
-  done.catch(() => {}); // the abandoned run may still fail; nobody is waiting for it
-  await settle();
-  return first;
+  if (!suspended) return done.then((value): Run<T> => ({ kind: 'done', value }));
+  return new Promise((resolve, reject) => {
+    let asked = false;
+    done.then(
+      (value) => asked || resolve({ kind: 'done', value }),
+      (error: unknown) => asked || reject(error), // once suspended, the abandoned run may still fail: nobody waits for it
+    );
+    void suspended.then(async () => {
+      asked = true;
+      await settle();
+      resolve({ kind: 'suspended' });
+    });
+  });
 }
 
 /**
