@@ -1,6 +1,7 @@
 // Turning Node's IncomingMessage into the Request the handler reads: a light one for MCP POSTs, a real one otherwise.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { standIn } from './stand-in';
 
 // A Host header that can be put in a URL: a name or IPv4 address, or a bracketed IPv6 one, with an optional port.
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -11,6 +12,27 @@ export function urlOf(incoming: IncomingMessage, fallbackHost: string): string |
   if (!HOST.test(host) || !incoming.url?.startsWith('/')) return undefined;
   return `http://${host}${incoming.url}`;
 }
+
+/** The headers of an MCP POST: get() and has() read Node's parsed headers; anything else reads a real Headers. */
+class IncomingHeaders {
+  #real: Headers | undefined;
+
+  constructor(private readonly incoming: IncomingMessage) {}
+
+  get real(): Headers {
+    return (this.#real ??= headersOf(this.incoming));
+  }
+
+  get(name: string): string | null {
+    const value = (this.incoming.headers as IncomingHttpHeaders)[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.incoming.headers[name.toLowerCase()] !== undefined;
+  }
+}
+standIn(IncomingHeaders, Headers);
 
 function headersOf(incoming: IncomingMessage): Headers {
   const headers = new Headers();
@@ -40,7 +62,7 @@ export function mcpPostRequest(incoming: IncomingMessage, outgoing: ServerRespon
     url,
     body: null,
     get headers() {
-      return (headers ??= headersOf(incoming));
+      return (headers ??= new IncomingHeaders(incoming) as unknown as Headers);
     },
     get signal() {
       return (controller ??= abortOnClose(outgoing)).signal;

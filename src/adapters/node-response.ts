@@ -1,5 +1,6 @@
 // Writing a handler's Response to Node's ServerResponse, and the plain Response parley/node writes without building one.
 import type { ServerResponse } from 'node:http';
+import { standIn } from './stand-in';
 
 type Init = { status: number; headers: Record<string, string> };
 
@@ -30,20 +31,7 @@ export class PlainResponse {
   }
 }
 
-// Every other member of Response (headers, body, text(), clone() ...) reads the real one.
-for (const name of Object.getOwnPropertyNames(Response.prototype)) {
-  if (name === 'constructor' || Object.hasOwn(PlainResponse.prototype, name)) continue;
-  const described = Object.getOwnPropertyDescriptor(Response.prototype, name)!;
-  const real = (self: PlainResponse) => self.real as unknown as Record<string, unknown>;
-  Object.defineProperty(
-    PlainResponse.prototype,
-    name,
-    typeof described.value === 'function'
-      ? { value(this: PlainResponse, ...args: unknown[]) { return (real(this)[name] as (...a: unknown[]) => unknown)(...args); } }
-      : { get(this: PlainResponse) { return real(this)[name]; } },
-  );
-}
-Object.setPrototypeOf(PlainResponse.prototype, Response.prototype);
+standIn(PlainResponse, Response);
 
 export const plainResponse = (text: string | null, status: number, headers: Record<string, string>): Response =>
   new PlainResponse(text, { status, headers }) as unknown as Response;
