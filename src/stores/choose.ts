@@ -55,7 +55,7 @@ export function redisChoice(options: RedisOptions, source: StoreSource, env: Env
  */
 export function redisHttpChoice(options: RedisHttpOptions, source: StoreSource, env: EnvSource): StoreChoice {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  return { source, keyPrefix, distributed: true, open: async () => (await drivers.redisHttp()).openRedisHttpStore(options, env, keyPrefix) };
+  return { source, keyPrefix, distributed: true, open: async (onError) => (await drivers.redisHttp()).openRedisHttpStore(options, env, keyPrefix, onError) };
 }
 
 export function sqliteChoice(options: SqliteOptions): StoreChoice {

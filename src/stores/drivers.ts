@@ -9,7 +9,7 @@ import type { StoreBackend } from './types';
 
 /** Redis over HTTP (@upstash/redis): the elicitation store once its probe showed publish/subscribe works. */
 export interface RedisHttpDriver {
-  openRedisHttpStore(options: Partial<RedisHttpStoreOptions>, env: EnvSource, keyPrefix: string): Promise<StoreBackend>;
+  openRedisHttpStore(options: Partial<RedisHttpStoreOptions>, env: EnvSource, keyPrefix: string, onError?: (error: Error) => void): Promise<StoreBackend>;
 }
 
 export interface StoreDrivers {

@@ -5,6 +5,7 @@ import { readEnv, type EnvSource } from '../runtime';
 import { ElicitationNotSupportedError } from '../server/errors';
 import { provideRedisHttp } from './drivers';
 import { probePubSub } from './probe';
+import { openSubscription } from './redis-http-stream';
 import type { MessageHandler, StoreBackend } from './types';
 
 export interface RedisHttpStoreOptions {
@@ -14,6 +15,8 @@ export interface RedisHttpStoreOptions {
   token: string;
   /** How long subscribe() waits for the stream to open before it fails. Default 10 s. */
   subscribeTimeoutMs?: number;
+  /** Told when a subscription's stream drops (it is opened again, with backoff) or can't be opened again. */
+  onError?: (error: Error) => void;
 }
 
 /** A store failure, with the driver's message but never the command (it would carry stored values). */
@@ -47,14 +50,20 @@ export class RedisHttpStore implements StoreBackend {
   readonly supportsPubSub = true;
   readonly distributed = true;
   private readonly redis: Redis;
+  private readonly url: string;
+  private readonly token: string;
   private readonly subscribeTimeoutMs: number;
+  private readonly onError: (error: Error) => void;
   private readonly open = new Set<() => Promise<void>>();
 
   constructor(options: RedisHttpStoreOptions) {
     if (!options.url || !options.token) throw new RedisHttpError('Redis over HTTP needs a url and a token (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN)');
     // Strings in, strings out: no JSON guessing on values or messages. Replies come base64-encoded (the default).
     this.redis = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, enableTelemetry: false, retry: { retries: 2 } });
+    this.url = options.url.replace(/\/$/, '');
+    this.token = options.token;
     this.subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;
+    this.onError = options.onError ?? (() => undefined);
   }
 
   get(key: string): Promise<string | undefined> {
@@ -82,25 +91,19 @@ export class RedisHttpStore implements StoreBackend {
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
     checkChannel(channel);
-    const subscriber = this.redis.subscribe<string>([channel]);
-    // Handlers run on their own, so one that throws cannot end the stream the client reads in this loop.
-    subscriber.on('message', ({ message }) => queueMicrotask(() => onMessage(fromEventLine(String(message)))));
-    // subscribe() returns before the stream is open: the server's `subscribe` event says it is.
-    const opened = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RedisHttpError(`Redis over HTTP: the subscription to ${channel} did not open within ${this.subscribeTimeoutMs} ms`)), this.subscribeTimeoutMs);
-      subscriber.on('subscribe', () => (clearTimeout(timer), resolve()));
-      subscriber.on('error', (error) => (clearTimeout(timer), reject(clean(error))));
-    });
+    const end = await openSubscription({
+      url: this.url,
+      token: this.token,
+      channel,
+      openTimeoutMs: this.subscribeTimeoutMs,
+      // Handlers run on their own, so one that throws cannot end the stream.
+      onMessage: (message) => queueMicrotask(() => onMessage(fromEventLine(message))),
+      onDrop: (error) => this.onError(clean(error)),
+    }).catch((error: unknown) => Promise.reject(clean(error)));
     const stop = async () => {
       this.open.delete(stop);
-      await subscriber.unsubscribe();
+      end();
     };
-    try {
-      await opened;
-    } catch (error) {
-      await subscriber.unsubscribe();
-      throw error;
-    }
     this.open.add(stop);
     return stop;
   }
@@ -126,8 +129,13 @@ export function redisHttpStore(options?: Partial<RedisHttpStoreOptions>, env?: E
  * channel came back. A REST endpoint without it (Vercel KV's, for one) is refused, since answers could not reach the
  * instance that asked.
  */
-export async function openRedisHttpStore(options: Partial<RedisHttpStoreOptions>, env: EnvSource, keyPrefix: string): Promise<RedisHttpStore> {
-  const store = redisHttpStore(options, env);
+export async function openRedisHttpStore(
+  options: Partial<RedisHttpStoreOptions>,
+  env: EnvSource,
+  keyPrefix: string,
+  onError?: (error: Error) => void,
+): Promise<RedisHttpStore> {
+  const store = redisHttpStore({ ...options, onError }, env);
   try {
     await probePubSub(store, keyPrefix);
   } catch (error) {

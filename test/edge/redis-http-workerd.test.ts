@@ -56,6 +56,18 @@ describe('Redis over HTTP inside workerd', () => {
     expect(await waiting).toEqual({ status: 200, text: '{"action":"accept"}' });
   });
 
+  it('opens a dropped subscription stream again inside workerd, and the message published after arrives', async () => {
+    const waiting = call(a, '/next-message?channel=w:dropped');
+    await expect.poll(async () => (await call(b, '/get?key=w:dropped:ready')).text, { timeout: 5_000 }).toBe('yes');
+    expect(server.dropStreams()).toBe(1);
+    await expect.poll(() => server.openStreams(), { timeout: 5_000 }).toBe(1);
+    let answered = false;
+    void waiting.then(() => (answered = true));
+    // Redis keeps no message for a subscriber that is away: publish until the new stream hears one.
+    await expect.poll(async () => (await call(b, '/publish?channel=w:dropped', 'after the drop'), answered), { interval: 50, timeout: 5_000 }).toBe(true);
+    expect(await waiting).toEqual({ status: 200, text: 'after the drop' });
+  });
+
   it('fails with a clear error for a wrong token', async () => {
     const wrong = worker('not-the-token');
     const { status, text } = await call(wrong, '/get?key=w:k1');

@@ -11,6 +11,10 @@ export interface UpstashServer {
   token: string;
   /** Each request's route and, for commands, their names: lets a test see that nothing polls. */
   log: string[];
+  /** How many subscription streams are open. */
+  openStreams(): number;
+  /** Cuts every open subscription stream's connection, as a network drop would; returns how many it cut. */
+  dropStreams(): number;
   close(): Promise<void>;
 }
 
@@ -119,6 +123,16 @@ export async function startUpstashServer(redisUrl: string, { token = 'test-token
     url: `http://127.0.0.1:${port}`,
     token,
     log,
+    openStreams: () => streams.size,
+    dropStreams() {
+      const cut = streams.size;
+      for (const { response, subscriber } of streams) {
+        subscriber.disconnect();
+        response.socket?.destroy();
+      }
+      streams.clear();
+      return cut;
+    },
     async close() {
       for (const { response, subscriber } of streams) {
         subscriber.disconnect();

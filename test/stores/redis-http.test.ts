@@ -47,6 +47,39 @@ describe('Redis over HTTP', () => {
     await expect(wrong.subscribe('mcp:y', () => undefined)).rejects.toThrow(/Unauthorized/);
   });
 
+  it('opens a dropped subscription stream again, says so, and delivers what is published after', async () => {
+    const problems: string[] = [];
+    const [a, b] = [new RedisHttpStore({ url: server.url, token: server.token, onError: (e) => problems.push(e.message) }), store()];
+    const got: string[] = [];
+    const stop = await a.subscribe('mcp:result:dropped', (m) => got.push(m));
+    const opened = server.log.filter((line) => line === '/subscribe').length;
+    expect(server.dropStreams()).toBe(1);
+    await expect.poll(() => server.log.filter((line) => line === '/subscribe').length).toBe(opened + 1);
+    // Redis keeps no message for a subscriber that is away: publish until the new stream hears one.
+    await expect.poll(async () => (await b.publish('mcp:result:dropped', 'after'), got.length), { interval: 50 }).toBeGreaterThan(0);
+    expect(new Set(got)).toEqual(new Set(['after']));
+    expect(problems[0]).toMatch(/^Redis over HTTP: the subscription to mcp:result:dropped dropped \(.+\); opening it again in 100 ms$/);
+    await stop();
+    await expect.poll(() => server.openStreams()).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('keeps trying, slower each time, while the server is away, and stops when unsubscribed', async () => {
+    const away = await startUpstashServer(redis.url);
+    const problems: string[] = [];
+    const a = new RedisHttpStore({ url: away.url, token: away.token, onError: (e) => problems.push(e.message) });
+    const stop = await a.subscribe('mcp:result:away', () => undefined);
+    await away.close(); // the stream drops, and nothing answers at that address any more
+    await expect.poll(() => problems.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    expect(problems[0]).toMatch(/dropped .*; opening it again in 100 ms$/);
+    expect(problems[1]).toMatch(/^Redis over HTTP: the subscription to mcp:result:away did not open again \(.+\); opening it again in 200 ms$/);
+    expect(problems[2]).toMatch(/opening it again in 400 ms$/);
+    await stop();
+    const seen = problems.length;
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(problems.length).toBe(seen); // the next attempt was due within 800 ms
+  });
+
   it('takes its URL and token from the code, else from UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN', async () => {
     expect(() => redisHttpStore({}, {})).toThrow(/UPSTASH_REDIS_REST_URL/);
     const fromEnv = redisHttpStore({}, { UPSTASH_REDIS_REST_URL: server.url, UPSTASH_REDIS_REST_TOKEN: server.token });
@@ -74,6 +107,20 @@ describe('the factory and Redis over HTTP', () => {
     expect(created).toMatchObject({ source: 'elicitation.redis', keyPrefix: 'desk:', sessionsDistributed: true });
     expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis-http', keyPrefix: 'desk:', supportsPubSub: true, encrypted: true }");
     expect(server.log.slice(before)).toContain('/subscribe'); // the startup probe
+  });
+
+  it("logs a dropped subscription stream as the elicitation store's warning", async () => {
+    const lines: string[] = [];
+    const config = parseConfig({ info: { name: 't', version: '1' }, elicitation: { enabled: true, redis: { provider: 'upstash', url: server.url, token: server.token } } });
+    const created = (await createElicitationStore(config, {}, createLogger('info', (line) => lines.push(line))))!;
+    const stop = await created.backend.subscribe('mcp:result:logged', () => undefined);
+    await expect.poll(() => server.openStreams()).toBe(1); // the startup probe's stream is gone
+    server.dropStreams();
+    await expect.poll(() => lines).toContainEqual(
+      expect.stringMatching(/^\[parley\] WARN Elicitation store \(elicitation\.redis\): Redis over HTTP: the subscription to mcp:result:logged dropped/),
+    );
+    await stop();
+    await created.backend.close();
   });
 
   it('chooses it from UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, sessions included', async () => {
