@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../helpers/bundle';
+import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
 import { startWorker, type RunningWorker } from '../helpers/workerd';
@@ -64,5 +65,25 @@ describe.each<{ worker: string; store: Record<string, string> }>([
     } finally {
       await client.close();
     }
+  });
+
+  it('resumes a lost call stream by Last-Event-ID while the tool still waits, and the answer reaches the resumed stream', async () => {
+    // The tool runs in the POST's request; the resumed GET is another request, which workerd would cancel as hung
+    // if its stream were only written from the POST's.
+    const send = (r: Request) => fetch(urls.a, { method: r.method, headers: r.headers, body: r.method === 'GET' ? undefined : r.body, duplex: 'half' } as RequestInit);
+    const session = await openLegacySession(send);
+    const call = sseReader(await send(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-8' } }), session)));
+    const question = (await call.next())!;
+    expect(question.data.method).toBe('elicitation/create');
+    await call.cancel(); // the connection drops; the tool goes on waiting
+    const headers = { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, 'last-event-id': question.id! };
+    const resumed = sseReader(await send(new Request(urls.a, { method: 'GET', headers })));
+    const answer = await send(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true, note: 'resumed' } } }, session));
+    expect(answer.status).toBe(202);
+    const final = (await resumed.next())!;
+    expect(final.id).toBe(question.id!.replace(/:1$/, ':2'));
+    expect(final.data.result.structuredContent).toEqual({ closed: true, id: 'T-8', note: 'resumed' });
+    expect(await resumed.next()).toBeUndefined();
+    expect(a.output()).not.toContain('hung');
   });
 });

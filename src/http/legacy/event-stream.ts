@@ -3,9 +3,20 @@ const encoder = new TextEncoder();
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } as const;
 
+/** An SSE comment now and then while nothing happens: proxies keep the connection, and workerd sees it is not hung. */
+const KEEPALIVE_MS = 15_000;
+const KEEPALIVE = encoder.encode(': keepalive\n\n');
+
 interface Event {
   seq: number;
   data: string;
+}
+
+/** One client connection: what it has been sent, and how to wake its writer when there is more. */
+interface Connection {
+  sent: number;
+  closed: boolean;
+  wake?: () => void;
 }
 
 /** Event ids are `<stream id>:<number>`: unique in the session, and they say which stream to replay. */
@@ -17,7 +28,7 @@ export function parseEventId(value: string): { streamId: string; seq: number } |
 export class EventStream {
   private seq = 0;
   private readonly events: Event[] = [];
-  private controller?: ReadableStreamDefaultController<Uint8Array>;
+  private connection?: Connection;
   private ended = false;
 
   constructor(
@@ -26,58 +37,91 @@ export class EventStream {
     private readonly onSettled: () => void = () => {},
   ) {}
 
-  /** A response carrying the events after `after` (a fresh stream starts with a priming event), then the live ones. */
+  /**
+   * A response carrying the events after `after` (a fresh stream starts with a priming event), then the live ones.
+   * The connection writes its own events when woken: on a Worker a stream belongs to the request that opened it, and
+   * the events may come from another request's running tool.
+   */
   connect(after?: number): Response {
     this.detach();
-    let mine: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const connection: Connection = { sent: after ?? 0, closed: false };
+    this.connection = connection;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        mine = this.controller = controller;
         if (after === undefined) controller.enqueue(encoder.encode(`id: ${this.id}:0\ndata: \n\n`));
-        for (const event of this.events) if (event.seq > (after ?? 0)) controller.enqueue(this.frame(event));
-        if (this.ended) this.finish();
       },
+      pull: (controller) => this.write(connection, controller),
       cancel: () => {
         // The client went away; that is not cancellation, and later events wait here for a resumption.
-        if (this.controller === mine) this.controller = undefined;
+        this.close(connection);
       },
     });
     return new Response(body, { status: 200, headers: { ...SSE_HEADERS } });
   }
 
   send(message: unknown): void {
-    const event = { seq: ++this.seq, data: JSON.stringify(message) };
-    this.events.push(event);
-    try {
-      this.controller?.enqueue(this.frame(event));
-    } catch {
-      this.controller = undefined;
-    }
+    this.events.push({ seq: ++this.seq, data: JSON.stringify(message) });
+    this.connection?.wake?.();
   }
 
   /** No more events: the connection closes once it has them all. */
   end(): void {
     this.ended = true;
-    if (this.controller) this.finish();
+    this.connection?.wake?.();
   }
 
   /** Closes the connection without ending the stream. */
   detach(): void {
-    const controller = this.controller;
-    this.controller = undefined;
-    try {
-      controller?.close();
-    } catch {
-      // already closed by the client
+    if (this.connection) this.close(this.connection);
+  }
+
+  private close(connection: Connection): void {
+    connection.closed = true;
+    connection.wake?.();
+    if (this.connection === connection) this.connection = undefined;
+  }
+
+  /** Writes what the connection has not had yet; waits (in the connection's own request) when that is nothing. */
+  private async write(connection: Connection, controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    for (;;) {
+      if (connection.closed) return closeQuietly(controller);
+      if (connection.sent < this.seq) {
+        for (const event of this.events.slice(connection.sent)) controller.enqueue(this.frame(event));
+        connection.sent = this.seq;
+        return;
+      }
+      if (this.ended) {
+        this.close(connection);
+        closeQuietly(controller);
+        return this.onSettled();
+      }
+      if (!(await this.woken(connection))) return controller.enqueue(KEEPALIVE);
     }
   }
 
-  private finish(): void {
-    this.detach();
-    this.onSettled();
+  /** Resolves true when woken, false after KEEPALIVE_MS of quiet. Made here, so it resumes in this connection's request. */
+  private woken(connection: Connection): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(false), KEEPALIVE_MS);
+      (timer as { unref?: () => void }).unref?.(); // on Node, a connection nobody reads does not keep the process alive
+      const settle = (woken: boolean) => {
+        clearTimeout(timer);
+        connection.wake = undefined;
+        resolve(woken);
+      };
+      connection.wake = () => settle(true);
+    });
   }
 
   private frame(event: Event): Uint8Array {
     return encoder.encode(`id: ${this.id}:${event.seq}\ndata: ${event.data}\n\n`);
+  }
+}
+
+function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>): void {
+  try {
+    controller.close();
+  } catch {
+    // already closed by the client
   }
 }
