@@ -54,22 +54,29 @@ function abortOnClose(outgoing: ServerResponse): AbortController {
  * An MCP POST, whose body the handler reads from the socket (HandlerOptions.readBody): only its method, URL, headers
  * and signal are read, so only those exist, the last two built on first read.
  */
-export function mcpPostRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: string): Request {
-  let headers: Headers | undefined;
-  let controller: AbortController | undefined;
-  const request = {
-    method: 'POST',
-    url,
-    body: null,
-    get headers() {
-      return (headers ??= new IncomingHeaders(incoming) as unknown as Headers);
-    },
-    get signal() {
-      return (controller ??= abortOnClose(outgoing)).signal;
-    },
-  };
-  return request as unknown as Request;
+class McpPost {
+  readonly method = 'POST';
+  readonly body = null;
+  #headers: Headers | undefined;
+  #controller: AbortController | undefined;
+
+  constructor(
+    private readonly incoming: IncomingMessage,
+    private readonly outgoing: ServerResponse,
+    readonly url: string,
+  ) {}
+
+  get headers(): Headers {
+    return (this.#headers ??= new IncomingHeaders(this.incoming) as unknown as Headers);
+  }
+
+  get signal(): AbortSignal {
+    return (this.#controller ??= abortOnClose(this.outgoing)).signal;
+  }
 }
+
+export const mcpPostRequest = (incoming: IncomingMessage, outgoing: ServerResponse, url: string): Request =>
+  new McpPost(incoming, outgoing, url) as unknown as Request;
 
 /** Any other request, as a full Fetch Request with its body streamed from the socket. */
 export function fetchRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: string): Request {

@@ -37,12 +37,13 @@ export const plainResponse = (text: string | null, status: number, headers: Reco
   new PlainResponse(text, { status, headers }) as unknown as Response;
 
 /** Sends the response; a streamed body is written as it comes and cancelled if the client goes away. */
-export async function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> {
+export function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> | undefined {
   if (response instanceof PlainResponse && response.untouched) {
     const { plainText: text, plainInit: init } = response;
-    outgoing.writeHead(init.status, text === null ? init.headers : { ...init.headers, 'content-length': Buffer.byteLength(text) });
+    if (text !== null) init.headers['content-length'] = String(Buffer.byteLength(text)); // the init is this response's own
+    outgoing.writeHead(init.status, init.headers);
     outgoing.end(text ?? undefined);
-    return;
+    return undefined;
   }
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
@@ -53,10 +54,14 @@ export async function writeResponse(outgoing: ServerResponse, response: Response
   outgoing.writeHead(response.status, headers);
   if (!response.body) {
     outgoing.end();
-    return;
+    return undefined;
   }
   outgoing.flushHeaders(); // a stream (SSE) that waits before its first event must still show its headers
-  const reader = response.body.getReader();
+  return pipeBody(outgoing, response.body);
+}
+
+async function pipeBody(outgoing: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) reader.cancel().catch(() => {});
   });

@@ -1,7 +1,7 @@
 // The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version;
 // the legacy transport takes the rest.
 import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
-import { isKnownMethod, handleRequest } from '../server/methods';
+import { isKnownMethod, handleRequest, type RequestScope } from '../server/methods';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';
@@ -12,7 +12,26 @@ import { listenResponse } from './listen-stream';
 import { checkHeaders, readEnvelope } from './modern-checks';
 import { checkParamHeaders } from './param-headers';
 import { accepted, errorResponseOf, toWireError } from './respond';
-import { respondToRequest } from './sse';
+import { respondToRequest, type RequestStream } from './sse';
+
+/** A request's scope on HTTP: its signal and notifications are its response stream's, the signal built on first read. */
+class StreamScope implements RequestScope {
+  constructor(
+    readonly era: RequestScope['era'],
+    readonly auth: AuthInfo,
+    readonly capabilities: Record<string, unknown>,
+    readonly meta: Record<string, unknown> | undefined,
+    private readonly stream: RequestStream,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.stream.signal;
+  }
+
+  get emit(): RequestStream['emit'] {
+    return this.stream.emit;
+  }
+}
 
 /** `keepAlive`: the platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
 export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo, hostRead?: BodyReader, keepAlive?: KeepAlive): Promise<Response> {
@@ -47,17 +66,7 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
       message.id,
       // Read only when a handler asks: on Node, request.signal builds the whole Fetch Request.
       () => request.signal,
-      (stream) =>
-        handleRequest(server, message.method, params, {
-          era,
-          auth: caller,
-          capabilities,
-          get signal() {
-            return stream.signal;
-          },
-          meta,
-          emit: stream.emit,
-        }),
+      (stream) => handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream)),
       (error) => toWireError(error, server.logger),
     );
   } catch (error) {

@@ -29,6 +29,36 @@ export interface RequestStream {
 
 type Settled = { ok: true; result: Record<string, unknown> } | { ok: false; error: unknown };
 
+/** One request's stream: notifications queue until the answer's form is decided, then go out as SSE events. */
+class ResponseStream implements RequestStream {
+  #signal: AbortSignal | undefined;
+  cancel: AbortController | undefined;
+  sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+  readonly queued: Uint8Array[] = [];
+  closed = false;
+
+  constructor(
+    private readonly requestSignal: () => AbortSignal,
+    /** Called when something is emitted before the answer: the answer becomes an SSE stream. */
+    private readonly startStreaming: () => void,
+  ) {}
+
+  readonly emit: Emit = (method, params) => {
+    if (this.closed) return;
+    const chunk = sseEvent({ jsonrpc: '2.0', method, params });
+    if (this.sink) this.sink.enqueue(chunk);
+    else {
+      this.queued.push(chunk);
+      this.startStreaming();
+    }
+  };
+
+  // Built on first read: most requests never look at their signal, and building it can cost (a Fetch Request on Node).
+  get signal(): AbortSignal {
+    return (this.#signal ??= eitherSignal(this.requestSignal(), (this.cancel ??= new AbortController()).signal));
+  }
+}
+
 /**
  * Runs the request and answers it. Nothing emitted before the result: JSON (the fast path), and a failure is thrown
  * for the caller to answer. Something emitted first: an SSE stream of the notifications, then the response; the stream
@@ -40,30 +70,10 @@ export async function respondToRequest(
   work: (stream: RequestStream) => Promise<Record<string, unknown>>,
   toWireError: (error: unknown) => McpWireError,
 ): Promise<Response> {
-  // Built on first read: most requests never look at their signal, and building it can cost (a Fetch Request on Node).
-  let cancel: AbortController | undefined;
-  let signal: AbortSignal | undefined;
-  let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
-  const queued: Uint8Array[] = [];
-  let closed = false;
   // Settles with the work's outcome, or with 'stream' as soon as something is emitted first: whichever comes first.
   let decide!: (first: Settled | 'stream') => void;
   const first = new Promise<Settled | 'stream'>((resolve) => (decide = resolve));
-  const emit: Emit = (method, params) => {
-    if (closed) return;
-    const chunk = sseEvent({ jsonrpc: '2.0', method, params });
-    if (sink) sink.enqueue(chunk);
-    else {
-      queued.push(chunk);
-      decide('stream');
-    }
-  };
-  const stream: RequestStream = {
-    emit,
-    get signal() {
-      return (signal ??= eitherSignal(requestSignal(), (cancel ??= new AbortController()).signal));
-    },
-  };
+  const stream = new ResponseStream(requestSignal, () => decide('stream'));
   const settled: Promise<Settled> = work(stream).then(
     (result) => ({ ok: true, result }),
     (error: unknown) => ({ ok: false, error }),
@@ -71,25 +81,25 @@ export async function respondToRequest(
   void settled.then(decide);
   const outcome = await first;
   if (outcome !== 'stream') {
-    closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
+    stream.closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
     if (outcome.ok) return resultResponse(id, outcome.result);
     throw outcome.error;
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      sink = controller;
-      for (const chunk of queued.splice(0)) controller.enqueue(chunk);
+      stream.sink = controller;
+      for (const chunk of stream.queued.splice(0)) controller.enqueue(chunk);
       void settled.then((outcome) => {
-        if (closed) return;
-        closed = true;
+        if (stream.closed) return;
+        stream.closed = true;
         const message = outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: toWireError(outcome.error).toJSON() };
         controller.enqueue(sseEvent(message));
         controller.close();
       });
     },
     cancel() {
-      closed = true;
-      (cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
+      stream.closed = true;
+      (stream.cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
     },
   });
   return new Response(body, { status: 200, headers: SSE_HEADERS });

@@ -9,7 +9,8 @@ import { findTool, runTool } from './call-tool';
 import { complete } from './complete';
 import { findPrompt, runPrompt } from './get-prompt';
 import type { ParleyServer } from './instance';
-import { createNotifier, type Emit } from './notifier';
+import type { ListChanges } from './changes';
+import { createNotifier, type Emit, type Notifier } from './notifier';
 import { locateResource, runResource } from './read-resource';
 import type { HandlerScope } from './run-handler';
 import type { AuthInfo } from './tool-types';
@@ -42,6 +43,29 @@ export function capabilitiesOf(server: ParleyServer): Record<string, unknown> {
   };
 }
 
+/** What a handler's run sees of its request: the caller, signal (read on first use) and capabilities are the request's. */
+class RunScope implements HandlerScope {
+  constructor(
+    private readonly request: RequestScope,
+    readonly notifier: Notifier,
+    readonly changes: ListChanges,
+    readonly asker: Asker,
+    readonly suspended?: Promise<void>,
+  ) {}
+
+  get auth(): AuthInfo {
+    return this.request.auth;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  get capabilities(): Record<string, unknown> {
+    return this.request.capabilities;
+  }
+}
+
 /** Runs a handler that may ask questions: as input_required rounds on 2026-07-28, with nobody to ask when unversioned. */
 async function withQuestions(
   server: ParleyServer,
@@ -50,18 +74,7 @@ async function withQuestions(
   run: (handlerScope: HandlerScope) => Promise<RoundOutcome>,
 ): Promise<Record<string, unknown>> {
   const notifier = createNotifier(scope.meta, scope.emit, server.logger);
-  // The signal stays a getter: it is built only if the handler reads it.
-  const handlerScope = (asker: Asker, suspended?: Promise<void>): HandlerScope => ({
-    auth: scope.auth,
-    get signal() {
-      return scope.signal;
-    },
-    capabilities: scope.capabilities,
-    notifier,
-    changes: server.changes,
-    asker,
-    suspended,
-  });
+  const handlerScope = (asker: Asker, suspended?: Promise<void>): HandlerScope => new RunScope(scope, notifier, server.changes, asker, suspended);
   if (scope.era === 'unversioned') {
     const outcome = await run(handlerScope(unversionedAsker));
     return outcome.kind === 'result' ? outcome.result : {};

@@ -8,13 +8,18 @@ import type { AuthInfo, ElicitOptions, ElicitResult, Infer, SchemaInput } from '
 
 const CALL = Symbol('parley.call');
 
-export interface RequestCall {
+/** What a handler's request gives it; `signal` may be a getter, built on first read (on some hosts it is costly). */
+export interface CallScope {
   auth: AuthInfo;
   signal: AbortSignal;
   capabilities: Record<string, unknown>;
-  run: ElicitRun;
   notifier: Notifier;
   changes: ListChanges;
+}
+
+interface RequestCall {
+  scope: CallScope;
+  run: ElicitRun;
 }
 
 export abstract class RequestContext {
@@ -22,22 +27,22 @@ export abstract class RequestContext {
 
   /** The verified caller of this request. */
   get auth(): AuthInfo {
-    return this[CALL].auth;
+    return this[CALL].scope.auth;
   }
 
   /** Fires when the request is cancelled: the client closed the stream or sent notifications/cancelled. */
   get signal(): AbortSignal {
-    return this[CALL].signal; // built on first read: on some hosts it costs a whole Fetch Request
+    return this[CALL].scope.signal;
   }
 
   /** The capabilities the client declared on this request (`{}` when it declared none). */
   get clientCapabilities(): Readonly<Record<string, unknown>> {
-    return this[CALL].capabilities;
+    return this[CALL].scope.capabilities;
   }
 
   /** Announces list changes and resource updates to open subscriptions/listen streams. */
   get changes(): ListChanges {
-    return this[CALL].changes;
+    return this[CALL].scope.changes;
   }
 
   /**
@@ -69,7 +74,7 @@ export abstract class RequestContext {
    * @example this.progress(50, 100, 'Half way');
    */
   protected progress(progress: number, total?: number, message?: string): void {
-    this[CALL].notifier.progress(progress, total, message);
+    this[CALL].scope.notifier.progress(progress, total, message);
   }
 
   /**
@@ -77,7 +82,7 @@ export abstract class RequestContext {
    * @example this.log('info', 'Tool execution started');
    */
   protected log(level: McpLogLevel, data: unknown, logger?: string): void {
-    this[CALL].notifier.log(level, data, logger);
+    this[CALL].scope.notifier.log(level, data, logger);
   }
 
   /** Ends the request with an error. A PublicMcpError's message is shown to the caller; any other error is hidden. */
@@ -90,16 +95,6 @@ export abstract class RequestContext {
 export const runOf = (ctx: RequestContext): ElicitRun | undefined => (ctx as unknown as Record<symbol, RequestCall | undefined>)[CALL]?.run;
 
 /** Gives a freshly constructed context its request: caller, signal, capabilities, questions and notifications. */
-export function attachRequest(ctx: RequestContext, scope: Omit<RequestCall, 'run'>, run: ElicitRun): void {
-  const call: RequestCall = {
-    auth: scope.auth,
-    capabilities: scope.capabilities,
-    notifier: scope.notifier,
-    changes: scope.changes,
-    run,
-    get signal() {
-      return scope.signal;
-    },
-  };
-  (ctx as unknown as Record<symbol, RequestCall>)[CALL] = call;
+export function attachRequest(ctx: RequestContext, scope: CallScope, run: ElicitRun): void {
+  (ctx as unknown as Record<symbol, RequestCall>)[CALL] = { scope, run };
 }
