@@ -64,13 +64,15 @@ export class ElicitRun {
     }
     if (options.persist) return this.askPersistent(params, schema, options);
     const key = this.keyFor('elicitation', options.key);
-    const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) };
+    const hooks = this.settings.hooks;
+    // What the hooks see; without hooks nothing is built for them.
+    const question = (): ElicitationQuestion => ({ tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) });
     const known = this.asker.known?.(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
-    if (!known) params = { ...params, message: await runRequestHooks(this.settings.hooks, question) };
+    if (!known && hooks?.request?.length) params = { ...params, message: await runRequestHooks(hooks, question()) };
     const raw = await this.asker.ask(key, params, options);
     const result = checkAnswer(raw ?? {}, schema, mode);
-    if (!known?.replayed) await runResultHooks(this.settings.hooks, { ...question, result });
+    if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result });
     return result;
   }
 

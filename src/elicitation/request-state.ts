@@ -1,5 +1,5 @@
 // The signed requestState of 2026-07-28 rounds: the answers so far, bound to caller, request and expiry.
-import { fromBase64Url, fromUtf8, sha256, toBase64Url, utf8, type HmacKey } from '../crypto';
+import { base64UrlToText, fromBase64Url, sha256, textToBase64Url, toBase64Url, type HmacKey } from '../crypto';
 import type { RawAnswer } from './types';
 
 /** States larger than this are refused before any HMAC work. */
@@ -22,7 +22,7 @@ export type StateCheck = { ok: true; answers: Record<string, RawAnswer> } | { ok
 
 export async function sealState(key: HmacKey, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
   const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
-  const body = toBase64Url(utf8(JSON.stringify(payload)));
+  const body = textToBase64Url(JSON.stringify(payload));
   return `${body}.${toBase64Url(await key.sign(body))}`;
 }
 
@@ -37,7 +37,7 @@ export async function openState(key: HmacKey, state: unknown, expected: StateBin
   if (!(await key.verify(signature, body))) return { ok: false, reason: 'bad signature' };
   let payload: Payload;
   try {
-    payload = JSON.parse(fromUtf8(fromBase64Url(body) ?? new Uint8Array())) as Payload;
+    payload = JSON.parse(base64UrlToText(body) ?? '') as Payload;
   } catch {
     return { ok: false, reason: 'malformed' };
   }

@@ -69,7 +69,8 @@ export async function withRounds(
   if (outcome.kind === 'result') return outcome.result;
   if (asker.failure) throw asker.failure;
   // Only the answers this run read travel on; unknown keys the client sent are dropped here.
-  const kept = Object.fromEntries(Object.entries(answers).filter(([key]) => asker.used.has(key)));
+  const kept: Record<string, RawAnswer> = {};
+  for (const key of asker.used) if (answers[key]) kept[key] = answers[key];
   const state = await sealState(server.stateKey, await bind(), kept, server.config.elicitation.stateTtlMs);
   return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
 }
