@@ -28,7 +28,16 @@ export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
  * a millisecond. Elsewhere setTimeout(0).
  */
 const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
-const settle = () => new Promise<void>((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+let next: Promise<void> | undefined; // one macrotask for every run that suspends before it comes
+const settle = () =>
+  (next ??= new Promise<void>((resolve) => {
+    const run = () => {
+      next = undefined;
+      resolve();
+    };
+    if (immediate) immediate(run);
+    else setTimeout(run, 0);
+  }));
 
 /** `name` is the tool, prompt or resource URI the hooks see as the asker. */
 export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {

@@ -119,4 +119,20 @@ describe('questions of every kind as input_required rounds', () => {
     expect(Object.keys(body.result.inputRequests).sort()).toEqual(['elicitation-1', 'roots-1', 'sampling-1']);
     expect(body.result.inputRequests['elicitation-1'].params.message).toBe('[desk] Name?');
   });
+
+  it('gathers each request\'s parallel questions into its own round when many suspend at once', async () => {
+    const hooked = createFetchHandler({
+      ...config,
+      apps: [Inputs],
+      elicitation: { enabled: true, hooks: { request: [async (q) => ({ message: (await Promise.resolve(q)).message })] } },
+    });
+    // Some runs suspend while others are still collecting: each round must hold all three of its own questions.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        if (i % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        return read(await hooked(mcpRequest('tools/call', { name: 'ask_all_kinds', arguments: {}, _meta: meta(ALL) })));
+      }),
+    );
+    for (const { body } of answers) expect(Object.keys(body.result.inputRequests).sort()).toEqual(['elicitation-1', 'roots-1', 'sampling-1']);
+  });
 });
