@@ -1,14 +1,11 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Readable } from 'node:stream';
 import { createFetchHandler, type FetchHandler } from '../http/handler';
 import { useNativeHmac, useNativeTextCodec } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { configOf, type ServerInput } from '../server/instance';
-import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
-import { plainResponse, writeResponse } from './node-response';
+import { listenFetch } from './node-listen';
+import { plainResponse } from './node-response';
 
 // JSON answers are written to the socket as they are, with no Fetch Response built for them.
 usePlainResponses(plainResponse);
@@ -60,76 +57,7 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   // Bound to loopback, a request naming another Host is a DNS-rebinding attempt.
   const http = { ...config.http, allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined) };
   const handler = createFetchHandler({ ...config, http });
-  const mcpPaths = new Set([http.path ?? '/mcp', '/']);
-  let listening = '';
-  const server = createServer((incoming, outgoing) => {
-    const url = urlOf(incoming, listening);
-    if (url === undefined) {
-      outgoing.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
-      return;
-    }
-    const target = incoming.url!;
-    const query = target.indexOf('?');
-    // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
-    const fast = incoming.method === 'POST' && mcpPaths.has(query === -1 ? target : target.slice(0, query));
-    const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
-    handler(request, fast ? { readBody: (limit) => readIncoming(incoming, limit) } : {})
-      .then((response) => writeResponse(outgoing, response))
-      .catch((error: unknown) => {
-        console.error('[parley] ERROR Could not answer a request:', error);
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-        outgoing.end(outgoing.headersSent ? undefined : JSON.stringify({ error: 'internal_error' }));
-      });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      const info = server.address() as AddressInfo;
-      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      listening = `${shownHost}:${info.port}`;
-      resolve({
-        url: `http://${listening}${http.path ?? '/mcp'}`,
-        port: info.port,
-        changes: handler.changes,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
-}
-
-/**
- * Reads a POST body straight from Node's IncomingMessage, far cheaper than a Fetch Request and web streams.
- * Resolves it as UTF-8 text (a leading BOM dropped, as `Request.text()` does), or undefined once it passes `limit` bytes.
- */
-function readIncoming(incoming: Readable, limit: number): Promise<string | undefined> {
-  if (incoming.readableEnded) return Promise.resolve('');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => {
-      incoming.off('data', onData).off('end', onEnd).off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Node discards what is left of the body once the 413 is sent.
-        done();
-        resolve(undefined);
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      done();
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    };
-    const onError = (error: Error) => {
-      done();
-      reject(error);
-    };
-    incoming.on('data', onData).on('end', onEnd).on('error', onError);
-  });
+  // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
+  const listening = await listenFetch(handler, { host, port, fastPaths: new Set([http.path ?? '/mcp', '/']) });
+  return { url: `http://${listening.address}${http.path ?? '/mcp'}`, port: listening.port, changes: handler.changes, close: listening.close };
 }

@@ -1,5 +1,5 @@
 // parley dev over HTTP: the server's fetch handler on 127.0.0.1, with every exchange shown in the dev log.
-import { serve as serveNode } from '@hono/node-server';
+import { listenFetch } from '../adapters/node-listen';
 import { createFetchHandler } from '../http/handler';
 import type { FrontMcpConfigInput } from '../server/config';
 import type { ExchangeLog } from './dev-log';
@@ -28,10 +28,7 @@ export function serveDevHttp(config: FrontMcpConfigInput, port: number, log: Exc
     } else if (request.method === 'POST' && response.status >= 400) log.refused(response.status, new URL(request.url).pathname);
     return response;
   };
-  return new Promise((resolve, reject) => {
-    const server = serveNode({ fetch: observed, port, hostname: '127.0.0.1' }, (info) => resolve(`http://127.0.0.1:${info.port}${path}`));
-    server.once('error', reject);
-  });
+  return listenFetch(observed, { host: '127.0.0.1', port }).then((listening) => `http://${listening.address}${path}`);
 }
 
 async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {

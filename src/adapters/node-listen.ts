@@ -1,0 +1,95 @@
+// A fetch handler on node:http: requests in as Fetch Requests (or the light MCP POST), responses written back.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import type { HandlerOptions } from '../http/handler';
+import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
+import { writeResponse } from './node-response';
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** Paths whose POSTs the handler reads through `readBody` (the MCP endpoint); every other request is a full Request. */
+  fastPaths?: ReadonlySet<string>;
+}
+
+export interface Listening {
+  /** host:port as it listens, the IPv6 host in brackets. */
+  address: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+type Fetch = (request: Request, options: HandlerOptions) => Promise<Response>;
+
+/** Listens and resolves once it does; a handler that throws is answered 500 and logged, never left hanging. */
+export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Listening> {
+  let address = '';
+  const server = createServer((incoming, outgoing) => {
+    const url = urlOf(incoming, address);
+    if (url === undefined) {
+      outgoing.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
+      return;
+    }
+    const target = incoming.url!;
+    const query = target.indexOf('?');
+    const fast = incoming.method === 'POST' && options.fastPaths?.has(query === -1 ? target : target.slice(0, query)) === true;
+    const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
+    fetch(request, fast ? { readBody: (limit) => readIncoming(incoming, limit) } : {})
+      .then((response) => writeResponse(outgoing, response))
+      .catch((error: unknown) => {
+        console.error('[parley] ERROR Could not answer a request:', error);
+        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+        outgoing.end(outgoing.headersSent ? undefined : JSON.stringify({ error: 'internal_error' }));
+      });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      const info = server.address() as AddressInfo;
+      address = `${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
+      resolve({
+        address,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * Reads a POST body straight from Node's IncomingMessage, far cheaper than a Fetch Request and web streams.
+ * Resolves it as UTF-8 text (a leading BOM dropped, as `Request.text()` does), or undefined once it passes `limit` bytes.
+ */
+function readIncoming(incoming: Readable, limit: number): Promise<string | undefined> {
+  if (incoming.readableEnded) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Node discards what is left of the body once the 413 is sent.
+        done();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    incoming.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
