@@ -53,18 +53,18 @@ export async function withRounds(
     }
   }
   // The answers the signed state brought back, before this request's own are added.
-  const replayed = requestState === undefined ? NONE : new Set(Object.keys(answers));
+  const replayed = requestState === undefined ? undefined : new Set(Object.keys(answers));
   // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
   if (trusted && inputResponses) {
     for (const [key, value] of Object.entries(inputResponses))
       if (ANSWER_KEY.test(key) && isObject(value)) {
         answers[key] = value as RawAnswer;
-        if (replayed !== NONE) (replayed as Set<string>).delete(key);
+        replayed?.delete(key);
       }
   }
   if (Object.keys(answers).length > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
 
-  const asker = new RoundAsker(answers, request.capabilities, replayed);
+  const asker = new RoundAsker(answers, request.capabilities, replayed ?? NONE);
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
   if (asker.failure) throw asker.failure;

@@ -102,13 +102,14 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
     if (route) return route(request, options);
+    let built: Route;
     try {
-      return await (await start(options.env))(request, options);
+      built = await start(options.env);
     } catch (error) {
-      if (route) throw error; // built: the failure is the request's, not the start's
       console.error(`[parley] ERROR Server failed to start: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       return jsonResponse({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
+    return built(request, options);
   };
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
