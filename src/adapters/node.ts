@@ -1,9 +1,9 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createFetchHandler, type FetchHandler } from '../http/handler';
 import { useNativeHmac, useNativeTextCodec } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { configOf, type ServerInput } from '../server/instance';
+import { nodeHmac } from './node-hmac';
 import { listenFetch } from './node-listen';
 import { plainResponse } from './node-response';
 
@@ -18,18 +18,8 @@ useNativeTextCodec({
   decode: (text) => (BASE64URL.test(text) && text.length % 4 !== 1 ? Buffer.from(text, 'base64url').toString('utf8') : undefined),
 });
 
-// requestState is signed with node:crypto here: the same bytes as WebCrypto, with no thread-pool round trip per request.
-useNativeHmac((secret) => {
-  const key = createSecretKey(secret);
-  const mac = (data: string) => createHmac('sha256', key).update(data).digest();
-  return {
-    sign: (data) => new Uint8Array(mac(data)),
-    verify: (signature, data) => {
-      const expected = mac(data);
-      return signature.length === expected.length && timingSafeEqual(signature, expected);
-    },
-  };
-});
+// requestState is signed with node:crypto here: the same text as WebCrypto's, with no thread-pool round trip per request.
+useNativeHmac(nodeHmac);
 
 export interface NodeServeOptions {
   port?: number;

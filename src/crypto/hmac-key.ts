@@ -1,11 +1,11 @@
 // The key that signs requestState: WebCrypto's HMAC-SHA256 on every runtime, or a faster one a runtime adapter supplies.
-import { utf8 } from './encoding';
-import { hmac, hmacVerify, importHmacKey } from './keys';
+import { toBase64Url, utf8 } from './encoding';
+import { hmac, importHmacKey } from './keys';
 
-/** HMAC-SHA256 under one secret; either implementation gives the same bytes, so states move between runtimes. */
+/** HMAC-SHA256 under one secret; either implementation gives the same text, so states move between runtimes. */
 export interface HmacKey {
-  sign(data: string): Promise<Uint8Array<ArrayBuffer>> | Uint8Array<ArrayBuffer>;
-  verify(signature: Uint8Array<ArrayBuffer>, data: string): Promise<boolean> | boolean;
+  /** The unpadded base64url of the HMAC of data's UTF-8. */
+  sign(data: string): Promise<string> | string;
 }
 
 export type HmacFactory = (secret: Uint8Array<ArrayBuffer>) => HmacKey;
@@ -21,5 +21,13 @@ export async function createHmacKey(secret: string | Uint8Array<ArrayBuffer>): P
   const raw = typeof secret === 'string' ? utf8(secret) : secret;
   if (native) return native(raw);
   const key = await importHmacKey(raw);
-  return { sign: (data) => hmac(key, data), verify: (signature, data) => hmacVerify(key, signature, data) };
+  return { sign: async (data) => toBase64Url(await hmac(key, data)) };
+}
+
+/** Compares two signatures in time that depends only on their length, never on where they differ. */
+export function sameSignature(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }

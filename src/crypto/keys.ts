@@ -3,15 +3,11 @@ import { utf8 } from './encoding';
 
 export async function importHmacKey(secret: string | Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   const raw = typeof secret === 'string' ? utf8(secret) : secret;
-  return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
 export async function hmac(key: CryptoKey, data: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8(data)));
-}
-
-export async function hmacVerify(key: CryptoKey, signature: Uint8Array<ArrayBuffer>, data: string): Promise<boolean> {
-  return crypto.subtle.verify('HMAC', key, signature, utf8(data));
 }
 
 export async function sha256(data: string): Promise<Uint8Array<ArrayBuffer>> {

@@ -1,5 +1,5 @@
 // The signed requestState of 2026-07-28 rounds: the answers so far, bound to caller, request and expiry.
-import { base64UrlToText, fromBase64Url, sha256, textToBase64Url, toBase64Url, type HmacKey } from '../crypto';
+import { base64UrlToText, sameSignature, sha256, textToBase64Url, toBase64Url, type HmacKey } from '../crypto';
 import type { RawAnswer } from './types';
 
 /** States larger than this are refused before any HMAC work. */
@@ -18,23 +18,25 @@ interface Payload extends StateBinding {
   answers: Record<string, RawAnswer>;
 }
 
+const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
+
 export type StateCheck = { ok: true; answers: Record<string, RawAnswer> } | { ok: false; reason: string };
 
 export async function sealState(key: HmacKey, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
   const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
   const body = textToBase64Url(JSON.stringify(payload));
-  return `${body}.${toBase64Url(await key.sign(body))}`;
+  return `${body}.${await key.sign(body)}`;
 }
 
 export async function openState(key: HmacKey, state: unknown, expected: StateBinding): Promise<StateCheck> {
   if (typeof state !== 'string') return { ok: false, reason: 'not a string' };
   if (state.length > MAX_STATE_LENGTH) return { ok: false, reason: `larger than ${MAX_STATE_LENGTH} characters` };
   const dot = state.indexOf('.');
-  const signature = dot > 0 ? fromBase64Url(state.slice(dot + 1)) : undefined;
-  // An HMAC-SHA256 signature is 32 bytes: anything else was never issued by a Parley server.
-  if (!signature || signature.length !== 32) return { ok: false, reason: 'malformed' };
+  const signature = state.slice(dot + 1);
+  // An HMAC-SHA256 signature is 32 bytes, 43 characters of base64url: anything else was never issued by a Parley server.
+  if (dot <= 0 || !SIGNATURE.test(signature)) return { ok: false, reason: 'malformed' };
   const body = state.slice(0, dot);
-  if (!(await key.verify(signature, body))) return { ok: false, reason: 'bad signature' };
+  if (!sameSignature(await key.sign(body), signature)) return { ok: false, reason: 'bad signature' };
   let payload: Payload;
   try {
     payload = JSON.parse(base64UrlToText(body) ?? '') as Payload;
