@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { HandlerOptions } from '../http/handler';
 import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
-import { writeResponse } from './node-response';
+import { answerFailure, writeResponse } from './node-response';
 
 export interface ListenOptions {
   host: string;
@@ -37,11 +37,7 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
     const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
     fetch(request, fast ? { readBody: (limit) => readIncoming(incoming, limit) } : {})
       .then((response) => writeResponse(outgoing, response))
-      .catch((error: unknown) => {
-        console.error('[parley] ERROR Could not answer a request:', error);
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-        outgoing.end(outgoing.headersSent ? undefined : JSON.stringify({ error: 'internal_error' }));
-      });
+      .catch((error: unknown) => answerFailure(outgoing, error));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -36,13 +36,36 @@ standIn(PlainResponse, Response);
 export const plainResponse = (text: string | null, status: number, headers: Record<string, string>): Response =>
   new PlainResponse(text, { status, headers }) as unknown as Response;
 
+/**
+ * Plain answers go out together at the end of the event loop's turn: setImmediate runs once every socket that was
+ * ready has been read and answered. Written one by one as each was ready, most of a simple call's CPU was the kernel
+ * waking the reading peer for each write (npm run bench, 32 connections on loopback: ~51 against ~33 µs per call).
+ */
+const queued: [ServerResponse, PlainResponse][] = [];
+
+function flush(): void {
+  for (const [outgoing, { plainText: text, plainInit: init }] of queued.splice(0)) {
+    try {
+      if (text !== null) init.headers['content-length'] = String(Buffer.byteLength(text)); // the init is this response's own
+      outgoing.writeHead(init.status, init.headers);
+      outgoing.end(text ?? undefined);
+    } catch (error) {
+      answerFailure(outgoing, error); // a header Node refuses: that request gets a 500, the others are still written
+    }
+  }
+}
+
+/** A request whose answer could not be made or written: logged, and answered 500 unless its headers already went out. */
+export function answerFailure(outgoing: ServerResponse, error: unknown): void {
+  console.error('[parley] ERROR Could not answer a request:', error);
+  if (outgoing.headersSent) outgoing.end();
+  else outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal_error' }));
+}
+
 /** Sends the response; a streamed body is written as it comes and cancelled if the client goes away. */
 export function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> | undefined {
   if (response instanceof PlainResponse && response.untouched) {
-    const { plainText: text, plainInit: init } = response;
-    if (text !== null) init.headers['content-length'] = String(Buffer.byteLength(text)); // the init is this response's own
-    outgoing.writeHead(init.status, init.headers);
-    outgoing.end(text ?? undefined);
+    if (queued.push([outgoing, response]) === 1) setImmediate(flush);
     return undefined;
   }
   const headers: Record<string, string | string[]> = {};

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, FrontMcp, Tool, ToolContext, z } from 'parley';
 import { serve, type RunningServer } from 'parley/node';
 import { request as httpRequest } from 'node:http';
+import { listenFetch } from '../../src/adapters/node-listen';
 import { plainResponse } from '../../src/adapters/node-response';
 import { meta, read } from '../helpers/requests';
 
@@ -118,5 +119,38 @@ describe('parley/node answering without Fetch objects', () => {
     expect(response.bodyUsed).toBe(true);
     const empty = plainResponse(null, 202, {});
     expect([empty.status, empty.body, await empty.text()]).toEqual([202, null, '']);
+  });
+
+  it('answers many calls that arrive together, each with its own answer (through fetch and through node:http)', async () => {
+    const texts = Array.from({ length: 64 }, (_, i) => `call ${i} ${'é'.repeat(i)}`);
+    const answers = await Promise.all(texts.map(async (text) => (await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: callBody('echo', { text }) }))).body));
+    expect(answers.map((a) => a.result.content[0].text)).toEqual(texts);
+    const inTurn = await Promise.all(texts.map((text) => rawPost(server.url, `127.0.0.1:${server.port}`, callBody('echo', { text }))));
+    expect(inTurn.map((r) => [r.status, JSON.parse(r.text).result.content[0].text])).toEqual(texts.map((t) => [200, t]));
+  });
+
+  it('answers 500 only to the request whose answer Node refuses to write, and writes the others of the same turn', async () => {
+    const logged: unknown[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args[0]);
+    const answer = async (request: Request) => {
+      const path = new URL(request.url).pathname;
+      return plainResponse(JSON.stringify({ path }), 200, path === '/bad' ? { 'x-bad': 'a\nb' } : {}); // a newline: Node refuses the header
+    };
+    const listening = await listenFetch(answer, { host: '127.0.0.1', port: 0 });
+    try {
+      const url = `http://${listening.address}`;
+      const answers = await Promise.all(
+        ['/good', '/bad', '/other'].map(async (path) => {
+          const response = await fetch(url + path);
+          return [response.status, await response.json()];
+        }),
+      );
+      expect(answers).toEqual([[200, { path: '/good' }], [500, { error: 'internal_error' }], [200, { path: '/other' }]]);
+      expect(logged).toEqual(['[parley] ERROR Could not answer a request:']);
+    } finally {
+      console.error = error;
+      await listening.close();
+    }
   });
 });
