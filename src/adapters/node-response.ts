@@ -42,8 +42,34 @@ export const plainResponse = (text: string | null, status: number, headers: Reco
  * waking the reading peer for each write (npm run bench, 32 connections on loopback: ~51 against ~33 µs per call).
  */
 const queued: [ServerResponse, PlainResponse][] = [];
+const tasks: (() => void)[] = [];
+let scheduled = false;
 
-function flush(): void {
+const schedule = () => {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(endTurn);
+};
+
+/**
+ * parley/node's end of turn (useTurnEnd): runs that asked questions settle first, and their input_required answers,
+ * made in the microtasks that follow, go out with the rest of the turn's answers instead of a turn later.
+ */
+export function atNodeTurnEnd(task: () => void): void {
+  tasks.push(task);
+  schedule();
+}
+
+function endTurn(): void {
+  if (tasks.length === 0) return writeQueued();
+  for (const task of tasks.splice(0)) task();
+  // A tick queued from a microtask runs once the microtask queue is empty: after the settled runs have answered.
+  queueMicrotask(() => process.nextTick(writeQueued));
+}
+
+function writeQueued(): void {
+  scheduled = false;
+  if (tasks.length > 0) schedule(); // a run that suspended in the microtasks just drained waits for the next turn
   for (const [outgoing, { plainText: text, plainInit: init }] of queued.splice(0)) {
     try {
       if (text !== null) init.headers['content-length'] = String(Buffer.byteLength(text)); // the init is this response's own
@@ -65,7 +91,8 @@ export function answerFailure(outgoing: ServerResponse, error: unknown): void {
 /** Sends the response; a streamed body is written as it comes and cancelled if the client goes away. */
 export function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> | undefined {
   if (response instanceof PlainResponse && response.untouched) {
-    if (queued.push([outgoing, response]) === 1) setImmediate(flush);
+    queued.push([outgoing, response]);
+    schedule();
     return undefined;
   }
   const headers: Record<string, string | string[]> = {};

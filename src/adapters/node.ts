@@ -2,13 +2,15 @@
 import { createFetchHandler, type FetchHandler } from '../http/handler';
 import { useNativeHmac, useNativeTextCodec } from '../crypto';
 import { usePlainResponses } from '../http/respond';
+import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
 import { nodeHmac } from './node-hmac';
 import { listenFetch } from './node-listen';
-import { plainResponse } from './node-response';
+import { atNodeTurnEnd, plainResponse } from './node-response';
 
-// JSON answers are written to the socket as they are, with no Fetch Response built for them.
+// JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together.
 usePlainResponses(plainResponse);
+useTurnEnd(atNodeTurnEnd);
 
 // requestState's payload is encoded with Buffer here: the same text as the Web Crypto path, without a loop over bytes.
 const BASE64URL = /^[A-Za-z0-9_-]*$/;

@@ -5,3 +5,4 @@ export { detectRuntime, isEdgeRuntime } from './detect';
 export type { RuntimeKind } from './detect';
 export { createLogger, formatRecord } from './logger';
 export type { LogLevel, Logger } from './logger';
+export { atTurnEnd, useTurnEnd } from './turn-end';

@@ -2,6 +2,7 @@
 import { ElicitRun } from '../elicitation/elicit';
 import type { Asker } from '../elicitation/types';
 import { ErrorCode, McpWireError } from '../protocol';
+import { atTurnEnd } from '../runtime/turn-end';
 import type { ListChanges } from './changes';
 import { InvalidInputError, PublicMcpError } from './errors';
 import type { ParleyServer } from './instance';
@@ -22,22 +23,15 @@ export interface HandlerScope {
 
 export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
 
-/**
- * A macrotask: questions asked in parallel (Promise.all of elicit and sample) all join the round before it goes out.
- * setImmediate where the runtime has it (Node): it runs as soon as the microtasks drain, where setTimeout(0) waits
- * a millisecond. Elsewhere setTimeout(0).
- */
-const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
-let next: Promise<void> | undefined; // one macrotask for every run that suspends before it comes
+/** Questions asked in parallel (Promise.all of elicit and sample) all join the round before it goes out. */
+let next: Promise<void> | undefined; // one for every run that suspends before the turn ends
 const settle = () =>
-  (next ??= new Promise<void>((resolve) => {
-    const run = () => {
+  (next ??= new Promise<void>((resolve) =>
+    atTurnEnd(() => {
       next = undefined;
       resolve();
-    };
-    if (immediate) immediate(run);
-    else setTimeout(run, 0);
-  }));
+    }),
+  ));
 
 /** `name` is the tool, prompt or resource URI the hooks see as the asker. */
 export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {
