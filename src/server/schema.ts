@@ -34,11 +34,24 @@ export function toJsonSchema(input: SchemaInput | undefined, io: 'input' | 'outp
   return json;
 }
 
+const forms = new WeakMap<object, Record<string, unknown>>();
+
 /** The restricted form schema of elicitation/create: a flat object, no $schema or additionalProperties. */
 export function toFormSchema(input: SchemaInput): Record<string, unknown> {
+  const hit = forms.get(input);
+  if (hit) return hit;
   const { $schema: _s, additionalProperties: _a, ...rest } = toJsonSchema(input, 'input');
   if (!('properties' in rest)) rest.properties = {};
-  return rest;
+  if (isJsonSchema(input)) return rest; // the caller's own object, read again each time
+  // A Zod schema never changes: its form is made once, frozen, and shared by every question (and hook) that uses it.
+  const form = deepFreeze(structuredClone(rest));
+  forms.set(input, form);
+  return form;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) for (const inner of Object.values(Object.freeze(value))) deepFreeze(inner);
+  return value;
 }
 
 /** Zod's issues as one line that names each wrong field. */
