@@ -1,6 +1,6 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
 import { createFetchHandler, type FetchHandler } from '../http/handler';
-import { useNativeHmac, useNativeTextCodec } from '../crypto';
+import { useNativeHmac } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
@@ -11,14 +11,6 @@ import { atNodeTurnEnd, plainResponse } from './node-response';
 // JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together.
 usePlainResponses(plainResponse);
 useTurnEnd(atNodeTurnEnd);
-
-// requestState's payload is encoded with Buffer here: the same text as the Web Crypto path, without a loop over bytes.
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-useNativeTextCodec({
-  encode: (text) => Buffer.from(text, 'utf8').toString('base64url'),
-  // Buffer skips characters it does not know: check first, as the Web codec does.
-  decode: (text) => (BASE64URL.test(text) && text.length % 4 !== 1 ? Buffer.from(text, 'base64url').toString('utf8') : undefined),
-});
 
 // requestState is signed with node:crypto here: the same text as WebCrypto's, with no thread-pool round trip per request.
 useNativeHmac(nodeHmac);

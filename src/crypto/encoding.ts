@@ -49,27 +49,4 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined
   return bytes;
 }
 
-/** Text to and from the base64url of its UTF-8, as requestState carries its payload. */
-export interface TextCodec {
-  encode(text: string): string;
-  /** Undefined for anything that is not base64url. */
-  decode(base64url: string): string | undefined;
-}
-
-let textCodec: TextCodec = {
-  encode: (text) => toBase64Url(utf8(text)),
-  decode: (base64url) => {
-    const bytes = fromBase64Url(base64url);
-    return bytes && fromUtf8(bytes);
-  },
-};
-
-/** parley/node registers Buffer's codec: the same text, several times faster than the loops above. */
-export function useNativeTextCodec(codec: TextCodec): void {
-  textCodec = codec;
-}
-
-export const textToBase64Url = (text: string): string => textCodec.encode(text);
-export const base64UrlToText = (base64url: string): string | undefined => textCodec.decode(base64url);
-
 export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');

@@ -1,5 +1,7 @@
 // The signed requestState of 2026-07-28 rounds: the answers so far, bound to caller, request and expiry.
-import { base64UrlToText, sameSignature, sha256, textToBase64Url, toBase64Url, type HmacKey } from '../crypto';
+// Its text is `<payload JSON>.<HMAC-SHA256 of that JSON, base64url>`: the client echoes it, and nothing in it is read
+// before the signature checks. (Encoding the JSON again, as base64url, would hide nothing and cost every round.)
+import { sameSignature, sha256, toBase64Url, type HmacKey } from '../crypto';
 import type { RawAnswer } from './types';
 
 /** States larger than this are refused before any HMAC work. */
@@ -24,26 +26,28 @@ export type StateCheck = { ok: true; answers: Record<string, RawAnswer> } | { ok
 
 export async function sealState(key: HmacKey, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
   const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
-  const body = textToBase64Url(JSON.stringify(payload));
+  const body = JSON.stringify(payload);
   return `${body}.${await key.sign(body)}`;
 }
 
 export async function openState(key: HmacKey, state: unknown, expected: StateBinding): Promise<StateCheck> {
   if (typeof state !== 'string') return { ok: false, reason: 'not a string' };
   if (state.length > MAX_STATE_LENGTH) return { ok: false, reason: `larger than ${MAX_STATE_LENGTH} characters` };
-  const dot = state.indexOf('.');
+  const dot = state.lastIndexOf('.');
   const signature = state.slice(dot + 1);
   // An HMAC-SHA256 signature is 32 bytes, 43 characters of base64url: anything else was never issued by a Parley server.
   if (dot <= 0 || !SIGNATURE.test(signature)) return { ok: false, reason: 'malformed' };
   const body = state.slice(0, dot);
   if (!sameSignature(await key.sign(body), signature)) return { ok: false, reason: 'bad signature' };
+  // Signed with this server's key but not a payload it reads: another version of Parley issued it (say, mid-deploy).
+  const other = { ok: false, reason: 'issued by another version of Parley' } as const;
   let payload: Payload;
   try {
-    payload = JSON.parse(base64UrlToText(body) ?? '') as Payload;
+    payload = JSON.parse(body) as Payload;
   } catch {
-    return { ok: false, reason: 'malformed' };
+    return other;
   }
-  if (payload.v !== 1 || typeof payload.answers !== 'object' || payload.answers === null) return { ok: false, reason: 'malformed' };
+  if (typeof payload !== 'object' || payload === null || payload.v !== 1 || typeof payload.answers !== 'object' || payload.answers === null) return other;
   if (!(payload.exp > Date.now())) return { ok: false, reason: 'expired' };
   if (payload.caller !== expected.caller) return { ok: false, reason: 'issued to another caller' };
   if (payload.method !== expected.method || payload.name !== expected.name) return { ok: false, reason: 'issued for another request' };

@@ -65,7 +65,8 @@ describe('questions of every kind as input_required rounds', () => {
 
   it('keeps only the answers the run read in the next state, dropping keys nobody asked for', async () => {
     const first = await call('ask_all_kinds', { inputResponses: { 'elicitation-1': named('Ada'), 'elicitation-9': named('junk'), junk_key: roots } });
-    const payload = JSON.parse(atob(first.body.result.requestState.split('.')[0].replace(/-/g, '+').replace(/_/g, '/')));
+    const state: string = first.body.result.requestState;
+    const payload = JSON.parse(state.slice(0, state.lastIndexOf('.')));
     expect(Object.keys(payload.answers)).toEqual(['elicitation-1']);
   });
 
