@@ -1,5 +1,4 @@
 // Row 6: the memory one Parley process holds for many older-client questions waiting for their answers.
-import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { askAndLeave, openSession } from './legacy-round';
 import type { ServerProcess } from './processes';
@@ -12,17 +11,17 @@ export function rssOf(pid: number): number {
 
 /** Opens `count` calls (100 per session) that each wait on a question, and measures the server's RSS before and after. */
 export async function measurePending(server: ServerProcess, count: number): Promise<{ before: number; after: number; perQuestion: number }> {
-  const leave = new AbortController();
-  setMaxListeners(count + 10, leave.signal); // one listener per pending call, on purpose
+  // One controller per call: fetch would cap a shared signal's listeners at 1,500 and warn for each call after.
+  const calls = Array.from({ length: count }, () => new AbortController());
   const sessions = await Promise.all(Array.from({ length: Math.ceil(count / 100) }, () => openSession(server.url)));
   const before = rssOf(server.pid);
   try {
     // In batches, so the loopback backlog is never overrun.
     for (let start = 0; start < count; start += 500)
-      await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, i) => askAndLeave(server.url, sessions[Math.floor((start + i) / 100)]!, start + i + 1, leave.signal)));
+      await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, i) => askAndLeave(server.url, sessions[Math.floor((start + i) / 100)]!, start + i + 1, calls[start + i]!.signal)));
     const after = rssOf(server.pid);
     return { before, after, perQuestion: (after - before) / count };
   } finally {
-    leave.abort();
+    for (const call of calls) call.abort();
   }
 }
