@@ -2,7 +2,7 @@
 import { ElicitRun } from '../elicitation/elicit';
 import type { Asker } from '../elicitation/types';
 import { ErrorCode, McpWireError } from '../protocol';
-import { atTurnEnd } from '../runtime/turn-end';
+import { atTurnEnd } from '../runtime';
 import type { ListChanges } from './changes';
 import { InvalidInputError, PublicMcpError } from './errors';
 import type { ParleyServer } from './instance';
