@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { HandlerOptions } from '../http/handler';
 import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
 import { answerFailure, writeResponse } from './node-response';
+import { queueAnswer } from './node-turn';
 
 export interface ListenOptions {
   host: string;
@@ -36,7 +37,7 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
     const fast = incoming.method === 'POST' && options.fastPaths?.has(query === -1 ? target : target.slice(0, query)) === true;
     const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
     fetch(request, fast ? { readBody: (limit) => readIncoming(incoming, limit) } : {})
-      .then((response) => writeResponse(outgoing, response))
+      .then((response) => (queueAnswer(outgoing, response) ? undefined : writeResponse(outgoing, response)))
       .catch((error: unknown) => answerFailure(outgoing, error));
   });
   return new Promise((resolve, reject) => {

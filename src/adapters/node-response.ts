@@ -36,52 +36,6 @@ standIn(PlainResponse, Response);
 export const plainResponse = (text: string | null, status: number, headers: Record<string, string>): Response =>
   new PlainResponse(text, { status, headers }) as unknown as Response;
 
-/**
- * Plain answers go out together at the end of the event loop's turn: setImmediate runs once every socket that was
- * ready has been read and answered. Written one by one as each was ready, each answer's write also paid the kernel's
- * wake-up of a peer that had gone back to waiting: ~51 against ~33 µs of CPU per simple call (npm run bench, 32
- * connections on loopback), and a lower p50.
- */
-const queued: [ServerResponse, PlainResponse][] = [];
-const tasks: (() => void)[] = [];
-let scheduled = false;
-
-const schedule = () => {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(endTurn);
-};
-
-/**
- * parley/node's end of turn (useTurnEnd): runs that asked questions settle first, and their input_required answers,
- * made in the microtasks that follow, go out with the rest of the turn's answers instead of a turn later.
- */
-export function atNodeTurnEnd(task: () => void): void {
-  tasks.push(task);
-  schedule();
-}
-
-function endTurn(): void {
-  if (tasks.length === 0) return writeQueued();
-  for (const task of tasks.splice(0)) task();
-  // A tick queued from a microtask runs once the microtask queue is empty: after the settled runs have answered.
-  queueMicrotask(() => process.nextTick(writeQueued));
-}
-
-function writeQueued(): void {
-  scheduled = false;
-  if (tasks.length > 0) schedule(); // a run that suspended in the microtasks just drained waits for the next turn
-  for (const [outgoing, { plainText: text, plainInit: init }] of queued.splice(0)) {
-    try {
-      if (text !== null) init.headers['content-length'] = String(Buffer.byteLength(text)); // the init is this response's own
-      outgoing.writeHead(init.status, init.headers);
-      outgoing.end(text ?? undefined);
-    } catch (error) {
-      answerFailure(outgoing, error); // a header Node refuses: that request gets a 500, the others are still written
-    }
-  }
-}
-
 /** A request whose answer could not be made or written: logged, and answered 500 unless its headers already went out. */
 export function answerFailure(outgoing: ServerResponse, error: unknown): void {
   console.error('[parley] ERROR Could not answer a request:', error);
@@ -89,13 +43,15 @@ export function answerFailure(outgoing: ServerResponse, error: unknown): void {
   else outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal_error' }));
 }
 
-/** Sends the response; a streamed body is written as it comes and cancelled if the client goes away. */
+/** Writes a plain response's text as it is, with its content length. */
+export function writePlain(outgoing: ServerResponse, { plainText: text, plainInit: init }: PlainResponse): void {
+  if (text !== null) init.headers['content-length'] = String(Buffer.byteLength(text)); // the init is this response's own
+  outgoing.writeHead(init.status, init.headers);
+  outgoing.end(text ?? undefined);
+}
+
+/** Sends a Fetch Response (plain ones wait for the turn's end: node-turn.ts); a streamed body is written as it comes and cancelled if the client goes away. */
 export function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> | undefined {
-  if (response instanceof PlainResponse && response.untouched) {
-    queued.push([outgoing, response]);
-    schedule();
-    return undefined;
-  }
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') headers[key] = value;

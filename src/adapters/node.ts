@@ -6,7 +6,8 @@ import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
 import { nodeHmac } from './node-hmac';
 import { listenFetch } from './node-listen';
-import { atNodeTurnEnd, plainResponse } from './node-response';
+import { plainResponse } from './node-response';
+import { atNodeTurnEnd } from './node-turn';
 
 // JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together.
 usePlainResponses(plainResponse);

@@ -153,4 +153,24 @@ describe('parley/node answering without Fetch objects', () => {
       await listening.close();
     }
   });
+
+  it('writes a turn of more answers than one batch holds, each to its own request', async () => {
+    // Every request waits until all 40 have arrived, so the 40 answers are made in one turn: more than a batch of 32.
+    let arrived = 0;
+    let release!: () => void;
+    const all = new Promise<void>((resolve) => (release = resolve));
+    const answer = async (request: Request) => {
+      if (++arrived === 40) release();
+      await all;
+      return plainResponse(JSON.stringify({ path: new URL(request.url).pathname }), 200, {});
+    };
+    const listening = await listenFetch(answer, { host: '127.0.0.1', port: 0 });
+    try {
+      const paths = Array.from({ length: 40 }, (_, i) => `/r${i}`);
+      const answers = await Promise.all(paths.map(async (path) => (await fetch(`http://${listening.address}${path}`)).json()));
+      expect(answers).toEqual(paths.map((path) => ({ path })));
+    } finally {
+      await listening.close();
+    }
+  });
 });
