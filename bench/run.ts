@@ -49,7 +49,7 @@ const start = async (name: string, flags: string[] = [], env?: Record<string, st
 const sessionSecret = { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef' };
 const table: TableRow[] = [];
 const goals: string[] = [];
-const rate = (cell: Cell | undefined, key: 'requestsPerSec' | 'cyclesPerSec' = 'requestsPerSec') => cell?.median?.[key] ?? NaN;
+const rate = (cell: Cell | undefined, key: 'requestsPerSec' | 'cyclesPerSec' | 'cycleP50' = 'requestsPerSec') => cell?.median?.[key] ?? NaN;
 const verdict = (ok: boolean, value: number) => (Number.isNaN(value) ? 'not measured' : ok ? 'met' : 'NOT met');
 
 try {
@@ -93,6 +93,9 @@ try {
     const [pr, pp, or, op] = cells.map((c) => rate(c, 'cyclesPerSec'));
     // At a fixed concurrency the mean time of a cycle is connections ÷ cycles/s, so the time ratio is the inverse rate ratio.
     goals.push(`- Elicitation round ÷ two plain calls, Parley: ${times(pp! / pr!)} (goal ≤ 1.15×: ${verdict(pp! / pr! <= 1.15, pp! / pr!)}); official SDK: ${times(op! / or!)}`);
+    // The median time a cycle's requests took as the client saw them, its own work between them left out.
+    const [mr, mp, sr, sp] = cells.map((c) => rate(c, 'cycleP50'));
+    goals.push(`  (by p50 of a cycle's requests: Parley ${times(mr! / mp!)}, official SDK ${times(sr! / sp!)})`);
   }
 
   if (rows.has('3')) {
