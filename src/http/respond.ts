@@ -1,5 +1,5 @@
 // Building HTTP responses: JSON-RPC results and errors, with the right status and no-store caching.
-import { ErrorCode, McpWireError, type JsonRpcId } from '../protocol';
+import { ErrorCode, LimitError, McpWireError, type JsonRpcId } from '../protocol';
 import type { Logger } from '../runtime';
 
 /** Builds a Response from a text body (or none), its status and headers. */
@@ -20,8 +20,9 @@ export const jsonResponse = (body: unknown, status = 200, headers?: Record<strin
 
 export const resultResponse = (id: JsonRpcId, result: unknown): Response => jsonResponse({ jsonrpc: '2.0', id, result });
 
+/** A limit's refusal carries Retry-After, so the client knows when to come back. */
 export const errorResponseOf = (id: JsonRpcId | null, error: McpWireError, headers?: Record<string, string>): Response =>
-  jsonResponse({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, headers);
+  jsonResponse({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, error instanceof LimitError ? { 'retry-after': String(error.retryAfterSeconds), ...headers } : headers);
 
 export const tooLarge = (limit: number) => new McpWireError(ErrorCode.InvalidRequest, `Request body too large (limit ${limit} bytes)`, undefined, 413);
 

@@ -10,6 +10,8 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingCapability: -32021,
   UnsupportedVersion: -32022,
+  /** A limit on what one caller or the whole process may hold. An application code: MCP reserves -32768…-32000. */
+  LimitReached: -31000,
 } as const;
 
 const STATUS: Record<number, number> = {
@@ -45,3 +47,19 @@ export class McpWireError extends Error {
 export const invalidParams = (message: string, data?: unknown) => new McpWireError(ErrorCode.InvalidParams, message, data);
 export const headerMismatch = (message: string) => new McpWireError(ErrorCode.HeaderMismatch, message);
 export const methodNotFound = (method: string) => new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+
+/**
+ * A limit the request ran into: 429 when it is the caller's own (too many sessions, streams), 503 when the process is
+ * full. `retryAfterSeconds` goes out as the Retry-After header; `data.limit` names the config option.
+ */
+export class LimitError extends McpWireError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    whose: 'caller' | 'server',
+    data: { limit: string; max: number },
+  ) {
+    super(ErrorCode.LimitReached, message, { ...data, retryAfterSeconds }, whose === 'caller' ? 429 : 503);
+    this.name = 'LimitError';
+  }
+}

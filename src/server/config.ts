@@ -24,6 +24,13 @@ const elicitationSchema = z.strictObject({
     .optional(),
   /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/questions. */
   persistent: z.unknown().optional(),
+  /** How many questions of clients before 2026-07-28 (and sampling, roots requests) may wait at once, in this process. */
+  pending: z
+    .strictObject({
+      maxPerSession: z.number().int().positive().default(16),
+      maxPerCaller: z.number().int().positive().default(100),
+    })
+    .prefault({}),
 });
 
 const authSchema = z.union([
@@ -42,14 +49,29 @@ const httpSchema = z.strictObject({
   allowedHosts: z.array(z.string()).optional(),
   /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
   auth: z.strictObject({ people: z.enum(['loopback-token']).optional() }).optional(),
+  /** Bounds on sessions of clients before 2026-07-28, per process (README: "Limits on older clients' sessions"). */
+  sessions: z
+    .strictObject({
+      /** Sessions this process holds at once; past it, initialize gets 503. */
+      maxTotal: z.number().int().positive().default(1000),
+      /** Sessions one caller holds at once (all anonymous callers are one caller); past it, 429. */
+      maxPerCaller: z.number().int().positive().default(100),
+      /** A session with no request, no open stream and no running call for this long ends. */
+      idleTtlMs: z.number().int().positive().default(30 * 60_000),
+      /** A session ends this long after initialize, however active. */
+      ttlMs: z.number().int().positive().default(24 * 60 * 60_000),
+      /** Open event streams in one session (its GET stream and the calls' streams); past it, 429. */
+      maxStreams: z.number().int().positive().default(16),
+    })
+    .prefault({}),
 });
 
 export const configSchema = z.strictObject({
   info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
   instructions: z.string().optional(),
   apps: z.array(fn).default([]),
-  elicitation: elicitationSchema.default({ enabled: false, stateTtlMs: 15 * 60_000 }),
-  http: httpSchema.default({ path: '/mcp', maxBodyBytes: 1024 * 1024, allowedOrigins: [] }),
+  elicitation: elicitationSchema.prefault({}),
+  http: httpSchema.prefault({}),
   auth: authSchema.optional(),
   redis: redisOptionsSchema.optional(),
   sqlite: sqliteOptionsSchema.optional(),
