@@ -10,7 +10,7 @@ import type { ParleyServer } from '../../server/instance';
 import { createNotifier } from '../../server/notifier';
 import type { AuthInfo } from '../../server/tool-types';
 import { jsonResponse } from '../respond';
-import { openStream, type LiveSession } from './sessions';
+import { sessionsOf, type LiveSession } from './sessions';
 
 export async function callTool(server: ParleyServer, session: LiveSession, message: JsonRpcRequest, auth: AuthInfo, request: Request, keepAlive?: KeepAlive): Promise<Response> {
   const params = message.params ?? {};
@@ -22,11 +22,11 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
     return jsonResponse({ jsonrpc: '2.0', id: message.id, result: await callToolWithFallback(server, params.name, args, { ...caller, signal: request.signal }) });
   }
   const { entry, args } = findTool(server, params);
+  const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
+  // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
+  const stream = sse ? sessionsOf(server).openStream(session) : undefined;
   const controller = new AbortController();
   session.calls.set(message.id, controller);
-  const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
-  // A client that takes only JSON is asked on its GET stream, if it opened one.
-  const stream = sse ? openStream(session) : undefined;
   const send = (m: unknown) => {
     const target = stream ?? session.standalone;
     if (!target) throw new ElicitationNotSupportedError('This client accepts no event stream to be asked on: open the GET stream or accept text/event-stream');

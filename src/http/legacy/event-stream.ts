@@ -19,6 +19,9 @@ interface Connection {
   wake?: () => void;
 }
 
+/** Events a stream keeps for a client to resume: older ones are dropped, so a stream nobody reads stays small. */
+export const MAX_KEPT_EVENTS = 256;
+
 /** Event ids are `<stream id>:<number>`: unique in the session, and they say which stream to replay. */
 export function parseEventId(value: string): { streamId: string; seq: number } | undefined {
   const m = /^([A-Za-z0-9_-]{1,64}):(\d{1,9})$/.exec(value);
@@ -27,7 +30,9 @@ export function parseEventId(value: string): { streamId: string; seq: number } |
 
 export class EventStream {
   private seq = 0;
-  private readonly events: Event[] = [];
+  /** The kept events, oldest first: events[i] has seq `dropped + i + 1`. */
+  private events: Event[] = [];
+  private dropped = 0;
   private connection?: Connection;
   private ended = false;
 
@@ -35,7 +40,19 @@ export class EventStream {
     readonly id: string,
     /** Called when the stream has ended and its last event reached a connection: nothing is left to resume. */
     private readonly onSettled: () => void = () => {},
+    /** Called on each event or keepalive written to a connection: the client is still there. */
+    private readonly onActivity: () => void = () => {},
   ) {}
+
+  /** True once the stream has no more events to come (it may still wait for a client to fetch the last ones). */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** True while a client connection is open on the stream. */
+  get isConnected(): boolean {
+    return this.connection !== undefined;
+  }
 
   /**
    * A response carrying the events after `after` (a fresh stream starts with a priming event), then the live ones.
@@ -61,6 +78,12 @@ export class EventStream {
 
   send(message: unknown): void {
     this.events.push({ seq: ++this.seq, data: JSON.stringify(message) });
+    // Trimmed in halves, so the copy happens once every MAX_KEPT_EVENTS / 2 events, not on each one.
+    if (this.events.length > MAX_KEPT_EVENTS) {
+      const drop = this.events.length - MAX_KEPT_EVENTS / 2;
+      this.events = this.events.slice(drop);
+      this.dropped += drop;
+    }
     this.connection?.wake?.();
   }
 
@@ -86,8 +109,10 @@ export class EventStream {
     for (;;) {
       if (connection.closed) return closeQuietly(controller);
       if (connection.sent < this.seq) {
-        for (const event of this.events.slice(connection.sent)) controller.enqueue(this.frame(event));
+        // A client that resumes from before the kept events gets what is kept.
+        for (const event of this.events.slice(Math.max(0, connection.sent - this.dropped))) controller.enqueue(this.frame(event));
         connection.sent = this.seq;
+        this.onActivity();
         return;
       }
       if (this.ended) {
@@ -95,7 +120,11 @@ export class EventStream {
         closeQuietly(controller);
         return this.onSettled();
       }
-      if (!(await this.woken(connection))) return controller.enqueue(KEEPALIVE);
+      if (!(await this.woken(connection))) {
+        if (connection.closed) continue;
+        this.onActivity();
+        return controller.enqueue(KEEPALIVE);
+      }
     }
   }
 

@@ -2,12 +2,12 @@
 import type { KeepAlive } from '../handler';
 import { callerKey } from '../../elicitation/round-call';
 import { pendingOf } from '../../elicitation/pending';
-import { ErrorCode, HEADER, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
+import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
 import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
-import { accepted, jsonResponse } from '../respond';
+import { accepted, errorResponseOf, jsonResponse } from '../respond';
 import { callTool } from './call';
 import { initializeResult, legacyMethod, negotiate } from './methods';
 import { sessionsOf, type LiveSession } from './sessions';
@@ -26,15 +26,26 @@ export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): bool
   return version !== null && isLegacyVersion(version);
 }
 
-/** The caller and their session, or the response that refuses the request (401, 400, 404). */
+/** The caller and their session, or the response that refuses the request (401, 400, 404; 429 or 503 past a cap). */
 export async function openSession(server: ParleyServer, request: Request, given: AuthInfo | undefined, id: string | number | null = null) {
   const auth = await resolveCaller(request, server, given);
   if (auth instanceof Response) return auth;
   const header = request.headers.get(HEADER.sessionId);
   if (header === null) return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: 'Bad Request: Mcp-Session-Id header is required' } }, 400);
-  const session = await sessionsOf(server).find(header, callerKey(auth));
+  const session = await limited(id, () => sessionsOf(server).find(header, callerKey(auth)));
+  if (session instanceof Response) return session;
   if (!session) return sessionNotFound(id);
   return { auth, session };
+}
+
+/** Runs `open`, turning a LimitError (a session of another instance this one has no room for) into its response. */
+async function limited<T>(id: string | number | null, open: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await open();
+  } catch (error) {
+    if (error instanceof LimitError) return errorResponseOf(id, error);
+    throw error;
+  }
 }
 
 export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo, keepAlive?: KeepAlive): Promise<Response> {
@@ -51,7 +62,8 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    const session = await sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });
+    const session = await limited(id, () => sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }));
+    if (session instanceof Response) return session;
     return jsonResponse({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, { [HEADER.sessionId]: session.record.sessionId });
   }
   const opened = await openSession(server, request, given, id);
@@ -74,7 +86,8 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
     const result = await legacyMethod(server, message.method, params, { session, auth, signal: request.signal });
     return jsonResponse({ jsonrpc: '2.0', id, result });
   } catch (error) {
-    // Before 2026-07-28 a JSON-RPC error travels in a 200 like any other answer.
+    // A limit is refused with its status and Retry-After; before 2026-07-28 any other JSON-RPC error travels in a 200.
+    if (error instanceof LimitError) return errorResponseOf(id, error);
     if (error instanceof McpWireError) return jsonResponse({ jsonrpc: '2.0', id, error: error.toJSON() });
     throw error;
   }

@@ -1,10 +1,11 @@
 // GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
+import { LimitError } from '../../protocol';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
-import { jsonResponse } from '../respond';
+import { errorResponseOf, jsonResponse } from '../respond';
 import { parseEventId } from './event-stream';
 import { openSession } from './post';
-import { openStream, sessionsOf } from './sessions';
+import { sessionsOf } from './sessions';
 
 /** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */
 export async function handleLegacyGet(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
@@ -22,7 +23,12 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     return stream.connect(at.seq);
   }
   // One GET stream per session: a new one replaces the old connection.
-  session.standalone ??= openStream(session);
+  try {
+    session.standalone ??= sessionsOf(server).openStream(session);
+  } catch (error) {
+    if (error instanceof LimitError) return errorResponseOf(null, error);
+    throw error;
+  }
   return session.standalone.connect();
 }
 
