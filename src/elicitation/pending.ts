@@ -1,6 +1,7 @@
 // Questions waiting for clients before 2026-07-28: in the elicitation store under the session, answered by publish/subscribe.
 import type { Logger } from '../runtime';
 import { memoryStore, type ElicitationStore } from '../stores';
+import { PublicMcpError } from '../server/errors';
 import type { ParleyServer } from '../server/instance';
 import { openRecord, sealRecord } from './sealed-record';
 import type { ElicitParams, RawAnswer } from './types';
@@ -18,39 +19,100 @@ interface Waiter {
   deliver(answer: RawAnswer): void;
 }
 
+/** Who asks: the session, and the caller (callerKey) who owns it. */
+export interface Asking {
+  sessionId: string;
+  caller: string;
+}
+
+/** elicitation.pending: how many questions may wait at once in this process, per session and per caller. */
+export interface PendingLimits {
+  maxPerSession: number;
+  maxPerCaller: number;
+}
+
+const NO_LIMITS: PendingLimits = { maxPerSession: Infinity, maxPerCaller: Infinity };
+
 export class PendingQuestions {
   // Questions asked by this process: an answer that reaches the instance that asked needs no store round trip.
   private readonly waiters = new Map<string, Waiter>();
+  // How many questions wait now, by session and by caller; an entry goes when its count is back to 0.
+  private readonly bySession = new Map<string, number>();
+  private readonly byCaller = new Map<string, number>();
   constructor(
     private readonly store: ElicitationStore,
     private readonly logger: Logger,
     /** Set when no store can keep questions here (the stateless edge opt-in): every question is refused with it. */
     readonly unavailable?: string,
+    private readonly limits: PendingLimits = NO_LIMITS,
   ) {}
+
+  /** How many questions wait now in this process for the session. */
+  waiting(sessionId: string): number {
+    return this.bySession.get(sessionId) ?? 0;
+  }
+
+  /** Counts a question in, or throws a tool error (LIMIT_REACHED) when its session or caller already has its fill. */
+  private reserve({ sessionId, caller }: Asking): () => void {
+    const { maxPerSession, maxPerCaller } = this.limits;
+    const inSession = this.bySession.get(sessionId) ?? 0;
+    const ofCaller = this.byCaller.get(caller) ?? 0;
+    if (inSession >= maxPerSession)
+      throw new PublicMcpError(`Too many questions waiting in this session: at most ${maxPerSession} (elicitation.pending.maxPerSession). Answer or cancel one, then call again`, 'LIMIT_REACHED');
+    if (ofCaller >= maxPerCaller)
+      throw new PublicMcpError(`Too many questions waiting for this caller: at most ${maxPerCaller} (elicitation.pending.maxPerCaller). Answer or cancel one, then call again`, 'LIMIT_REACHED');
+    this.bySession.set(sessionId, inSession + 1);
+    this.byCaller.set(caller, ofCaller + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      decrement(this.bySession, sessionId);
+      decrement(this.byCaller, caller);
+    };
+  }
 
   private key(kind: 'pending' | 'result', id: string): string {
     return `${this.store.keyPrefix}${kind}:${id}`;
   }
 
   /** Records the question (an elicitation, or a sampling or roots request) and starts listening for its answer. Call it before the question is sent. */
-  async open(sessionId: string, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
+  async open(asking: Asking, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
+    const { sessionId } = asking;
+    // Counted before the first await, so questions asked together cannot pass the limits together.
+    const release = this.reserve(asking);
     let deliver!: (answer: RawAnswer) => void;
     const answer = new Promise<RawAnswer>((resolve) => (deliver = resolve));
     this.waiters.set(elicitId, { sessionId, deliver });
     const { backend, secret } = this.store;
-    const unsubscribe = await backend.subscribe(this.key('result', elicitId), (message) => {
-      void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
-        if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId) deliver(opened.record.answer ?? {});
-        else this.logger.warn(`Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`);
-      });
-    });
-    const now = Date.now();
     const pendingKey = this.key('pending', sessionId);
-    await backend.set(pendingKey, await sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret), ttlMs);
+    let unsubscribe: () => Promise<void>;
+    try {
+      unsubscribe = await backend.subscribe(this.key('result', elicitId), (message) => {
+        void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
+          if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId) deliver(opened.record.answer ?? {});
+          else this.logger.warn(`Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`);
+        });
+      });
+    } catch (error) {
+      this.waiters.delete(elicitId);
+      release();
+      throw error;
+    }
+    try {
+      const now = Date.now();
+      await backend.set(pendingKey, await sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret), ttlMs);
+    } catch (error) {
+      this.waiters.delete(elicitId);
+      release();
+      await unsubscribe();
+      throw error;
+    }
     return {
       answer,
       close: async () => {
         this.waiters.delete(elicitId);
+        release();
         await unsubscribe();
         // Another question of the session may have replaced this one; leave that one alone.
         const stored = await backend.get(pendingKey);
@@ -99,7 +161,13 @@ export function pendingOf(server: ParleyServer): PendingQuestions {
   if (!pending) {
     const store = server.elicitationStore ?? { backend: memoryStore(), keyPrefix: 'mcp:', info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false } };
     const unavailable = server.elicitationStore || !server.config.elicitation.enabled ? undefined : STATELESS_EDGE_REFUSAL;
-    registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable)));
+    registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable, server.config.elicitation.pending)));
   }
   return pending;
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 0) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

@@ -7,6 +7,8 @@ import { ELICIT_METHOD, type Asker, type ElicitParams, type OtherInputMethod, ty
 
 export interface StreamCall {
   sessionId: string;
+  /** callerKey() of the session's owner: elicitation.pending counts questions per caller too. */
+  caller: string;
   /** The capabilities the client declared in initialize. */
   capabilities: Record<string, unknown>;
   pending: PendingQuestions;
@@ -47,7 +49,7 @@ export class StreamAsker implements Asker {
   private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string): Promise<RawAnswer> {
     if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
     const id = crypto.randomUUID();
-    const question = await this.call.pending.open(this.call.sessionId, id, params, ttl);
+    const question = await this.call.pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     try {

@@ -53,13 +53,23 @@ export class StdioLegacySession {
       return callToolWithFallback(this.server, params.name, isObject(params.arguments) ? params.arguments : {}, { auth: this.auth, sessionId, signal });
     }
     const { entry, args } = findTool(this.server, params);
-    const asker = new StreamAsker({ sessionId, capabilities, pending: pendingOf(this.server), send: this.send, signal });
+    // The call's own signal: it fires when the client cancels, and once the call is over, so that questions it left
+    // waiting (one of a Promise.all that failed) free their places in elicitation.pending.
+    const call = new AbortController();
+    const cancel = () => call.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    const asker = new StreamAsker({ sessionId, caller: this.session.record.caller, capabilities, pending: pendingOf(this.server), send: this.send, signal: call.signal });
     // Progress and log notifications go out as lines of their own, at the level the session set.
     const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: this.session.logLevel };
     const emit = (method: string, notification: Record<string, unknown>) => this.send({ jsonrpc: '2.0', method, params: notification });
     const notifier = createNotifier(meta, emit, this.server.logger);
-    const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal, asker, capabilities, notifier, changes: this.server.changes });
-    return outcome.kind === 'result' ? outcome.result : {};
+    try {
+      const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal: call.signal, asker, capabilities, notifier, changes: this.server.changes });
+      return outcome.kind === 'result' ? outcome.result : {};
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      call.abort();
+    }
   }
 
   /** The client's answer to an elicitation/create this process sent. */

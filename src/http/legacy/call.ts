@@ -32,7 +32,7 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
     if (!target) throw new ElicitationNotSupportedError('This client accepts no event stream to be asked on: open the GET stream or accept text/event-stream');
     target.send(m);
   };
-  const asker = new StreamAsker({ sessionId: session.record.sessionId, capabilities: session.record.capabilities, pending: pendingOf(server), send, signal: controller.signal });
+  const asker = new StreamAsker({ sessionId: session.record.sessionId, caller: session.record.caller, capabilities: session.record.capabilities, pending: pendingOf(server), send, signal: controller.signal });
   const caps = isObject(session.record.capabilities) ? session.record.capabilities : {};
   const meta = { ...(isObject(message.params?._meta) ? message.params._meta : {}), [META.logLevel]: session.logLevel };
   const emit = stream ? (method: string, params: Record<string, unknown>) => stream.send({ jsonrpc: '2.0', method, params }) : undefined;
@@ -45,11 +45,18 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
     (error: unknown) => errorResponse(message.id, error instanceof McpWireError ? error : internal(server, error)),
   );
   const finished = reply.finally(() => session.calls.delete(message.id));
-  if (!stream) return jsonResponse(await finished);
+  // Once the answer is out, the call's signal fires: questions it left waiting (one of a Promise.all that failed) stop
+  // waiting and free their places in elicitation.pending.
+  if (!stream) {
+    const response = await finished;
+    controller.abort();
+    return jsonResponse(response);
+  }
   const delivered = finished.then((response) => {
     // A cancelled call sends nothing more.
     if (!controller.signal.aborted) stream.send(response);
     stream.end();
+    controller.abort();
   });
   // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
   keepAlive?.waitUntil(delivered);
