@@ -1,5 +1,8 @@
 // Issue #14, item 5: limits a flood cannot get past. Older clients' sessions, their streams and their waiting questions
 // are capped per caller and per process, idle sessions end, and a refusal says which limit and when to come back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App, Tool, ToolContext, createFetchHandler, z, type FrontMcpConfigInput } from 'parley';
 import { pendingOf } from '../../src/elicitation/pending';
@@ -350,5 +353,40 @@ describe('questions waiting per session and per caller', () => {
     const question = sent.filter((m) => m.method === 'elicitation/create').at(-1);
     await session.receive({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } });
     expect(await next).toMatchObject({ structuredContent: { closed: true, id: 'T-9' } });
+  });
+});
+
+describe('sessions in a store two instances share (SQLite)', () => {
+  it('end when idle on every instance, live on while either serves them, and count against each instance’s caps', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const dir = mkdtempSync(join(tmpdir(), 'parley-limits-'));
+    try {
+      const shared = (sessions: Record<string, number>) => ({ ...configWith({ sessions }), sqlite: { path: join(dir, 'store.db') } });
+      const [a, b] = await Promise.all([buildServer(shared({ idleTtlMs: 1_000 })), buildServer(shared({ idleTtlMs: 1_000, maxTotal: 1 }))]);
+      expect(a.elicitationStore?.sessionsDistributed).toBe(true);
+      const onA: Handler = (r, options) => handlePost(a, r, options?.auth);
+      const onB: Handler = (r, options) => handlePost(b, r, options?.auth);
+      const session = await open(onA);
+      // Served by B only: B renews the stored record, so A still knows the session after more than idleTtlMs.
+      for (let i = 0; i < 4; i++) {
+        vi.advanceTimersByTime(600);
+        expect((await listTools(onB, session)).status).toBe(200);
+      }
+      expect((await listTools(onA, session)).status).toBe(200);
+      // B holds one session at most, its own or another instance's: a second one served there is refused with 503.
+      const second = await open(onA);
+      const refused = await refusal(await listTools(onB, second));
+      expect(refused.status).toBe(503);
+      expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(refused.body.error.data.limit).toBe('http.sessions.maxTotal');
+      expect((await listTools(onA, second)).status).toBe(200);
+      // Quiet for idleTtlMs: the store forgets it, and so does every instance.
+      vi.advanceTimersByTime(1_001);
+      expect((await listTools(onA, session)).status).toBe(404);
+      expect((await listTools(onB, session)).status).toBe(404);
+      await Promise.all([a.elicitationStore?.backend.close(), b.elicitationStore?.backend.close()]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -53,6 +53,7 @@ interface Entry {
 export class SessionTable {
   private readonly live = new Map<string, Entry>();
   private readonly byCaller = new Map<string, Map<string, Entry>>();
+  private warnedAt = -Infinity;
   constructor(private readonly server: ParleyServer) {}
 
   private get limits(): SessionLimits {
@@ -125,6 +126,7 @@ export class SessionTable {
         if (!opened.ok || opened.record.caller !== caller) return undefined;
         entry = this.live.get(id) ?? this.adopt(opened.record, now);
         entry.sealed = stored;
+        entry.storedAt = -Infinity; // when it was stored is not known here: renew it on this request
       }
     }
     if (!entry || entry.session.record.caller !== caller) return undefined;
@@ -196,7 +198,11 @@ export class SessionTable {
     }
     if (this.live.size >= maxTotal) {
       const wait = this.retryAfter(this.live, now);
-      this.server.logger.warn(`Refused a session: the process holds ${maxTotal} (http.sessions.maxTotal)`);
+      // Once a minute at most: a flood of refusals must not become a flood of log lines.
+      if (now - this.warnedAt >= 60_000) {
+        this.warnedAt = now;
+        this.server.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
+      }
       throw new LimitError(`The server holds as many sessions as it allows (${maxTotal}, http.sessions.maxTotal): retry after ${wait} s`, wait, 'server', {
         limit: 'http.sessions.maxTotal',
         max: maxTotal,
