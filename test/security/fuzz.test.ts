@@ -88,7 +88,7 @@ function body(r: Random, modern: boolean): { text: string; method?: string; name
   if (roll === 2) return { text: JSON.stringify({ jsonrpc: '2.0', id: r.pick([text(r), 1, null]), ...(r.chance(0.5) ? { result: object(r, 1) } : { error: object(r, 1) }) }) };
   const method = r.chance(0.9) ? r.pick(METHODS) : text(r);
   const p = params(r, method, modern);
-  const id = r.chance(0.1) ? undefined : r.pick([r.int(1e6), text(r), 1.5, null, true, {}, []]);
+  const id = r.chance(0.1) ? undefined : r.chance(0.85) ? r.pick([r.int(1e6), text(r), 1.5]) : r.pick([null, true, {}, [], -0]);
   const message = { jsonrpc: r.chance(0.95) ? '2.0' : r.pick(['1.0', 2, null]), ...(id === undefined ? {} : { id }), method, ...(r.chance(0.95) ? { params: p } : { params: value(r, 1) }) };
   const name = typeof p.name === 'string' ? p.name : typeof p.uri === 'string' ? p.uri : undefined;
   return { text: JSON.stringify(message), method, name };
