@@ -29,6 +29,14 @@ class Greet extends PromptContext {
   }
 }
 
+// Every prototype name but __proto__ (which no JSON body can carry) as a required argument.
+@Prompt({ name: 'needs', description: 'Needs every argument', arguments: PROTOTYPE_NAMES.filter((n) => n !== '__proto__').map((name) => ({ name, required: true })) })
+class Needs extends PromptContext {
+  execute(args: Record<string, string>) {
+    return `got ${Object.keys(args).sort().join(',')}`;
+  }
+}
+
 @Resource({ uri: 'desk://status', name: 'Desk status', mimeType: 'text/plain' })
 class Status extends ResourceContext {
   execute() {
@@ -72,7 +80,7 @@ class AskKeyed extends ToolContext {
   }
 }
 
-@App({ id: 'hostile', tools: [CloseTicket, Mirrored, AskField, AskKeyed], prompts: [Greet], resources: [Status, Notes] })
+@App({ id: 'hostile', tools: [CloseTicket, Mirrored, AskField, AskKeyed], prompts: [Greet, Needs], resources: [Status, Notes] })
 class Hostile {}
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

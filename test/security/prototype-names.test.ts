@@ -66,6 +66,17 @@ describe.each(PROTOTYPE_NAMES)('HTTP 2026-07-28, the name %s', (name) => {
     expect((await modern('completion/complete', { ref: { type: name }, argument })).body.error.code).toBe(-32602);
   });
 
+  it('as a required prompt argument is missing until the client sends its own', async () => {
+    const others = PROTOTYPE_NAMES.filter((n) => n !== '__proto__');
+    const all = Object.fromEntries(others.map((n) => [n, 'v']));
+    if (name !== '__proto__') {
+      const { [name]: _left, ...rest } = all;
+      expect((await modern('prompts/get', { name: 'needs', arguments: rest })).body.error).toEqual({ code: -32602, message: `Missing required argument for prompt "needs": ${name}` });
+    }
+    const given = await modern('prompts/get', { name: 'needs', arguments: { ...all, ...own(name, 'v') } });
+    expect(given.body.result.messages[0].content.text).toBe(`got ${[...others].sort().join(',')}`);
+  });
+
   it('as a completion argument has no completer: no suggestions, not a call of Object.prototype', async () => {
     for (const ref of [{ type: 'ref/resource', uri: 'notes://{owner}' }, { type: 'ref/prompt', name: 'greet' }]) {
       const { status, body } = await modern('completion/complete', { ref, argument: { name, value: 'a' } });
