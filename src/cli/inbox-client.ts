@@ -1,4 +1,5 @@
 // The inbox over HTTP for the CLI: spend the one-time code for a session, list the questions, answer one. No redirects.
+import { parseJson } from '../protocol/json';
 import { checkAddress, type InboxLink } from './inbox-link';
 
 export interface InboxQuestion {
@@ -32,7 +33,7 @@ export class InboxClient {
     const text = await response.text();
     let body: any;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = text ? parseJson(text) : undefined;
     } catch {
       body = undefined;
     }

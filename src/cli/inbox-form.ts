@@ -9,7 +9,7 @@ function choicesOf(field: Field | undefined): unknown[] | undefined {
   if (!field) return undefined;
   if (Array.isArray(field.enum)) return field.enum;
   const list = (field.oneOf ?? field.anyOf) as { const?: unknown }[] | undefined;
-  return Array.isArray(list) && list.every((o) => o && 'const' in o) ? list.map((o) => o.const) : undefined;
+  return Array.isArray(list) && list.every((o) => o && Object.hasOwn(o, 'const')) ? list.map((o) => o.const) : undefined;
 }
 
 /** One line per field, for the listing. */
@@ -26,7 +26,8 @@ export function describeFields(schema: Schema): string[] {
 /** Asks each field in turn; an empty reply keeps the default, or leaves an optional field out. */
 export async function askForm(rl: Interface, out: NodeJS.WriteStream, schema: Schema): Promise<Record<string, unknown>> {
   const required = new Set(schema.required ?? []);
-  const content: Record<string, unknown> = {};
+  // Keyed by the server's field names: no prototype, so a field `__proto__` is a field like any other.
+  const content: Record<string, unknown> = Object.create(null);
   for (const [name, field] of Object.entries(schema.properties ?? {})) {
     const label = clean(field.title ?? name, true, 200);
     for (;;) {

@@ -2,6 +2,7 @@
 // list the caller's questions, and answer them on a terminal or with --answer <id> --content '{…}' / --decline / --cancel.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { parseJson } from '../protocol/json';
 import { InboxClient, type InboxQuestion } from './inbox-client';
 import { clean, parseInboxLink } from './inbox-link';
 import { askForm, describeFields } from './inbox-form';
@@ -76,7 +77,7 @@ export async function runInbox(argv: string[], io: CliIo = { stdin: process.stdi
 function parseContent(text: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw new Error('--content must be JSON, such as \'{"approve":true}\'');
   }

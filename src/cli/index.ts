@@ -1,12 +1,13 @@
 // The parley command: a table of subcommands, each loaded only when it runs. Adding one is one line here.
 type Command = { usage: string; run: (args: string[]) => Promise<number> };
 
-const COMMANDS: Record<string, Command> = {
+// A Map, so `parley constructor` is an unknown command, not Object.prototype's.
+const COMMANDS = new Map<string, Command>(Object.entries({
   inbox: { usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions', run: async (a) => (await import('./inbox')).runInbox(a) },
   dev: { usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change', run: async (a) => (await import('./dev')).dev(a) },
-};
+} satisfies Record<string, Command>));
 
-const usage = () => `usage:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`;
+const usage = () => `usage:\n${[...COMMANDS.values()].map((c) => `  ${c.usage}`).join('\n')}\n`;
 
 /** Runs `parley <command> [...args]` and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -15,7 +16,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(usage());
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS.get(name);
   if (!command) {
     process.stderr.write(`parley: unknown command "${name}"\n${usage()}`);
     return 1;

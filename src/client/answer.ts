@@ -10,8 +10,8 @@ export interface DeclaredModes {
 export function declaredModes(capabilities: Record<string, unknown>): DeclaredModes {
   const e = capabilities.elicitation;
   if (typeof e !== 'object' || e === null) return { form: false, url: false };
-  const url = 'url' in e;
-  return { form: 'form' in e || !url, url };
+  const url = Object.hasOwn(e, 'url');
+  return { form: Object.hasOwn(e, 'form') || !url, url };
 }
 
 export async function askHandler(

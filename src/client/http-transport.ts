@@ -1,5 +1,5 @@
 // Streamable HTTP for the client: one POST per message, answered with JSON or an SSE stream; a session id once the server sets one.
-import { checkMessage, HEADER, type JsonRpcMessage } from '../protocol';
+import { checkMessage, HEADER, parseJson, type JsonRpcMessage } from '../protocol';
 import { McpHttpError } from './errors';
 import { readSse } from './sse';
 import type { ClientTransport } from './types';
@@ -69,7 +69,7 @@ export function createHttpTransport(options: HttpTransportOptions): ClientTransp
 
 function parseMessageText(text: string, status: number): JsonRpcMessage {
   try {
-    return checkMessage(JSON.parse(text));
+    return checkMessage(parseJson(text));
   } catch {
     throw new McpHttpError(status, text);
   }

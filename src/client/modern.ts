@@ -51,7 +51,8 @@ export class ModernSession implements Session {
   /** Answers every input request, one after the other, and returns what the retry adds to its params. */
   private async fulfil(result: Record<string, any>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
-    const inputResponses: Record<string, unknown> = {};
+    // Keyed by names the server chose: no prototype, so a key `__proto__` is a key like any other.
+    const inputResponses: Record<string, unknown> = Object.create(null);
     const callSignal = signal ? AbortSignal.any([signal, this.ctx.closed]) : this.ctx.closed;
     for (const [key, request] of Object.entries(requests)) {
       if (request?.method !== 'elicitation/create')

@@ -1,5 +1,5 @@
 // Mcp-Param-* headers: the tool arguments a server marked with x-mcp-header, mirrored into headers on tools/call.
-import { ErrorCode, isObject } from '../protocol';
+import { ErrorCode, isObject, ownValue } from '../protocol';
 import { headerParamsOf, type HeaderParam } from '../server/header-params';
 import { headerValue } from './envelope';
 import type { RpcResponse } from './exchange';
@@ -25,7 +25,7 @@ export class ParamHeaders {
   for(name: unknown, args: unknown): Record<string, string> {
     const headers: Record<string, string> = {};
     for (const param of (typeof name === 'string' && this.byTool.get(name)) || []) {
-      const value = param.path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), args);
+      const value = param.path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), args);
       if (value !== undefined && value !== null) headers[`mcp-param-${param.header.toLowerCase()}`] = headerValue(String(value));
     }
     return headers;

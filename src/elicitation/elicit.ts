@@ -38,6 +38,8 @@ export class ElicitRun {
 
   private keyFor(kind: Kind, chosen: string | undefined): string {
     if (chosen !== undefined && !KEY.test(chosen)) throw new InvalidInputError(`Question key "${chosen}" must be 1-64 characters of A-Z, a-z, 0-9, _, . and -`);
+    // Parley drops `__proto__` keys from every JSON body, so an answer under that key could never arrive.
+    if (chosen === '__proto__') throw new InvalidInputError('Question key "__proto__" cannot be answered: choose another key');
     const counts = (this.counts ??= { elicitation: 0, sampling: 0, roots: 0 });
     const keys = (this.keys ??= new Set());
     const key = chosen ?? `${kind}-${++counts[kind]}`;

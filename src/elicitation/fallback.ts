@@ -58,7 +58,8 @@ class FallbackAsker implements Asker {
   }
 
   ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
-    const answer = this.answers[key];
+    // Only the record's own answers: a key `constructor` is not answered by Object.prototype.
+    const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
     if (answer) return Promise.resolve(answer);
     if (params.mode === 'url') throw new ElicitationNotSupportedError('This client cannot open a page for a URL-mode elicitation');
     // Nobody could later prove the answer is theirs, so such a caller is not asked at all.

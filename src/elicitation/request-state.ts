@@ -2,6 +2,7 @@
 // Its text is `<payload JSON>.<HMAC-SHA256 of that JSON, base64url>`: the client echoes it, and nothing in it is read
 // before the signature checks. (Encoding the JSON again, as base64url, would hide nothing and cost every round.)
 import { sameSignature, sha256, toBase64Url, type HmacKey } from '../crypto';
+import { parseJson } from '../protocol/json';
 import type { RawAnswer } from './types';
 
 /** States larger than this are refused before any HMAC work. */
@@ -43,7 +44,7 @@ export async function openState(key: HmacKey, state: unknown, expected: StateBin
   const other = { ok: false, reason: 'issued by another version of Parley' } as const;
   let payload: Payload;
   try {
-    payload = JSON.parse(body) as Payload;
+    payload = parseJson(body) as Payload;
   } catch {
     return other;
   }

@@ -38,11 +38,14 @@ export async function withRounds(
   let binding: StateBinding | undefined;
   const bind = async () => (binding ??= { caller: callerKey(request.auth), method: request.method, name: request.name, digest: await digestArguments(request.args) });
 
-  let answers: Record<string, RawAnswer> = {};
+  // A Map: the keys are the client's, and `__proto__` or `constructor` must be keys like any other.
+  const answers = new Map<string, RawAnswer>();
   let trusted = true;
   if (requestState !== undefined) {
     const check = await openState(server.stateKey, requestState, await bind());
-    if (check.ok) answers = { ...check.answers };
+    if (check.ok) {
+      for (const [key, value] of Object.entries(check.answers)) if (isObject(value)) answers.set(key, value);
+    }
     // Not a state this framework could have issued at all: a protocol error, not a reason to start over.
     else if (check.reason === 'malformed') throw invalidParams('params.requestState is malformed');
     else {
@@ -53,24 +56,27 @@ export async function withRounds(
     }
   }
   // The answers the signed state brought back, before this request's own are added.
-  const replayed = requestState === undefined ? undefined : new Set(Object.keys(answers));
+  const replayed = requestState === undefined ? undefined : new Set(answers.keys());
   // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
   if (trusted && inputResponses) {
     for (const [key, value] of Object.entries(inputResponses))
       if (ANSWER_KEY.test(key) && isObject(value)) {
-        answers[key] = value as RawAnswer;
+        answers.set(key, value as RawAnswer);
         replayed?.delete(key);
       }
   }
-  if (Object.keys(answers).length > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
+  if (answers.size > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
 
   const asker = new RoundAsker(answers, request.capabilities, replayed ?? NONE);
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
   if (asker.failure) throw asker.failure;
   // Only the answers this run read travel on; unknown keys the client sent are dropped here.
-  const kept: Record<string, RawAnswer> = {};
-  for (const key of asker.used) if (answers[key]) kept[key] = answers[key];
+  const kept: Record<string, RawAnswer> = Object.create(null);
+  for (const key of asker.used) {
+    const answer = answers.get(key);
+    if (answer) kept[key] = answer;
+  }
   const state = await sealState(server.stateKey, await bind(), kept, server.config.elicitation.stateTtlMs);
   return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
 }

@@ -14,8 +14,8 @@ export function elicitationModes(capabilities: Record<string, unknown> | undefin
   const e = capabilities?.elicitation;
   if (typeof e !== 'object' || e === null) return { form: false, url: false };
   const declared = e as Record<string, unknown>;
-  const url = 'url' in declared;
-  return { form: 'form' in declared || !url, url };
+  const url = Object.hasOwn(declared, 'url');
+  return { form: Object.hasOwn(declared, 'form') || !url, url };
 }
 
 const missing = (name: string, required: Record<string, unknown>) =>
@@ -34,7 +34,8 @@ export function missingFor(method: OtherInputMethod, params: Record<string, unkn
 
 /** Asks by collecting input requests; the run is suspended until the client retries with answers. */
 export class RoundAsker implements Asker {
-  readonly inputRequests: Record<string, InputRequest> = {};
+  /** Keyed by question keys (a handler may choose `__proto__`): no prototype, so each is a key like any other. */
+  readonly inputRequests: Record<string, InputRequest> = Object.create(null);
   readonly suspended: Promise<void>;
   /** The keys whose answers this run read: only these travel on in the next requestState. */
   readonly used = new Set<string>();
@@ -44,7 +45,7 @@ export class RoundAsker implements Asker {
 
   /** `answers` holds every answer so far; `replayed` names those an earlier round brought (from requestState). */
   constructor(
-    private readonly answers: Record<string, RawAnswer>,
+    private readonly answers: Map<string, RawAnswer>,
     private readonly capabilities: Record<string, unknown>,
     private readonly replayed: ReadonlySet<string> = new Set(),
   ) {
@@ -52,19 +53,19 @@ export class RoundAsker implements Asker {
   }
 
   known(key: string): { replayed: boolean } | undefined {
-    return this.answers[key] ? { replayed: this.replayed.has(key) } : undefined;
+    return this.answers.get(key) ? { replayed: this.replayed.has(key) } : undefined;
   }
 
   recall(key: string): RawAnswer | undefined {
     // Only from the signed state this server sealed: a client's inputResponses never answer a persistent question.
-    const answer = key.startsWith('persisted-') && this.replayed.has(key) ? this.answers[key] : undefined;
+    const answer = key.startsWith('persisted-') && this.replayed.has(key) ? this.answers.get(key) : undefined;
     if (answer) this.used.add(key);
     return answer;
   }
 
   remember(key: string, answer: RawAnswer): void {
     if (!key.startsWith('persisted-')) return;
-    this.answers[key] = answer;
+    this.answers.set(key, answer);
     this.used.add(key);
   }
 
@@ -87,7 +88,7 @@ export class RoundAsker implements Asker {
   }
 
   private pending(key: string, method: string, params: Record<string, unknown>): Promise<RawAnswer> {
-    const answer = this.answers[key];
+    const answer = this.answers.get(key);
     if (answer) {
       this.used.add(key);
       return Promise.resolve(answer);

@@ -1,9 +1,9 @@
 // Mcp-Param-* validation: each x-mcp-header value must be present, decodable and equal to the argument it mirrors.
-import { headerMismatch, isObject } from '../protocol';
+import { headerMismatch, isObject, ownValue } from '../protocol';
 import type { HeaderParam } from '../server/header-params';
 import { decodeHeader } from './modern-checks';
 
-const valueAt = (args: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), args);
+const valueAt = (args: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), args);
 
 function matches(decoded: string, value: unknown, type: HeaderParam['type']): boolean {
   if (type === 'integer') return decoded.trim() !== '' && Number(decoded) === value; // integers compare numerically

@@ -14,16 +14,16 @@ export const ErrorCode = {
   LimitReached: -31000,
 } as const;
 
-const STATUS: Record<number, number> = {
-  [ErrorCode.ParseError]: 400,
-  [ErrorCode.InvalidRequest]: 400,
-  [ErrorCode.MethodNotFound]: 404,
-  [ErrorCode.InvalidParams]: 400,
-  [ErrorCode.InternalError]: 500,
-  [ErrorCode.HeaderMismatch]: 400,
-  [ErrorCode.MissingCapability]: 400,
-  [ErrorCode.UnsupportedVersion]: 400,
-};
+const STATUS = new Map<number, number>([
+  [ErrorCode.ParseError, 400],
+  [ErrorCode.InvalidRequest, 400],
+  [ErrorCode.MethodNotFound, 404],
+  [ErrorCode.InvalidParams, 400],
+  [ErrorCode.InternalError, 500],
+  [ErrorCode.HeaderMismatch, 400],
+  [ErrorCode.MissingCapability, 400],
+  [ErrorCode.UnsupportedVersion, 400],
+]);
 
 /** A JSON-RPC error the client should see as-is. */
 export class McpWireError extends Error {
@@ -36,7 +36,7 @@ export class McpWireError extends Error {
   ) {
     super(message);
     this.name = 'McpWireError';
-    this.status = status ?? STATUS[code] ?? 200;
+    this.status = status ?? STATUS.get(code) ?? 200;
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {

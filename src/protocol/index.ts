@@ -3,4 +3,5 @@ export { ErrorCode, LimitError, McpWireError, headerMismatch, invalidParams, met
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
 export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
 export { HEADER, META } from './meta';
+export { ownValue, parseJson, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyVersion } from './revisions';

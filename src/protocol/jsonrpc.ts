@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 message shapes and the one parser every transport uses.
 import { ErrorCode, McpWireError } from './errors';
+import { parseJson } from './json';
 
 export type JsonRpcId = string | number;
 export interface JsonRpcRequest {
@@ -28,7 +29,7 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 export function parseMessage(text: string): JsonRpcMessage {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw new McpWireError(ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
   }
@@ -46,12 +47,12 @@ export function checkMessage(value: unknown): JsonRpcMessage {
     if (params !== undefined && !isObject(params)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: params must be an object');
     return value as unknown as JsonRpcRequest | JsonRpcNotification;
   }
-  if (!('result' in value) && !('error' in value)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: no method, result or error');
+  if (!Object.hasOwn(value, 'result') && !Object.hasOwn(value, 'error')) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: no method, result or error');
   return value as unknown as JsonRpcResponse;
 }
 
-export const isRequest = (m: JsonRpcMessage): m is JsonRpcRequest => 'method' in m && (m as { id?: unknown }).id !== undefined;
-export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification => 'method' in m && (m as { id?: unknown }).id === undefined;
-export const isResponse = (m: JsonRpcMessage): m is JsonRpcResponse => !('method' in m);
+export const isRequest = (m: JsonRpcMessage): m is JsonRpcRequest => Object.hasOwn(m, 'method') && (m as { id?: unknown }).id !== undefined;
+export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification => Object.hasOwn(m, 'method') && (m as { id?: unknown }).id === undefined;
+export const isResponse = (m: JsonRpcMessage): m is JsonRpcResponse => !Object.hasOwn(m, 'method');
 
 export const errorResponse = (id: JsonRpcId | null, error: McpWireError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });

@@ -123,7 +123,7 @@ export const INBOX_SCRIPT = String.raw`'use strict';
       var body = { action: action };
       if (action === 'accept') {
         if (!form.reportValidity()) return;
-        body.content = {};
+        body.content = Object.create(null); // keyed by the schema's field names, so __proto__ is a field like any other
         fields.forEach(function (x) { var v = x.f.read(); if (v !== undefined) body.content[x.name] = v; });
       }
       buttons.forEach(function (b) { b.disabled = true; });

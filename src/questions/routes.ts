@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { readBody } from '../http/body';
 import { jsonResponse } from '../http/respond';
-import { McpWireError } from '../protocol';
+import { McpWireError, parseJson } from '../protocol';
 import { checkFlatForm } from '../elicitation/form-check';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
@@ -37,7 +37,7 @@ async function readJson(request: Request): Promise<Record<string, unknown> | Res
   const body = await readBody(request, MAX_ANSWER_BYTES);
   if (body instanceof McpWireError) return problem(413, 'too_large', body.message);
   try {
-    const value: unknown = JSON.parse(body);
+    const value: unknown = parseJson(body);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {
     // answered below

@@ -14,7 +14,8 @@ function completerFor(server: ParleyServer, ref: Record<string, unknown>, argume
   if (ref.type === 'ref/resource') {
     const template = server.resources.templates.find((t) => t.options.uriTemplate === ref.uri);
     if (!template) throw invalidParams(`Unknown resource template: ${String(ref.uri)}`);
-    return template.options.complete?.[argument];
+    const completers = template.options.complete;
+    return completers && Object.hasOwn(completers, argument) ? completers[argument] : undefined;
   }
   throw invalidParams('params.ref.type must be "ref/prompt" or "ref/resource"');
 }

@@ -5,6 +5,7 @@ import { checkFlatForm } from '../elicitation/form-check';
 import { DEFAULT_TTL_MS } from '../elicitation/stream-asker';
 import type { Asker, ElicitParams, RawAnswer } from '../elicitation/types';
 import { ANONYMOUS } from '../http/auth';
+import { withoutProtoKeys } from '../protocol';
 import { findTool, runTool } from './call-tool';
 import { ElicitationTimeoutError, InvalidInputError } from './errors';
 import { buildServer, type ParleyServer, type ServerInput } from './instance';
@@ -62,7 +63,7 @@ class HandlerAsker implements Asker {
         const problem = checkFlatForm(answer.content ?? {}, params.requestedSchema);
         if (problem) throw new InvalidInputError(`Invalid elicitation result content: ${problem}`);
       }
-      return answer ? { ...answer } : { action: 'cancel' };
+      return answer ? withoutProtoKeys({ ...answer }) : { action: 'cancel' };
     } finally {
       clearTimeout(timer);
     }
@@ -78,7 +79,8 @@ function directServer(input: ServerInput, askerFor: (signal: AbortSignal) => Ask
     },
     async callTool(name, args = {}, options = {}) {
       const built = await server;
-      const { entry, args: checked } = findTool(built, { name, arguments: args });
+      // Arguments handed over in-process carry no `__proto__` key, as arguments parsed from the wire do not.
+      const { entry, args: checked } = findTool(built, { name, arguments: withoutProtoKeys(args) });
       const signal = options.signal ?? new AbortController().signal;
       const scope = {
         auth: options.authContext ?? ANONYMOUS,
@@ -121,7 +123,7 @@ export async function createDirect(input: ServerInput): Promise<DirectServer> {
     async listTools() {
       return { tools: server.config.elicitation.enabled ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
     },
-    callTool: (name, args = {}, options = {}) => callToolWithFallback(server, name, args, { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
+    callTool: (name, args = {}, options = {}) => callToolWithFallback(server, name, withoutProtoKeys(args), { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
     async dispose() {
       await server.elicitationStore?.backend.close();
     },

@@ -1,5 +1,5 @@
 // prompts/get: find the prompt, check its arguments, run execute(), and shape the messages it returns.
-import { invalidParams, isObject } from '../protocol';
+import { invalidParams, isObject, ownValue } from '../protocol';
 import type { RoundOutcome } from '../elicitation/round-call';
 import type { ParleyServer } from './instance';
 import type { PromptReturn } from './prompt-context';
@@ -12,7 +12,7 @@ export function findPrompt(server: ParleyServer, params: Record<string, unknown>
   const entry = server.prompts.get(name);
   if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
   if (!isObject(args) || !Object.values(args).every((v) => typeof v === 'string')) throw invalidParams('params.arguments must be an object of strings');
-  const missing = (entry.options.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+  const missing = (entry.options.arguments ?? []).filter((a) => a.required && ownValue(args, a.name) === undefined).map((a) => a.name);
   if (missing.length) throw invalidParams(`Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
   return { entry, args: args as Record<string, string> };
 }

@@ -92,7 +92,8 @@ const gated =
 
 const cacheHints = (server: ParleyServer) => ({ ttlMs: server.cache.ttlMs, cacheScope: server.cache.scope });
 
-const METHODS: Record<string, Method> = {
+// A Map, so a method named `constructor` or `__proto__` is one it does not know, not Object.prototype's.
+const METHODS = new Map<string, Method>(Object.entries({
   'server/discover': (server) => ({
     supportedVersions: SUPPORTED_VERSIONS,
     capabilities: capabilitiesOf(server),
@@ -118,16 +119,16 @@ const METHODS: Record<string, Method> = {
     const found = locateResource(server, params);
     const result = await withQuestions(server, scope, { method: 'resources/read', name: found.uri, args: {}, params }, (hs) => runResource(server, found, hs));
     // A retry's result answers one person's questions: nobody may cache it.
-    return isRetry(params) && 'ttlMs' in result ? { ...result, ttlMs: 0, cacheScope: 'private' } : result;
+    return isRetry(params) && Object.hasOwn(result, 'ttlMs') ? { ...result, ttlMs: 0, cacheScope: 'private' } : result;
   }),
   'completion/complete': gated((s) => hasPrompts(s) || s.resources.templates.length > 0, 'completion/complete', (server, params) => complete(server, params)),
-};
+} satisfies Record<string, Method>));
 
-export const isKnownMethod = (method: string): boolean => method in METHODS;
+export const isKnownMethod = (method: string): boolean => METHODS.has(method);
 
 /** Runs a method and wraps its result in the envelope every result carries. */
 export async function handleRequest(server: ParleyServer, method: string, params: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>> {
-  const handler = METHODS[method];
+  const handler = METHODS.get(method);
   if (!handler) throw methodNotFound(method);
   const result = await handler(server, params, scope);
   const meta = result._meta as Record<string, unknown> | undefined;

@@ -97,7 +97,7 @@ export class StdioConnection {
       return this.legacy.initializeResult();
     }
     // A request that names its version in _meta is served statelessly as 2026-07-28, even after initialize.
-    const modern = isObject(params._meta) && META.protocolVersion in params._meta;
+    const modern = isObject(params._meta) && Object.hasOwn(params._meta, META.protocolVersion);
     if (this.legacy && !modern) return this.legacy.handle(request.method, params, signal);
     // stdio has no headers: the _meta envelope alone names the version and the client's capabilities.
     const envelope = readEnvelope(params);

@@ -10,7 +10,7 @@ const MAX_URI_LENGTH = 2048;
 
 /** resources/subscribe and resources/unsubscribe: they add a URI to the session's watched set, or take it out. */
 export function changeSubscription(server: ParleyServer, session: LiveSession, method: string, params: Record<string, unknown>): Record<string, unknown> {
-  if (!('resources' in capabilitiesOf(server))) throw methodNotFound(method);
+  if (!Object.hasOwn(capabilitiesOf(server), 'resources')) throw methodNotFound(method);
   const { uri } = params;
   if (typeof uri !== 'string' || uri === '' || uri.length > MAX_URI_LENGTH) throw invalidParams(`${method} needs params.uri, a URI of at most ${MAX_URI_LENGTH} characters`);
   const watched = (session.subscriptions ??= new Set());
@@ -31,8 +31,8 @@ export function watchChanges(server: ParleyServer, session: LiveSession, send: (
     const declared = capabilitiesOf(server);
     const honoured = {
       toolsListChanged: true as const,
-      ...('prompts' in declared ? { promptsListChanged: true as const } : {}),
-      ...('resources' in declared ? { resourcesListChanged: true as const } : {}),
+      ...(Object.hasOwn(declared, 'prompts') ? { promptsListChanged: true as const } : {}),
+      ...(Object.hasOwn(declared, 'resources') ? { resourcesListChanged: true as const } : {}),
       ...(change.kind === 'resource' && session.subscriptions ? { resourceSubscriptions: [...session.subscriptions] } : {}),
     };
     const notification = notificationFor(change, honoured);

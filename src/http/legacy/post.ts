@@ -21,7 +21,7 @@ export const sessionNotFound = (id: string | number | null = null): Response =>
 export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): boolean {
   if (headers.has(HEADER.sessionId)) return true;
   // initialize inside a 2026-07-28 _meta envelope is a removed method of the modern protocol (404), not a handshake.
-  if (isRequest(message) && message.method === 'initialize') return !(isObject(message.params?._meta) && META.protocolVersion in message.params._meta);
+  if (isRequest(message) && message.method === 'initialize') return !(isObject(message.params?._meta) && Object.hasOwn(message.params._meta, META.protocolVersion));
   const version = headers.get(HEADER.protocolVersion);
   return version !== null && isLegacyVersion(version);
 }
