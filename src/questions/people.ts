@@ -1,5 +1,6 @@
 // People auth 'loopback-token': one-time codes bound to a subject, spent for an inbox session; and the startup token.
 import { randomBytes, toBase64Url } from '../crypto';
+import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
 import type { QuestionCodec } from './codec';
 
@@ -38,6 +39,10 @@ export class LoopbackTokenAuth {
   /** The token made at startup; the inbox answers it with 401. */
   get startupToken(): string {
     return this.#startupToken;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('LoopbackTokenAuth', this, options, inspect);
   }
 
   /** The running server with people auth named `server`, or the only one. */

@@ -4,7 +4,7 @@ export type { EnvSource } from './env';
 export { detectRuntime, isEdgeRuntime } from './detect';
 export type { RuntimeKind } from './detect';
 export { createLogger, formatRecord, redactingLogger } from './logger';
-export { createRedactor, isSecretField, REDACTED, redactText, secretsIn } from './redact';
+export { createRedactor, INSPECT, inspectFields, isSecretField, REDACTED, redactText, secretsIn } from './redact';
 export type { Redactor } from './redact';
 export type { LogLevel, Logger } from './logger';
 export { atTurnEnd, useTurnEnd } from './turn-end';

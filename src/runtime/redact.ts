@@ -134,3 +134,17 @@ function urlCredentials(text: string): string[] {
   }
   return out;
 }
+
+/** util.inspect's hook, a registered symbol, so the core needs no node:util. */
+export const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+type Inspect = (value: unknown, options: { depth?: number | null }) => string;
+
+/**
+ * What util.inspect shows of an object with a getter over a secret: its own fields only. (With `showHidden` and
+ * `getters`, inspect would otherwise list the prototype's getters with their values.)
+ * @example [INSPECT](depth, options, inspect) { return inspectFields('Store', this, options, inspect); }
+ */
+export function inspectFields(name: string, target: object, options: { depth?: number | null }, inspect: Inspect): string {
+  const depth = options.depth === null || options.depth === undefined ? options.depth : options.depth - 1;
+  return `${name} ${inspect({ ...target }, { ...options, depth })}`;
+}

@@ -3,7 +3,7 @@
 // in closures, and the server's copy of its config redacted (the stores and the bearer verifier took the real values).
 import { createHmacKey, randomBytes, type HmacKey } from '../crypto';
 import { createBearerVerifier, type BearerVerifier } from '../http/auth';
-import { createLogger, createRedactor, isProduction, readEnv, redactingLogger, secretsIn, type EnvSource, type Logger } from '../runtime';
+import { createLogger, createRedactor, INSPECT, inspectFields, isProduction, readEnv, redactingLogger, secretsIn, type EnvSource, type Logger } from '../runtime';
 import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
 import { serverOptionsOf } from './decorators';
 import { createChangeHub, type ChangeHub } from './changes';
@@ -104,5 +104,9 @@ class BuiltServer implements ParleyServer {
 
   get env(): EnvSource {
     return this.#env;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('ParleyServer', this, options, inspect);
   }
 }

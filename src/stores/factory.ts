@@ -1,5 +1,5 @@
 // Opening the elicitation store the config chose, refusing the places it can't serve, and naming it in the startup log.
-import { formatRecord, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
+import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
 import { ElicitationNotSupportedError } from '../server/errors';
 import { chooseElicitationStore, type StoreSource } from './choose';
@@ -74,6 +74,10 @@ class OpenedStore implements ElicitationStore {
 
   get secret(): string | undefined {
     return this.#secret;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('ElicitationStore', this, options, inspect);
   }
 }
 
