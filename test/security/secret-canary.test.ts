@@ -190,6 +190,7 @@ async function legacyScript(label: string, send: Send, auth: Record<string, stri
 
 describe('secret canaries', () => {
   it('Redis over TCP with requirepass, an HS256 secret and the session and vault secrets: nothing leaks on either era', async () => {
+    const before = seen.length;
     const handler = createFetchHandler(tcpConfig());
     const send: Send = (request) => handler.fetch(request, tcpEnv);
     const good = { authorization: await bearer('nour', SECRET.jwt) };
@@ -203,16 +204,17 @@ describe('secret canaries', () => {
       await record(`tcp inbox ${path}`, await send(new Request(`http://127.0.0.1${path}`, { method: path.endsWith('answer') || path.endsWith('sign-in') ? 'POST' : 'GET', headers: { 'content-type': 'application/json', cookie: 'parley_inbox=constructor' }, body: path.endsWith('answer') || path.endsWith('sign-in') ? '{"code":"toString","token":"__proto__"}' : undefined })));
 
     expect(seen.some((s) => s.where.startsWith('tcp 2026-07-28 method constructor'))).toBe(true);
-    expect(leaksIn(seen)).toEqual([]);
+    expect(leaksIn(seen.slice(before))).toEqual([]);
   });
 
   it('Redis over HTTP with an Upstash token and the elicitation secret: nothing leaks on either era', async () => {
+    const before = seen.length;
     const handler = createFetchHandler(httpConfig());
     const send: Send = (request) => handler.fetch(request, httpEnv);
     await modernScript('upstash 2026-07-28', send, {});
     await legacyScript('upstash 2025-11-25', send, {});
     expect(upstash.log.some((line) => line.startsWith('/subscribe'))).toBe(true); // the answer went through Redis over HTTP
-    expect(leaksIn(seen)).toEqual([]);
+    expect(leaksIn(seen.slice(before))).toEqual([]);
   });
 
   it('startups that fail (a wrong Redis password, a token the REST server refuses) log why, and no secret', async () => {
@@ -234,7 +236,7 @@ describe('secret canaries', () => {
     expect(logged.filter((s) => s.text.includes('Server failed to start')).length).toBe(failing.length);
     expect(logged.some((s) => /WRONGPASS|NOAUTH|invalid password|username-password/i.test(s.text))).toBe(true);
     expect(logged.some((s) => s.text.includes(`redis://***@127.0.0.1:${redis.port}`))).toBe(true);
-    expect(leaksIn(seen)).toEqual([]);
+    expect(leaksIn(seen.slice(before))).toEqual([]);
   });
 
   it('JSON.stringify and util.inspect of a built server show no secret', async () => {
