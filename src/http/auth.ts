@@ -1,25 +1,24 @@
 // Who is calling: auth info the host passed in, a bearer JWT verified with jose, or anonymous.
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { FrontMcpConfig } from '../server/config';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { jsonResponse } from './respond';
 
 export const ANONYMOUS: AuthInfo = Object.freeze({ user: Object.freeze({ sub: 'anonymous' }), anonymous: true }) as AuthInfo;
 
-type Verify = (token: string) => Promise<JWTPayload>;
-const verifiers = new WeakMap<ParleyServer, Verify>();
+/** Verifies a bearer JWT and resolves with its claims; rejects when it does not verify. */
+export type BearerVerifier = (token: string) => Promise<JWTPayload>;
 
-function verifierOf(server: ParleyServer): Verify | undefined {
-  const auth = server.config.auth;
+/**
+ * The verifier for `auth: { secret }` or `auth: { jwksUrl }`, made once when the server is built. The HS256 key lives in
+ * its closure only: the server's own copy of its config has the secret redacted.
+ */
+export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifier | undefined {
   if (!auth) return undefined;
-  let verify = verifiers.get(server);
-  if (!verify) {
-    const options = { issuer: auth.issuer, audience: auth.audience };
-    const key = 'secret' in auth ? new TextEncoder().encode(auth.secret) : createRemoteJWKSet(new URL(auth.jwksUrl));
-    verify = async (token) => (await jwtVerify(token, key as Parameters<typeof jwtVerify>[1], options)).payload;
-    verifiers.set(server, verify);
-  }
-  return verify;
+  const options = { issuer: auth.issuer, audience: auth.audience };
+  const key = 'secret' in auth ? new TextEncoder().encode(auth.secret) : createRemoteJWKSet(new URL(auth.jwksUrl));
+  return async (token) => (await jwtVerify(token, key as Parameters<typeof jwtVerify>[1], options)).payload;
 }
 
 const unauthorized = (description: string) =>
@@ -30,7 +29,7 @@ const unauthorized = (description: string) =>
 /** Resolves the caller, or a 401 response when the server requires a token and none valid was sent. */
 export async function resolveCaller(request: Request, server: ParleyServer, given?: AuthInfo): Promise<AuthInfo | Response> {
   if (given) return given;
-  const verify = verifierOf(server);
+  const verify = server.verifyBearer;
   if (!verify) return ANONYMOUS;
   const header = request.headers.get('authorization');
   if (!header?.toLowerCase().startsWith('bearer ')) return unauthorized('A bearer token is required');

@@ -1,8 +1,8 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ListChanges } from '../server/changes';
-import { buildServer, type ParleyServer, type ServerInput } from '../server/instance';
+import { buildServer, configOf, type ParleyServer, type ServerInput } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
-import type { EnvSource } from '../runtime';
+import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
 import { handleLegacyDelete, handleLegacyGet } from './legacy';
@@ -83,6 +83,17 @@ function buildRoutes(server: ParleyServer): Route {
   };
 }
 
+/** The log line of a build that failed, redacted: a driver's message may carry a URL's credentials or a password. */
+function startFailure(input: ServerInput, env: EnvSource, error: unknown): string {
+  let secrets: string[] = [];
+  try {
+    secrets = secretsIn(configOf(input), env);
+  } catch {
+    // no config to read secrets from: the rules alone redact
+  }
+  return createRedactor(secrets).text(`[parley] ERROR Server failed to start: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+}
+
 /**
  * Creates the server's fetch handler, usable as `(request) => response`, with a Workers-style `fetch(request, env, ctx)`.
  * @example export default createFetchHandler({ info: { name: 'desk', version: '1.0.0' }, apps: [HelpDesk] });
@@ -106,7 +117,7 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
     try {
       built = await start(options.env);
     } catch (error) {
-      console.error(`[parley] ERROR Server failed to start: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      console.error(startFailure(input, options.env, error));
       return jsonResponse({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
     return built(request, options);

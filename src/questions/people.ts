@@ -1,5 +1,6 @@
 // People auth 'loopback-token': one-time codes bound to a subject, spent for an inbox session; and the startup token.
 import { randomBytes, toBase64Url } from '../crypto';
+import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
 import type { QuestionCodec } from './codec';
 
@@ -20,15 +21,28 @@ const RUNNING = new Map<string, LoopbackTokenAuth>();
  * questions only. The startup token (made when the server starts, for the app's own people pages) opens no inbox.
  */
 export class LoopbackTokenAuth {
-  /** The token made at startup; the inbox answers it with 401. */
-  readonly startupToken = toBase64Url(randomBytes(32));
+  // #private: the startup token, and the store and codec that keep codes and sessions, are never serialized or inspected.
+  readonly #startupToken = toBase64Url(randomBytes(32));
+  readonly #backend: StoreBackend;
+  readonly #codec: QuestionCodec;
 
   constructor(
     readonly serverName: string,
-    private readonly backend: StoreBackend,
-    private readonly codec: QuestionCodec,
+    backend: StoreBackend,
+    codec: QuestionCodec,
   ) {
+    this.#backend = backend;
+    this.#codec = codec;
     RUNNING.set(serverName, this);
+  }
+
+  /** The token made at startup; the inbox answers it with 401. */
+  get startupToken(): string {
+    return this.#startupToken;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('LoopbackTokenAuth', this, options, inspect);
   }
 
   /** The running server with people auth named `server`, or the only one. */
@@ -55,8 +69,8 @@ export class LoopbackTokenAuth {
     if (typeof subject !== 'string' || !/^(principal|session):./.test(subject)) throw new Error('createCode needs a subject from questionSubjectOf()');
     const code = toBase64Url(randomBytes(32));
     const expiresAt = Date.now() + CODE_TTL_MS;
-    const key = await this.codec.tokenKey('code', code);
-    await this.backend.set(key, await this.codec.seal({ subject }, '', key), CODE_TTL_MS);
+    const key = await this.#codec.tokenKey('code', code);
+    await this.#backend.set(key, await this.#codec.seal({ subject }, '', key), CODE_TTL_MS);
     return { code, expiresAt };
   }
 
@@ -64,16 +78,16 @@ export class LoopbackTokenAuth {
   async signIn(proof: { code?: unknown; token?: unknown }): Promise<string | undefined> {
     let session: PeopleSession;
     if (typeof proof.code === 'string' && proof.code.length <= 256) {
-      const key = await this.codec.tokenKey('code', proof.code);
-      const record = await this.codec.open<{ subject: string }>(await this.backend.take(key), '', key);
+      const key = await this.#codec.tokenKey('code', proof.code);
+      const record = await this.#codec.open<{ subject: string }>(await this.#backend.take(key), '', key);
       if (typeof record?.subject !== 'string') return undefined;
       session = { subject: record.subject };
-    } else if (typeof proof.token === 'string' && (await sameSecret(proof.token, this.startupToken))) {
+    } else if (typeof proof.token === 'string' && (await sameSecret(proof.token, this.#startupToken))) {
       session = {};
     } else return undefined;
     const id = toBase64Url(randomBytes(32));
-    const key = await this.codec.tokenKey('session', id);
-    await this.backend.set(key, await this.codec.seal(session, '', key), SESSION_TTL_MS);
+    const key = await this.#codec.tokenKey('session', id);
+    await this.#backend.set(key, await this.#codec.seal(session, '', key), SESSION_TTL_MS);
     return id;
   }
 
@@ -81,8 +95,8 @@ export class LoopbackTokenAuth {
   async session(cookieHeader: string | null): Promise<PeopleSession | undefined> {
     const id = readCookie(cookieHeader, SESSION_COOKIE);
     if (!id || id.length > 128) return undefined;
-    const key = await this.codec.tokenKey('session', id);
-    return this.codec.open<PeopleSession>(await this.backend.get(key), '', key);
+    const key = await this.#codec.tokenKey('session', id);
+    return this.#codec.open<PeopleSession>(await this.#backend.get(key), '', key);
   }
 
   /** Forgets this server in the process registry (when it is closed). */

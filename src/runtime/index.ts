@@ -1,8 +1,10 @@
-// The runtime subsystem's door: environment, runtime detection and logging.
+// The runtime subsystem's door: environment, runtime detection, logging and the redaction every log line passes.
 export { isProduction, readEnv } from './env';
 export type { EnvSource } from './env';
 export { detectRuntime, isEdgeRuntime } from './detect';
 export type { RuntimeKind } from './detect';
-export { createLogger, formatRecord } from './logger';
+export { createLogger, formatRecord, redactingLogger } from './logger';
+export { createRedactor, INSPECT, inspectFields, isSecretField, REDACTED, redactText, secretsIn } from './redact';
+export type { Redactor } from './redact';
 export type { LogLevel, Logger } from './logger';
 export { atTurnEnd, useTurnEnd } from './turn-end';

@@ -1,4 +1,7 @@
-// The framework's logger: leveled lines on stderr (console.error), never stdout, so stdio stays clean.
+// The framework's logger: leveled lines on stderr (console.error), never stdout, so stdio stays clean. Every line and
+// its details pass the redactor first (src/runtime/redact.ts): no URL credentials, tokens or known secrets get written.
+import { createRedactor, type Redactor } from './redact';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface Logger {
   debug(message: string, details?: unknown): void;
@@ -8,12 +11,29 @@ export interface Logger {
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-export function createLogger(level: LogLevel = 'info', sink: (line: string, details?: unknown) => void = defaultSink): Logger {
+/** Redacts by the rules alone unless given a redactor that knows the server's secrets. */
+export function createLogger(
+  level: LogLevel = 'info',
+  sink: (line: string, details?: unknown) => void = defaultSink,
+  redactor: Redactor = createRedactor(),
+): Logger {
   const at = (l: LogLevel) => (message: string, details?: unknown) => {
-    if (RANK[l] >= RANK[level]) sink(`[parley] ${l.toUpperCase()} ${message}`, details);
+    if (RANK[l] < RANK[level]) return;
+    const line = redactor.text(`[parley] ${l.toUpperCase()} ${message}`);
+    if (details === undefined) sink(line);
+    else sink(line, redactor.value(details));
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** A logger the app gave (`config.logger`), behind the same redaction: it sees only redacted messages and details. */
+export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
+  const out = {} as Logger;
+  for (const l of LEVELS)
+    out[l] = (message, details) => (details === undefined ? logger[l](redactor.text(message)) : logger[l](redactor.text(message), redactor.value(details)));
+  return out;
 }
 
 function defaultSink(line: string, details?: unknown): void {

@@ -1,6 +1,9 @@
 // Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
+// Its secrets stay where neither JSON.stringify nor util.inspect reach them: the environment in a #private field, keys
+// in closures, and the server's copy of its config redacted (the stores and the bearer verifier took the real values).
 import { createHmacKey, randomBytes, type HmacKey } from '../crypto';
-import { createLogger, isProduction, readEnv, type EnvSource, type Logger } from '../runtime';
+import { createBearerVerifier, type BearerVerifier } from '../http/auth';
+import { createLogger, createRedactor, INSPECT, inspectFields, isProduction, readEnv, redactingLogger, secretsIn, type EnvSource, type Logger } from '../runtime';
 import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
 import { serverOptionsOf } from './decorators';
 import { createChangeHub, type ChangeHub } from './changes';
@@ -12,6 +15,7 @@ import { createQuestionService } from '../questions/open';
 import type { QuestionService } from '../questions/service';
 
 export interface ParleyServer {
+  /** The validated config with its secrets redacted (`***`): read options here, never credentials. */
   config: FrontMcpConfig;
   info: { name: string; version: string; title?: string };
   tools: Map<string, ToolEntry>;
@@ -30,7 +34,10 @@ export interface ParleyServer {
   /** True when no VAULT_SECRET or JWT_SECRET was set, so the key is this process's own. */
   ephemeralStateKey: boolean;
   production: boolean;
-  env: EnvSource;
+  /** The platform's env bindings (a getter over a #private field: not serialized, not inspected). */
+  readonly env: EnvSource;
+  /** Verifies a bearer JWT when `auth` is set; its key lives in the verifier's closure. */
+  verifyBearer?: BearerVerifier;
   cache: { ttlMs: number; scope: 'public' | 'private' };
   /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
   elicitationStore?: ElicitationStore;
@@ -50,7 +57,8 @@ export function configOf(input: ServerInput): FrontMcpConfigInput {
 
 export async function buildServer(input: ServerInput, env?: EnvSource, changes: ChangeHub = createChangeHub()): Promise<ParleyServer> {
   const config = parseConfig(configOf(input));
-  const logger = config.logger ?? createLogger(config.logging?.level ?? 'info');
+  const redactor = createRedactor(secretsIn(config, env));
+  const logger = config.logger ? redactingLogger(config.logger, redactor) : createLogger(config.logging?.level ?? 'info', undefined, redactor);
   const production = isProduction(env);
   const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
   const prompts = buildPrompts(config.apps);
@@ -61,8 +69,8 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const questions = await createQuestionService(config, env, logger);
-  return {
-    config,
+  return new BuiltServer(env, {
+    config: redactor.data(config),
     info: config.info,
     tools,
     toolList: [...tools.values()].map((t) => t.wire),
@@ -76,9 +84,29 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     stateKey,
     ephemeralStateKey: !secret,
     production,
-    env,
+    verifyBearer: createBearerVerifier(config.auth),
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
     questions,
-  };
+  });
+}
+
+/** A built server: its fields as given, and the environment behind a getter, so serializing the server never shows it. */
+// The interface merges the fields in (set by Object.assign); the class adds only the #private environment.
+interface BuiltServer extends Omit<ParleyServer, 'env'> {}
+class BuiltServer implements ParleyServer {
+  readonly #env: EnvSource;
+
+  constructor(env: EnvSource, fields: Omit<ParleyServer, 'env'>) {
+    this.#env = env;
+    Object.assign(this, fields);
+  }
+
+  get env(): EnvSource {
+    return this.#env;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('ParleyServer', this, options, inspect);
+  }
 }

@@ -1,5 +1,5 @@
 // Opening the elicitation store the config chose, refusing the places it can't serve, and naming it in the startup log.
-import { formatRecord, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
+import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
 import { ElicitationNotSupportedError } from '../server/errors';
 import { chooseElicitationStore, type StoreSource } from './choose';
@@ -15,8 +15,11 @@ export interface ElicitationStoreInfo {
 export interface ElicitationStore {
   backend: StoreBackend;
   keyPrefix: string;
-  /** The secret records are encrypted with (MCP_ELICITATION_SECRET, else MCP_SESSION_SECRET, else MCP_SERVER_SECRET). */
-  secret?: string;
+  /**
+   * The secret records are encrypted with (MCP_ELICITATION_SECRET, else MCP_SESSION_SECRET, else MCP_SERVER_SECRET).
+   * The factory's stores hold it in a #private field behind this getter, so JSON.stringify and util.inspect never show it.
+   */
+  readonly secret?: string;
   info: ElicitationStoreInfo;
   /** Which row of the docs' table chose the store. */
   source?: StoreSource;
@@ -56,7 +59,26 @@ export async function createElicitationStore(config: FrontMcpConfig, env: EnvSou
   const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
   logger.info(`Created elicitation store ${formatRecord({ ...info })}`);
   const sessionsDistributed = backend.distributed && choice.source !== 'env' && choice.source !== 'memory';
-  return { backend, keyPrefix: info.keyPrefix, secret, info, source: choice.source, sessionsDistributed };
+  return new OpenedStore(secret, { backend, keyPrefix: info.keyPrefix, info, source: choice.source, sessionsDistributed });
+}
+
+/** An opened store: its fields as given, and the encryption secret behind a getter over a #private field (never serialized). */
+interface OpenedStore extends Omit<ElicitationStore, 'secret'> {}
+class OpenedStore implements ElicitationStore {
+  readonly #secret: string | undefined;
+
+  constructor(secret: string | undefined, fields: Omit<ElicitationStore, 'secret'>) {
+    this.#secret = secret;
+    Object.assign(this, fields);
+  }
+
+  get secret(): string | undefined {
+    return this.#secret;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('ElicitationStore', this, options, inspect);
+  }
 }
 
 /** A driver that keeps reconnecting reports the same error again and again: log it once until another one comes. */

@@ -1,7 +1,7 @@
 // Redis over HTTP (the Upstash REST protocol) on @upstash/redis: a store an edge isolate can reach, with real
 // publish/subscribe as one server-sent-event stream per subscribed channel. Nothing polls.
 import { Redis } from '@upstash/redis/cloudflare'; // the platform-neutral build: global fetch, no process.env
-import { readEnv, type EnvSource } from '../runtime';
+import { createRedactor, readEnv, type EnvSource, type Redactor } from '../runtime';
 import { ElicitationNotSupportedError } from '../server/errors';
 import { provideRedisHttp } from './drivers';
 import { probePubSub } from './probe';
@@ -42,74 +42,80 @@ function fromEventLine(line: string): string {
   }
 }
 
-const clean = (error: unknown): RedisHttpError =>
-  new RedisHttpError(`Redis over HTTP: ${(error instanceof Error ? error.message : String(error)).split(', command was:')[0]}`);
+/** The driver's message without the command (stored values) and, redacted, without the token or URL credentials. */
+const cleanWith =
+  (redactor: Redactor) =>
+  (error: unknown): RedisHttpError =>
+    new RedisHttpError(`Redis over HTTP: ${redactor.text((error instanceof Error ? error.message : String(error)).split(', command was:')[0]!)}`);
 
 export class RedisHttpStore implements StoreBackend {
   readonly type = 'redis-http';
   readonly supportsPubSub = true;
   readonly distributed = true;
-  private readonly redis: Redis;
-  private readonly url: string;
-  private readonly token: string;
-  private readonly subscribeTimeoutMs: number;
-  private readonly onError: (error: Error) => void;
-  private readonly open = new Set<() => Promise<void>>();
+  // #private: the client and the token are never serialized or inspected from here.
+  readonly #redis: Redis;
+  readonly #url: string;
+  readonly #token: string;
+  readonly #subscribeTimeoutMs: number;
+  readonly #onError: (error: Error) => void;
+  readonly #open = new Set<() => Promise<void>>();
+  readonly #clean: (error: unknown) => RedisHttpError;
 
   constructor(options: RedisHttpStoreOptions) {
     if (!options.url || !options.token) throw new RedisHttpError('Redis over HTTP needs a url and a token (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN)');
     // Strings in, strings out: no JSON guessing on values or messages. Replies come base64-encoded (the default).
-    this.redis = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, enableTelemetry: false, retry: { retries: 2 } });
-    this.url = options.url.replace(/\/$/, '');
-    this.token = options.token;
-    this.subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;
-    this.onError = options.onError ?? (() => undefined);
+    this.#redis = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, enableTelemetry: false, retry: { retries: 2 } });
+    this.#url = options.url.replace(/\/$/, '');
+    this.#token = options.token;
+    this.#subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;
+    this.#onError = options.onError ?? (() => undefined);
+    this.#clean = cleanWith(createRedactor([options.token]));
   }
 
   get(key: string): Promise<string | undefined> {
-    return this.redis.get<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(clean(e)));
+    return this.#redis.get<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(this.#clean(e)));
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     // A TTL of zero or less has already run out.
-    const done = ttlMs === undefined ? this.redis.set(key, value) : ttlMs <= 0 ? this.redis.del(key) : this.redis.set(key, value, { px: Math.ceil(ttlMs) });
-    await done.catch((e) => Promise.reject(clean(e)));
+    const done = ttlMs === undefined ? this.#redis.set(key, value) : ttlMs <= 0 ? this.#redis.del(key) : this.#redis.set(key, value, { px: Math.ceil(ttlMs) });
+    await done.catch((e) => Promise.reject(this.#clean(e)));
   }
 
   async delete(key: string): Promise<void> {
-    await this.redis.del(key).catch((e) => Promise.reject(clean(e)));
+    await this.#redis.del(key).catch((e) => Promise.reject(this.#clean(e)));
   }
 
   take(key: string): Promise<string | undefined> {
-    return this.redis.getdel<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(clean(e)));
+    return this.#redis.getdel<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(this.#clean(e)));
   }
 
   async publish(channel: string, message: string): Promise<void> {
     checkChannel(channel);
-    await this.redis.publish(channel, toEventLine(message)).catch((e) => Promise.reject(clean(e)));
+    await this.#redis.publish(channel, toEventLine(message)).catch((e) => Promise.reject(this.#clean(e)));
   }
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
     checkChannel(channel);
     const end = await openSubscription({
-      url: this.url,
-      token: this.token,
+      url: this.#url,
+      token: this.#token,
       channel,
-      openTimeoutMs: this.subscribeTimeoutMs,
+      openTimeoutMs: this.#subscribeTimeoutMs,
       // Handlers run on their own, so one that throws cannot end the stream.
       onMessage: (message) => queueMicrotask(() => onMessage(fromEventLine(message))),
-      onDrop: (error) => this.onError(clean(error)),
-    }).catch((error: unknown) => Promise.reject(clean(error)));
+      onDrop: (error) => this.#onError(this.#clean(error)),
+    }).catch((error: unknown) => Promise.reject(this.#clean(error)));
     const stop = async () => {
-      this.open.delete(stop);
+      this.#open.delete(stop);
       end();
     };
-    this.open.add(stop);
+    this.#open.add(stop);
     return stop;
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.open].map((stop) => stop()));
+    await Promise.all([...this.#open].map((stop) => stop()));
   }
 }
 

@@ -1,5 +1,6 @@
 // Redis over TCP (ioredis): keys with TTLs, GETDEL for take, and publish/subscribe on a second connection.
 import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
+import { createRedactor, secretsIn } from '../runtime';
 import type { RedisTcpOptions } from './options';
 import type { MessageHandler, StoreBackend } from './types';
 
@@ -12,52 +13,55 @@ export class RedisStore implements StoreBackend {
   readonly type = 'redis';
   readonly supportsPubSub = true;
   readonly distributed = true;
-  private subscriber?: Redis;
-  private readonly channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
-  private closed?: Promise<void>;
+  // #private: the ioredis clients carry their options, password included; nothing serializes or inspects them from here.
+  readonly #client: Redis;
+  readonly #onError: (error: Error) => void;
+  #subscriber?: Redis;
+  readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
+  #closed?: Promise<void>;
 
-  constructor(
-    private readonly client: Redis,
-    private readonly onError: (error: Error) => void,
-  ) {}
+  constructor(client: Redis, onError: (error: Error) => void) {
+    this.#client = client;
+    this.#onError = onError;
+  }
 
   async get(key: string): Promise<string | undefined> {
-    return (await this.client.get(key)) ?? undefined;
+    return (await this.#client.get(key)) ?? undefined;
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    if (ttlMs === undefined) await this.client.set(key, value);
-    else if (ttlMs <= 0) await this.client.del(key); // already expired
-    else await this.client.set(key, value, 'PX', Math.ceil(ttlMs));
+    if (ttlMs === undefined) await this.#client.set(key, value);
+    else if (ttlMs <= 0) await this.#client.del(key); // already expired
+    else await this.#client.set(key, value, 'PX', Math.ceil(ttlMs));
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.del(key);
+    await this.#client.del(key);
   }
 
   /** GETDEL is one command, so of several callers exactly one gets the value. */
   async take(key: string): Promise<string | undefined> {
-    return (await this.client.getdel(key)) ?? undefined;
+    return (await this.#client.getdel(key)) ?? undefined;
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.client.publish(channel, message);
+    await this.#client.publish(channel, message);
   }
 
   /** One subscriber connection per store; Redis is told once per channel, and orders SUBSCRIBE/UNSUBSCRIBE as sent. */
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
-    const subscriber = this.subscriberConnection();
-    let entry = this.channels.get(channel);
+    const subscriber = this.#subscriberConnection();
+    let entry = this.#channels.get(channel);
     if (!entry) {
       const ready = subscriber.subscribe(channel).then(() => undefined);
-      this.channels.set(channel, (entry = { handlers: new Set(), ready }));
+      this.#channels.set(channel, (entry = { handlers: new Set(), ready }));
     }
     const handler: MessageHandler = (m) => onMessage(m);
     entry.handlers.add(handler);
     const unsubscribe = async () => {
-      if (!entry.handlers.delete(handler) || entry.handlers.size > 0 || this.channels.get(channel) !== entry) return;
-      this.channels.delete(channel);
-      if (!this.closed) await subscriber.unsubscribe(channel);
+      if (!entry.handlers.delete(handler) || entry.handlers.size > 0 || this.#channels.get(channel) !== entry) return;
+      this.#channels.delete(channel);
+      if (!this.#closed) await subscriber.unsubscribe(channel);
     };
     try {
       await entry.ready; // a second subscriber to a channel also waits until it is live
@@ -69,25 +73,25 @@ export class RedisStore implements StoreBackend {
   }
 
   close(): Promise<void> {
-    this.channels.clear();
-    return (this.closed ??= Promise.all([quit(this.client), this.subscriber && quit(this.subscriber)]).then(() => undefined));
+    this.#channels.clear();
+    return (this.#closed ??= Promise.all([quit(this.#client), this.#subscriber && quit(this.#subscriber)]).then(() => undefined));
   }
 
-  private subscriberConnection(): Redis {
-    if (this.closed) throw new Error('The Redis store is closed');
-    if (this.subscriber) return this.subscriber;
-    const subscriber = this.client.duplicate();
-    subscriber.on('error', this.onError);
+  #subscriberConnection(): Redis {
+    if (this.#closed) throw new Error('The Redis store is closed');
+    if (this.#subscriber) return this.#subscriber;
+    const subscriber = this.#client.duplicate();
+    subscriber.on('error', this.#onError);
     subscriber.on('message', (channel: string, message: string) => {
-      for (const handler of this.channels.get(channel)?.handlers ?? []) {
+      for (const handler of this.#channels.get(channel)?.handlers ?? []) {
         try {
           handler(message);
         } catch (error) {
-          this.onError(error instanceof Error ? error : new Error(String(error)));
+          this.#onError(error instanceof Error ? error : new Error(String(error)));
         }
       }
     });
-    return (this.subscriber = subscriber);
+    return (this.#subscriber = subscriber);
   }
 }
 
@@ -121,10 +125,10 @@ export async function createRedisStore(options: RedisTcpOptions | string, extra:
     await client.connect();
   } catch (error) {
     client.disconnect();
-    const where = resolved.url ? redactUrl(resolved.url) : `${resolved.options.host ?? '127.0.0.1'}:${resolved.options.port ?? 6379}`;
-    throw new Error(`Could not connect to Redis at ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    const where = resolved.url ?? `${resolved.options.host ?? '127.0.0.1'}:${resolved.options.port ?? 6379}`;
+    // Redacted: the URL's credentials, and the password wherever the driver's message might repeat it.
+    const redact = createRedactor(secretsIn(options));
+    throw new Error(redact.text(`Could not connect to Redis at ${where}: ${error instanceof Error ? error.message : String(error)}`));
   }
   return new RedisStore(client, onError);
 }
-
-const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@');

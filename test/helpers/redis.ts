@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 export interface RunningRedis {
   host: string;
   port: number;
-  /** redis://127.0.0.1:<port> */
+  /** redis://127.0.0.1:<port> (redis://:<password>@127.0.0.1:<port> with a password) */
   url: string;
   stop(): Promise<void>;
 }
@@ -22,8 +22,9 @@ export function sparePort(): Promise<number> {
   });
 }
 
-function launch(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
+function launch(port: number, password?: string): Promise<ChildProcess> {
+  const auth = password === undefined ? [] : ['--requirepass', password];
+  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', ...auth], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -45,18 +46,19 @@ function launch(port: number): Promise<ChildProcess> {
 
 /**
  * Starts redis-server on 127.0.0.1 with no persistence; retries on another port if the chosen one was taken.
- * With `port` (say, to restart one that was stopped) it uses that port and doesn't retry.
+ * With `port` (say, to restart one that was stopped) it uses that port and doesn't retry. With `password`, clients must
+ * AUTH (`--requirepass`); `url` then carries it.
  */
-export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis> {
+export async function startRedis(options: { port?: number; password?: string } = {}): Promise<RunningRedis> {
   let lastError: unknown;
   for (let attempt = 0; attempt < (options.port ? 1 : 5); attempt++) {
     const port = options.port ?? (await sparePort());
     try {
-      const child = await launch(port);
+      const child = await launch(port, options.password);
       return {
         host: '127.0.0.1',
         port,
-        url: `redis://127.0.0.1:${port}`,
+        url: options.password === undefined ? `redis://127.0.0.1:${port}` : `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();
