@@ -22,7 +22,7 @@ export interface HandlerOptions {
   /** The platform's execution context (a Worker's ctx), for work that outlives the response. */
   ctx?: KeepAlive;
   /**
-   * Reads the request body when the host can do it faster than `request.text()` (parley/node reads the socket);
+   * Reads the request body when the host can do it faster than `request.text()` (parley-mcp/node reads the socket);
    * resolves undefined once the body passes `limit` bytes.
    */
   readBody?: (limit: number) => Promise<string | undefined>;
@@ -30,7 +30,7 @@ export interface HandlerOptions {
 
 export interface FetchHandler {
   (request: Request, options?: HandlerOptions): Promise<Response>;
-  /** The Workers-style entry point. workerd takes a function default export for a class, so export `{ fetch: handler.fetch }` (or use parley/cloudflare). */
+  /** The Workers-style entry point. workerd takes a function default export for a class, so export `{ fetch: handler.fetch }` (or use parley-mcp/cloudflare). */
   fetch(request: Request, env?: unknown, ctx?: unknown): Promise<Response>;
   /**
    * Announces list changes and resource updates to this process's open subscriptions/listen streams.

@@ -1,5 +1,5 @@
 // Finding the server a test file tests: server.ts, else main.ts, in the test file's folder.
-// Node-only by nature (the test runner's file system), like the rest of parley/testing.
+// Node-only by nature (the test runner's file system), like the rest of parley-mcp/testing.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +20,7 @@ export function serverNextTo(testFile: string): Promise<ServerInput> {
 async function load(folder: string): Promise<ServerInput> {
   const file = SERVER_MODULES.map((name) => join(folder, name)).find((path) => existsSync(path));
   if (!file)
-    throw new Error(`parley/testing: no server.ts or main.ts next to the test in ${folder}. Add one, or name the server with test.override({ server })`);
+    throw new Error(`parley-mcp/testing: no server.ts or main.ts next to the test in ${folder}. Add one, or name the server with test.override({ server })`);
   return serverOf((await import(pathToFileURL(file).href)) as Record<string, unknown>, file);
 }
 
@@ -33,7 +33,7 @@ export function serverOf(module: Record<string, unknown>, file: string): ServerI
   if (classes.length === 1) return classes[0]!;
   throw new Error(
     classes.length > 1
-      ? `parley/testing: ${file} exports ${classes.length} @FrontMcp classes; export one as default, or name it with test.override({ server })`
-      : `parley/testing: ${file} exports no @FrontMcp class and no \`config\``,
+      ? `parley-mcp/testing: ${file} exports ${classes.length} @FrontMcp classes; export one as default, or name it with test.override({ server })`
+      : `parley-mcp/testing: ${file} exports no @FrontMcp class and no \`config\``,
   );
 }

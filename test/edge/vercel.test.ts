@@ -18,7 +18,7 @@ async function send(runtime: EdgeRuntime, request: Request) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-describe('parley/vercel in edge-runtime', () => {
+describe('parley-mcp/vercel in edge-runtime', () => {
   it('runs where EdgeRuntime marks the isolate, and completes a round on another isolate sharing VAULT_SECRET', async () => {
     const one = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
     const two = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
