@@ -26,6 +26,11 @@ export interface HandlerOptions {
    * resolves undefined once the body passes `limit` bytes.
    */
   readBody?: (limit: number) => Promise<string | undefined>;
+  /**
+   * The platform routed this request here (a Vercel route file): it is the MCP endpoint at whatever path the route
+   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
+   */
+  mounted?: boolean;
 }
 
 export interface FetchHandler {
@@ -78,7 +83,8 @@ function buildRoutes(server: ParleyServer): Route {
       return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Forbidden: ${problem}` } }, 403);
     }
     if (server.questions) server.questions.origin = new URL(request.url).origin; // inbox links point where the server is reached
-    if (mcpPaths.has(pathOf(request.url))) return mcpRoute(server, request, options);
+    const path = pathOf(request.url);
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
     return inbox ? inbox.fetch(request) : jsonResponse({ error: 'not_found' }, 404);
   };
 }

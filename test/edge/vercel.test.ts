@@ -30,4 +30,11 @@ describe('parley-mcp/vercel in edge-runtime', () => {
     const done = await send(two, call(answer));
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-9', note: '' });
   });
+
+  it('serves the path its route is mounted at (app/api/mcp/route.ts) without http.path', async () => {
+    const runtime = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
+    const listed = await send(runtime, mcpRequest('tools/list', {}, { url: 'https://desk.example.vercel.app/api/mcp' }));
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools.map((t: { name: string }) => t.name)).toContain('close_ticket');
+  });
 });
