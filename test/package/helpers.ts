@@ -82,3 +82,18 @@ export async function checkClients(dir: string, url: string, clients: ('v1' | 'v
 }
 
 export const files = (dir: string) => readdirSync(dir);
+
+/**
+ * A runtime from the npm registry (node@22, node@24, bun, deno carry their binaries), installed once into
+ * .tmp/runtimes/ and reused by later runs. Resolves with the binary's path.
+ */
+export async function runtime(spec: 'node@22' | 'node@24' | 'bun' | 'deno'): Promise<string> {
+  const dir = join(ROOT, '.tmp', 'runtimes', spec.replace('@', ''));
+  const bin = join(dir, 'node_modules', '.bin', spec.split('@')[0]!);
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+    await npmInstall(dir, [spec]);
+  }
+  return bin;
+}

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkClients, CLIENT_PACKAGES, dispose, FIXTURES, ROOT, npmInstall, packOnce, project, sh, startApp } from './helpers';
+import { checkClients, CLIENT_PACKAGES, dispose, FIXTURES, ROOT, npmInstall, packOnce, project, runtime, sh, startApp } from './helpers';
 
 const ROUND = { asked: ['Close ticket T-7?'], result: { closed: true, id: 'T-7' } };
 const BOTH = [
@@ -39,7 +39,7 @@ describe('the tarball', () => {
 describe('a plain JavaScript project on Node, no TypeScript tooling', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = fresh({}, ['server.mjs', 'serve.mjs', 'missing-driver.mjs', 'check.mjs']);
+    dir = fresh({}, ['server.mjs', 'serve.mjs', 'bun-serve.mjs', 'deno-serve.mjs', 'missing-driver.mjs', 'check.mjs']);
     await npmInstall(dir, [tarball, ...CLIENT_PACKAGES]);
   }, 240_000);
 
@@ -60,6 +60,29 @@ describe('a plain JavaScript project on Node, no TypeScript tooling', () => {
     const errors = stderr.split('\n').filter((line) => line.includes('ERROR'));
     expect(errors).toEqual([expect.stringContaining('SQLite needs the better-sqlite3 package, which is not installed: run npm install better-sqlite3')]);
     expect(stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|\n\s+at /);
+  });
+
+  it.each(['node@22', 'node@24'] as const)('runs on %s (the registry package), both clients included', { timeout: 180_000 }, async (spec) => {
+    const node = await runtime(spec);
+    const app = await startApp(dir, node, ['serve.mjs']);
+    try {
+      expect(await checkClients(dir, app.url, ['v2', 'v1'], node)).toEqual(BOTH);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it.each([
+    ['Bun (Bun.serve)', 'bun', ['bun-serve.mjs']],
+    ['Deno (Deno.serve)', 'deno', ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'deno-serve.mjs']],
+  ] as const)('serves createFetchHandler on %s, both clients included', { timeout: 180_000 }, async (_name, spec, args) => {
+    const bin = await runtime(spec);
+    const app = await startApp(dir, bin, [...args], { DENO_NO_UPDATE_CHECK: '1' });
+    try {
+      expect(await checkClients(dir, app.url)).toEqual(BOTH);
+    } finally {
+      await app.stop();
+    }
   });
 });
 
