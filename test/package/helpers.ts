@@ -1,6 +1,7 @@
 // The package test's tools: pack Parley once, install the tarball into fresh projects, run their commands.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,7 +34,8 @@ export function project(files: Record<string, string>, from: string[] = []): str
   return dir;
 }
 
-export const dispose = (dir: string) => rmSync(dir, { recursive: true, force: true });
+/** Removes a project (its node_modules is tens of MB: asynchronously, so other tests' timers keep running). */
+export const dispose = (dir: string) => rm(dir, { recursive: true, force: true });
 
 /** The MCP clients the checks use, at the versions the suite pins (from the shared npm cache). */
 export const CLIENT_PACKAGES = ['@modelcontextprotocol/client@2.4.0', '@modelcontextprotocol/sdk@1.32.2'];

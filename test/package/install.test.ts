@@ -23,7 +23,7 @@ const fresh = (files: Record<string, string>, from: string[] = []) => {
 beforeAll(async () => {
   tarball = await packOnce();
 }, 180_000);
-afterAll(() => dirs.forEach(dispose));
+afterAll(() => Promise.all(dirs.map(dispose)), 120_000);
 
 describe('the tarball', () => {
   it('holds only what a user needs, and publint and attw find nothing wrong', { timeout: 120_000 }, async () => {
