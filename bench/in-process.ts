@@ -1,7 +1,7 @@
 // npx tsx bench/in-process.ts [scenario] [concurrency]: a scenario's requests straight into the fetch handler, no HTTP:
 // Parley's own CPU per cycle, for quick A/B runs of a change (the full table is npm run bench).
-import { createFetchHandler } from 'parley';
-import 'parley/node'; // what a Node deployment loads: native HMAC and plain responses
+import { createFetchHandler } from 'parley-mcp';
+import 'parley-mcp/node'; // what a Node deployment loads: native HMAC and plain responses
 import { PlainResponse } from '../src/adapters/node-response';
 import * as scenarios from './scenarios';
 import { benchConfig } from './servers/parley-app';
@@ -9,7 +9,7 @@ import { benchConfig } from './servers/parley-app';
 const name = (process.argv[2] ?? 'simpleCall') as keyof typeof scenarios;
 const concurrency = Number(process.argv[3] ?? 32);
 const handler = createFetchHandler(benchConfig());
-// The body is handed over as parley/node reads it from the socket, so one Request serves every call of a step.
+// The body is handed over as parley-mcp/node reads it from the socket, so one Request serves every call of a step.
 const requests = new Map<string, Request>();
 const requestFor = (path: string, headers: Record<string, string>) => {
   const key = JSON.stringify([path, headers]);
@@ -23,7 +23,7 @@ async function cycle(): Promise<void> {
   for (const step of scenarios[name]().steps) {
     const wire = typeof step.request === 'function' ? step.request(context) : step.request;
     const response = await handler(requestFor(wire.path, wire.headers), { readBody: () => Promise.resolve(wire.body) });
-    // parley/node writes a plain response's text as it is: read it so, not through a Fetch Response built for the check.
+    // parley-mcp/node writes a plain response's text as it is: read it so, not through a Fetch Response built for the check.
     const body = response instanceof PlainResponse && response.untouched ? response.plainText! : await response.text();
     if (!step.check(body, context)) throw new Error(`${name}: an unexpected answer`);
   }

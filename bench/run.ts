@@ -63,7 +63,7 @@ try {
     log('row 1: tools/call of a simple tool');
     const cells = await measureRow(
       [
-        { label: 'Parley (parley/node)', url: parley.url, pid: parley.pid, scenario: () => simpleCall() },
+        { label: 'Parley (parley-mcp/node)', url: parley.url, pid: parley.pid, scenario: () => simpleCall() },
         { label: 'official SDK createMcpHandler', url: official.url, pid: official.pid, scenario: () => simpleCall() },
         { label: 'bare Hono handler (ceiling)', url: hono!.url, pid: hono!.pid, scenario: () => simpleCall() },
         { label: 'bare node:http handler', url: nodeHttp!.url, pid: nodeHttp!.pid, scenario: () => simpleCall() },
@@ -103,7 +103,7 @@ try {
     for (const [label, scenario] of [['tools/list', toolsList], ['server/discover', discover]] as const) {
       const cells = await measureRow(
         [
-          { label: 'Parley (parley/node)', url: parley.url, pid: parley.pid, scenario },
+          { label: 'Parley (parley-mcp/node)', url: parley.url, pid: parley.pid, scenario },
           { label: 'official SDK createMcpHandler', url: official.url, pid: official.pid, scenario },
         ],
         settings,

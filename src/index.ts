@@ -48,7 +48,7 @@ export {
 } from './questions';
 export type { InboxLinks, PersistentOptions, QuestionStorage } from './questions';
 
-// Serving: a fetch handler for any runtime; adapters live under parley/node, parley/cloudflare, parley/vercel.
+// Serving: a fetch handler for any runtime; adapters live under parley-mcp/node, parley-mcp/cloudflare, parley-mcp/vercel.
 export { createFetchHandler } from './http/handler';
 export type { FetchHandler, HandlerOptions } from './http/handler';
 export { FrontMcpInstance } from './server/front-mcp-instance';

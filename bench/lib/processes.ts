@@ -32,6 +32,7 @@ function bundle(name: string): Promise<string> {
       outfile,
       bundle: true,
       platform: 'node',
+      conditions: ['parley-source'], // parley-mcp from its TypeScript source (package.json "parley-source" condition)
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',

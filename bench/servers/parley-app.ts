@@ -1,5 +1,5 @@
 // The benchmarked Parley server: the simple tool and the one-question tool, elicitation on; served on Node and in workerd.
-import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley';
+import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
 import { ROUND_TOOL, SIMPLE_TOOL, greeting, roundDone, roundQuestion } from './fixture';
 
 @Tool({ name: SIMPLE_TOOL, description: 'Greets someone.', inputSchema: { name: z.string() } })

@@ -1,5 +1,5 @@
-// Parley on Node (parley/node serve), in its own process; BENCH_REDIS_URL puts sessions and questions in Redis.
-import { serve } from 'parley/node';
+// Parley on Node (parley-mcp/node serve), in its own process; BENCH_REDIS_URL puts sessions and questions in Redis.
+import { serve } from 'parley-mcp/node';
 import { announce, exitOnSignal } from './fixture';
 import { benchConfig } from './parley-app';
 

@@ -1,5 +1,5 @@
 // The help-desk server as a Worker: the same config, served by the fetch handler.
-import { createWorker } from 'parley/cloudflare';
+import { createWorker } from 'parley-mcp/cloudflare';
 import { config } from '../help-desk/server';
 
 // 'stateless': 2026-07-28 rounds need no store. Clients before 2026-07-28 need one to wait in: worker-redis-http.ts adds

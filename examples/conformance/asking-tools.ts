@@ -1,5 +1,5 @@
 // The suite's tools for clients before 2026-07-28: they ask on the call's stream (elicitation/create, sampling/createMessage).
-import { Tool, ToolContext } from 'parley';
+import { Tool, ToolContext } from 'parley-mcp';
 import { textOf } from './input-tools';
 
 const none = { type: 'object' as const, properties: {} };

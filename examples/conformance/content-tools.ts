@@ -1,5 +1,5 @@
 // The suite's content, progress, logging and error tools, written as Parley tools.
-import { PublicMcpError, Tool, ToolContext } from 'parley';
+import { PublicMcpError, Tool, ToolContext } from 'parley-mcp';
 import { RED_PIXEL_PNG, SILENT_WAV, sleep } from './media';
 
 const none = { type: 'object', properties: {} } as const;

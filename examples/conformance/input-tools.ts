@@ -1,5 +1,5 @@
 // The suite's input_required tools: elicitation, sampling and roots, alone, together, and over several rounds.
-import { Tool, ToolContext } from 'parley';
+import { Tool, ToolContext } from 'parley-mcp';
 
 const none = { type: 'object', properties: {} } as const;
 const nameForm = { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] };

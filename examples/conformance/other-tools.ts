@@ -1,5 +1,5 @@
 // The suite's remaining tools: list-change triggers, a JSON Schema 2020-12 input, and an input mirrored into a header.
-import { Tool, ToolContext } from 'parley';
+import { Tool, ToolContext } from 'parley-mcp';
 
 const none = { type: 'object' as const, properties: {} };
 

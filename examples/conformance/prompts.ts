@@ -1,5 +1,5 @@
 // The suite's prompts: plain, with arguments (and completion), with an embedded resource or an image, and one that asks.
-import { Prompt, PromptContext } from 'parley';
+import { Prompt, PromptContext } from 'parley-mcp';
 import { RED_PIXEL_PNG } from './media';
 
 const user = (content: Record<string, unknown>) => ({ role: 'user' as const, content });

@@ -1,5 +1,5 @@
 // The suite's resources: static text, static binary, a URI template, and a resource that can be watched.
-import { Resource, ResourceContext, ResourceTemplate } from 'parley';
+import { Resource, ResourceContext, ResourceTemplate } from 'parley-mcp';
 import { RED_PIXEL_PNG } from './media';
 
 @Resource({ uri: 'test://static-text', name: 'Static text', description: 'A static text resource', mimeType: 'text/plain' })

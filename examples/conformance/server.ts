@@ -1,5 +1,5 @@
 // The conformance fixture: a Parley server with exactly the tools, prompts and resources the official suite calls.
-import { App, FrontMcp, type FrontMcpConfigInput } from 'parley';
+import { App, FrontMcp, type FrontMcpConfigInput } from 'parley-mcp';
 import { Elicitation, ElicitationDefaults, ElicitationEnums, Sampling } from './asking-tools';
 import { AudioContent, EmbeddedResource, ErrorHandling, ImageContent, LoggingTool, MultipleContentTypes, SimpleText, ToolWithLogging, ToolWithProgress } from './content-tools';
 import { AskModel, AskName, AskRoots, AskTamperProof, AskThree, AskTwice, AskWhatIsDeclared, AskWithState, NeedsSampling, StreamingElicitation } from './input-tools';

@@ -1,5 +1,5 @@
 // Starts the help desk on Node: http://127.0.0.1:${PORT:-3000}/mcp
-import { serve } from 'parley/node';
+import { serve } from 'parley-mcp/node';
 import Server from './server';
 
 const { url } = await serve(Server);

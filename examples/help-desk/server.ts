@@ -1,5 +1,5 @@
 // The help-desk server: the docs' ticket tools, with elicitation on.
-import { App, FrontMcp, type FrontMcpConfigInput } from 'parley';
+import { App, FrontMcp, type FrontMcpConfigInput } from 'parley-mcp';
 import { CloseTicket } from './tools/close-ticket.tool';
 import { ConnectBilling, ConnectPayroll } from './tools/connect.tool';
 import { EscalateTicket } from './tools/escalate.tool';

@@ -1,7 +1,7 @@
 // Serves the inbox example on 127.0.0.1:$PORT (default 3000). AUTH_SECRET makes callers sign in with HS256 tokens
 // (a persistent question belongs to a signed-in caller or a session); INBOX_LINKS sets persistent.inboxLinks.
-import { serve } from 'parley/node';
-import type { InboxLinks } from 'parley';
+import { serve } from 'parley-mcp/node';
+import type { InboxLinks } from 'parley-mcp';
 import { config } from './server';
 
 const secret = process.env.AUTH_SECRET;

@@ -1,5 +1,5 @@
 // The inbox example: the docs' approve_deploy (a persistent question) and inbox_link (a one-time link on stderr).
-import { App, FrontMcp, printQuestionInboxLink, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley';
+import { App, FrontMcp, printQuestionInboxLink, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
 
 @Tool({
   name: 'approve_deploy',

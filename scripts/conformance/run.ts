@@ -20,7 +20,7 @@ const baseline = path.join(root, 'examples/conformance/expected-failures.yaml');
 const allowed = new Set(readFileSync(baseline, 'utf8').split('\n').flatMap((line) => /^\s*-\s*([\w/.-]+)\s*$/.exec(line)?.[1] ?? []));
 
 function startFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], { cwd: root, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', fixture], { cwd: root, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (chunk) => (log += chunk));
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-// Writing a handler's Response to Node's ServerResponse, and the plain Response parley/node writes without building one.
+// Writing a handler's Response to Node's ServerResponse, and the plain Response parley-mcp/node writes without building one.
 import type { ServerResponse } from 'node:http';
 import { createRedactor, secretsIn } from '../runtime';
 import { standIn } from './stand-in';
@@ -6,7 +6,7 @@ import { standIn } from './stand-in';
 type Init = { status: number; headers: Record<string, string> };
 
 /**
- * A JSON (or empty) response that parley/node sends as it is: building undici's Response costs more than the rest of
+ * A JSON (or empty) response that parley-mcp/node sends as it is: building undici's Response costs more than the rest of
  * a simple call. Whoever reads it as a Response gets the real one, built on first use, so it behaves as a Response.
  */
 export class PlainResponse {

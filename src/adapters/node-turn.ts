@@ -1,4 +1,4 @@
-// parley/node's end of each event-loop turn: runs that asked questions settle, then the turn's answers go out together.
+// parley-mcp/node's end of each event-loop turn: runs that asked questions settle, then the turn's answers go out together.
 import type { ServerResponse } from 'node:http';
 import { answerFailure, PlainResponse, writePlain } from './node-response';
 
@@ -33,7 +33,7 @@ export function queueAnswer(outgoing: ServerResponse, response: Response): boole
 }
 
 /**
- * parley/node's useTurnEnd: runs that asked questions settle first, and their input_required answers, made in the
+ * parley-mcp/node's useTurnEnd: runs that asked questions settle first, and their input_required answers, made in the
  * microtasks that follow, go out with the rest of the turn's answers instead of a turn later.
  */
 export function atNodeTurnEnd(task: () => void): void {

@@ -58,8 +58,12 @@ export class DevRunner {
   private spawn(): void {
     const { entry, mode, port } = this.options;
     const loader = fileURLToPath(import.meta.resolve('tsx'));
-    const script = fileURLToPath(new URL('./dev-child.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', loader, script, entry, mode, String(port)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    // Built (dist/cli/*.js) in an installed package; in Parley's own repository, the source, whose users' modules
+    // import parley-mcp from its source too (the "parley-source" export condition).
+    const fromSource = import.meta.url.endsWith('.ts');
+    const script = fileURLToPath(new URL(fromSource ? './dev-child.ts' : './dev-child.js', import.meta.url));
+    const flags = fromSource ? ['--conditions=parley-source', '--import', loader] : ['--import', loader];
+    const child = spawn(process.execPath, [...flags, script, entry, mode, String(port)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     this.child = child;
     child.stderr!.pipe(this.options.logSink, { end: false });
     if (mode === 'stdio') this.options.attach?.(child);

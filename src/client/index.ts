@@ -1,4 +1,4 @@
-// parley/client: an MCP client for both protocol eras that answers elicitation, plus a form renderer and an annotation gate.
+// parley-mcp/client: an MCP client for both protocol eras that answers elicitation, plus a form renderer and an annotation gate.
 
 // The client and its transports.
 export { McpClient, capabilitiesOf } from './client';
@@ -22,7 +22,7 @@ export type {
   ToolAnnotations,
 } from './types';
 
-// Failures a caller can tell apart (a JSON-RPC error from the server is an McpWireError from 'parley').
+// Failures a caller can tell apart (a JSON-RPC error from the server is an McpWireError from 'parley-mcp').
 export { McpClientError, McpHttpError } from './errors';
 
 // client-howto.md's helpers: render a form as text, and gate destructive tools on their annotations.

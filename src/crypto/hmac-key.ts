@@ -12,7 +12,7 @@ export type HmacFactory = (secret: Uint8Array<ArrayBuffer>) => HmacKey;
 
 let native: HmacFactory | undefined;
 
-/** parley/node registers node:crypto's HMAC: synchronous, and several times cheaper on Node than WebCrypto's thread-pool round trip. */
+/** parley-mcp/node registers node:crypto's HMAC: synchronous, and several times cheaper on Node than WebCrypto's thread-pool round trip. */
 export function useNativeHmac(factory: HmacFactory): void {
   native = factory;
 }

@@ -22,15 +22,20 @@ export interface HandlerOptions {
   /** The platform's execution context (a Worker's ctx), for work that outlives the response. */
   ctx?: KeepAlive;
   /**
-   * Reads the request body when the host can do it faster than `request.text()` (parley/node reads the socket);
+   * Reads the request body when the host can do it faster than `request.text()` (parley-mcp/node reads the socket);
    * resolves undefined once the body passes `limit` bytes.
    */
   readBody?: (limit: number) => Promise<string | undefined>;
+  /**
+   * The platform routed this request here (a Vercel route file): it is the MCP endpoint at whatever path the route
+   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
+   */
+  mounted?: boolean;
 }
 
 export interface FetchHandler {
   (request: Request, options?: HandlerOptions): Promise<Response>;
-  /** The Workers-style entry point. workerd takes a function default export for a class, so export `{ fetch: handler.fetch }` (or use parley/cloudflare). */
+  /** The Workers-style entry point. workerd takes a function default export for a class, so export `{ fetch: handler.fetch }` (or use parley-mcp/cloudflare). */
   fetch(request: Request, env?: unknown, ctx?: unknown): Promise<Response>;
   /**
    * Announces list changes and resource updates to this process's open subscriptions/listen streams.
@@ -78,7 +83,8 @@ function buildRoutes(server: ParleyServer): Route {
       return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Forbidden: ${problem}` } }, 403);
     }
     if (server.questions) server.questions.origin = new URL(request.url).origin; // inbox links point where the server is reached
-    if (mcpPaths.has(pathOf(request.url))) return mcpRoute(server, request, options);
+    const path = pathOf(request.url);
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
     return inbox ? inbox.fetch(request) : jsonResponse({ error: 'not_found' }, 404);
   };
 }

@@ -8,7 +8,7 @@ export type PlainResponseMaker = (text: string | null, status: number, headers: 
 let makePlain: PlainResponseMaker = (text, status, headers) => new Response(text, { status, headers });
 
 /**
- * Swaps how plain responses are built: parley/node writes them to the socket without a Fetch Response, which costs
+ * Swaps how plain responses are built: parley-mcp/node writes them to the socket without a Fetch Response, which costs
  * more on Node than the whole rest of a simple call. The one it gives must behave as a Response to anyone who reads it.
  */
 export const usePlainResponses = (maker: PlainResponseMaker): void => {

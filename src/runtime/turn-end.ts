@@ -5,7 +5,7 @@ const immediate = (globalThis as { setImmediate?: (task: () => void) => unknown 
 
 /**
  * setImmediate where the runtime has it (Node): it runs once the I/O that was ready has been read, where setTimeout(0)
- * waits a millisecond. Elsewhere setTimeout(0). parley/node supplies its own, which also writes the turn's answers.
+ * waits a millisecond. Elsewhere setTimeout(0). parley-mcp/node supplies its own, which also writes the turn's answers.
  */
 let turnEnd: TurnEnd = immediate ? (task) => void immediate(task) : (task) => void setTimeout(task, 0);
 

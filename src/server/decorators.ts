@@ -20,8 +20,11 @@ const PROMPT = new WeakMap<Function, PromptOptions>();
 const RESOURCE = new WeakMap<Function, ResourceOptions>();
 const TEMPLATE = new WeakMap<Function, ResourceTemplateOptions>();
 
-/** A class decorator that works as a legacy (`experimentalDecorators`) and as a standard decorator. */
-type ClassDecoratorAnyForm = (target: Function, context?: unknown) => void;
+/**
+ * A class decorator that works as a legacy (`experimentalDecorators`) and as a standard decorator, and as a plain
+ * call where there is no decorator syntax (JavaScript): `Tool({ ... })(CloseTicket)` records and returns the class.
+ */
+type ClassDecoratorAnyForm = <T extends Function>(target: T, context?: unknown) => T;
 
 /** Where each decorated class was declared (`file:line:column`), for errors about it. */
 const SITE = new WeakMap<Function, string>();
@@ -33,6 +36,7 @@ const recorder =
     map.set(target, options);
     const site = callerSite(new Error().stack);
     if (site) SITE.set(target, site);
+    return target; // the same class: a decorator that returns it changes nothing
   };
 
 /** The first stack frame outside this file and the compilers' __decorate helpers: the class's own line. */

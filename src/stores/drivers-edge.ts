@@ -1,10 +1,10 @@
 // What an edge bundle gets for "#store-drivers" (workerd, edge-light, worker, browser): stand-ins, so the bundle never
 // pulls ioredis, better-sqlite3, @upstash/redis or persistent questions. Redis over HTTP comes in when the Worker's
-// entry asks for it (enableRedisHttp() from parley/redis-http); the factory refuses the rest on an edge isolate.
+// entry asks for it (enableRedisHttp() from parley-mcp/redis-http); the factory refuses the rest on an edge isolate.
 import { providedRedisHttp, type StoreDrivers } from './drivers';
 
 const REDIS_HTTP_NOT_IN_BUNDLE =
-  "Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley/redis-http' (see examples/cloudflare/worker-redis-http.ts)";
+  "Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http' (see examples/cloudflare/worker-redis-http.ts)";
 
 const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this build (an edge bundle): run on Node.js`));
 

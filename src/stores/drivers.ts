@@ -26,6 +26,6 @@ export interface StoreDrivers {
 
 let enabledRedisHttp: RedisHttpDriver | undefined;
 
-/** Puts Redis over HTTP into a bundle that leaves it out; parley/redis-http's enableRedisHttp() calls it. */
+/** Puts Redis over HTTP into a bundle that leaves it out; parley-mcp/redis-http's enableRedisHttp() calls it. */
 export const provideRedisHttp = (driver: RedisHttpDriver): void => void (enabledRedisHttp = driver);
 export const providedRedisHttp = (): RedisHttpDriver | undefined => enabledRedisHttp;

@@ -155,7 +155,7 @@ export async function openRedisHttpStore(
 /**
  * Puts Redis over HTTP into an edge bundle, which leaves @upstash/redis out unless asked: then `{ provider: 'upstash' }`
  * and UPSTASH_REDIS_REST_URL/TOKEN choose it there as they do on Node (where it loads without this call).
- * @example import { enableRedisHttp } from 'parley/redis-http'; enableRedisHttp(); export default createWorker(config);
+ * @example import { enableRedisHttp } from 'parley-mcp/redis-http'; enableRedisHttp(); export default createWorker(config);
  */
 export function enableRedisHttp(): void {
   provideRedisHttp({ openRedisHttpStore });

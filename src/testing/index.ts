@@ -1,4 +1,4 @@
-// parley/testing: vitest's test and expect with an `mcp` fixture and MCP matchers, built on parley/client.
+// parley-mcp/testing: vitest's test and expect with an `mcp` fixture and MCP matchers, built on parley-mcp/client.
 
 // Writing tests: the fixture-carrying test, expect with the MCP matchers, and their options.
 export { test } from './fixture';

@@ -1,8 +1,8 @@
 // Finding the server a test file tests: server.ts, else main.ts, in the test file's folder.
-// Node-only by nature (the test runner's file system), like the rest of parley/testing.
+// Node-only by nature (the test runner's file system), like the rest of parley-mcp/testing.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { vi } from 'vitest';
 import { serverOptionsOf } from '../server/decorators';
 import type { ServerInput } from '../server/instance';
 
@@ -20,8 +20,10 @@ export function serverNextTo(testFile: string): Promise<ServerInput> {
 async function load(folder: string): Promise<ServerInput> {
   const file = SERVER_MODULES.map((name) => join(folder, name)).find((path) => existsSync(path));
   if (!file)
-    throw new Error(`parley/testing: no server.ts or main.ts next to the test in ${folder}. Add one, or name the server with test.override({ server })`);
-  return serverOf((await import(pathToFileURL(file).href)) as Record<string, unknown>, file);
+    throw new Error(`parley-mcp/testing: no server.ts or main.ts next to the test in ${folder}. Add one, or name the server with test.override({ server })`);
+  // Through vitest's module runner, which compiles TypeScript: a plain import() from parley-mcp/testing, which
+  // vitest loads from node_modules as it is, would reach Node, and Node does not load server.ts.
+  return serverOf(await vi.importActual<Record<string, unknown>>(file), file);
 }
 
 /** The module's server: its default export when that is a @FrontMcp class, else its `config`, else its one exported @FrontMcp class. */
@@ -33,7 +35,7 @@ export function serverOf(module: Record<string, unknown>, file: string): ServerI
   if (classes.length === 1) return classes[0]!;
   throw new Error(
     classes.length > 1
-      ? `parley/testing: ${file} exports ${classes.length} @FrontMcp classes; export one as default, or name it with test.override({ server })`
-      : `parley/testing: ${file} exports no @FrontMcp class and no \`config\``,
+      ? `parley-mcp/testing: ${file} exports ${classes.length} @FrontMcp classes; export one as default, or name it with test.override({ server })`
+      : `parley-mcp/testing: ${file} exports no @FrontMcp class and no \`config\``,
   );
 }

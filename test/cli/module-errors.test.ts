@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { App, Tool, ToolContext, z } from 'parley';
+import { App, Tool, ToolContext, z } from 'parley-mcp';
 import { describeModuleError } from '../../src/cli/module-error';
 import { main } from '../../src/cli/index';
 import { buildServer } from '../../src/server/instance';

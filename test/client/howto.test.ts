@@ -1,7 +1,7 @@
 // client-howto.md run with Parley's client against the help desk: the six answers to "Delete ticket t3?", and the annotation gate.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
-import { callWithGate, McpClient, needsApproval, renderForm, type ClientOptions, type ElicitAnswer, type ElicitRequestParams } from 'parley/client';
+import { createFetchHandler } from 'parley-mcp';
+import { callWithGate, McpClient, needsApproval, renderForm, type ClientOptions, type ElicitAnswer, type ElicitRequestParams } from 'parley-mcp/client';
 import { config } from '../../examples/help-desk/server';
 import { tickets } from '../../examples/help-desk/store';
 

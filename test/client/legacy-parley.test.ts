@@ -1,8 +1,8 @@
 // Parley's client on 2025-11-25 against Parley's own legacy era: sessions, questions on the call's stream, raw requests, cancellation.
 import { afterEach, describe, expect, it } from 'vitest';
-import { App, createFetchHandler, FrontMcp, Tool, ToolContext, z } from 'parley';
-import { McpClient, type ClientOptions, type ElicitAnswer } from 'parley/client';
-import { expect as mcpExpect, test } from 'parley/testing';
+import { App, createFetchHandler, FrontMcp, Tool, ToolContext, z } from 'parley-mcp';
+import { McpClient, type ClientOptions, type ElicitAnswer } from 'parley-mcp/client';
+import { expect as mcpExpect, test } from 'parley-mcp/testing';
 
 const runs = { slow: 0, cancelled: 0 };
 

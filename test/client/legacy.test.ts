@@ -1,7 +1,7 @@
 // Parley's client on 2025-11-25 against the official v1 SDK server: initialize, sessions, server-initiated elicitation/create.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { McpClient, type ClientOptions, type ElicitAnswer } from 'parley/client';
+import { McpClient, type ClientOptions, type ElicitAnswer } from 'parley-mcp/client';
 import { v1Handler } from '../helpers/v1-server';
 
 const CONFIRM = { type: 'object' as const, properties: { confirm: { type: 'boolean' as const, title: 'Confirm' } }, required: ['confirm'] };

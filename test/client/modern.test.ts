@@ -1,7 +1,7 @@
 // Parley's client on 2026-07-28 against the help-desk server in-process: rounds, retries, capabilities, defaults and limits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFetchHandler, McpWireError } from 'parley';
-import { McpClient, McpClientError, type ElicitAnswer, type ElicitRequestParams } from 'parley/client';
+import { createFetchHandler, McpWireError } from 'parley-mcp';
+import { McpClient, McpClientError, type ElicitAnswer, type ElicitRequestParams } from 'parley-mcp/client';
 import { config } from '../../examples/help-desk/server';
 
 const handler = createFetchHandler(config);

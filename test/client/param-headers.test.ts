@@ -1,7 +1,7 @@
 // The client mirrors x-mcp-header arguments into Mcp-Param-* headers, learning them from tools/list when it must.
 import { afterEach, describe, expect, it } from 'vitest';
-import { App, createFetchHandler, Tool, ToolContext } from 'parley';
-import { McpClient } from 'parley/client';
+import { App, createFetchHandler, Tool, ToolContext } from 'parley-mcp';
+import { McpClient } from 'parley-mcp/client';
 
 @Tool({
   name: 'route',

@@ -1,6 +1,6 @@
-// parley/node signs requestState with node:crypto: its text must be WebCrypto's, and it must refuse what WebCrypto refuses.
+// parley-mcp/node signs requestState with node:crypto: its text must be WebCrypto's, and it must refuse what WebCrypto refuses.
 import { describe, expect, it } from 'vitest';
-import 'parley/node'; // registers the native HMAC
+import 'parley-mcp/node'; // registers the native HMAC
 import { createHmacKey, sameSignature } from '../../src/crypto';
 import { openState, sealState } from '../../src/elicitation/request-state';
 
@@ -9,7 +9,7 @@ const webCrypto = async (secret: string, data: string) => {
   return Buffer.from(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(data))).toString('base64url');
 };
 
-describe('the HMAC parley/node registers', () => {
+describe('the HMAC parley-mcp/node registers', () => {
   it('gives the same text as WebCrypto, for empty, short, long and non-ASCII data, again and again on one key', async () => {
     for (const secret of ['secret-of-this-test', 'k'.repeat(64), 'a secret longer than one SHA-256 block, hashed first: '.repeat(3)]) {
       const key = await createHmacKey(secret);

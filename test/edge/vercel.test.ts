@@ -18,7 +18,7 @@ async function send(runtime: EdgeRuntime, request: Request) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-describe('parley/vercel in edge-runtime', () => {
+describe('parley-mcp/vercel in edge-runtime', () => {
   it('runs where EdgeRuntime marks the isolate, and completes a round on another isolate sharing VAULT_SECRET', async () => {
     const one = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
     const two = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
@@ -29,5 +29,12 @@ describe('parley/vercel in edge-runtime', () => {
     const answer = { inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.body.result.requestState };
     const done = await send(two, call(answer));
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-9', note: '' });
+  });
+
+  it('serves the path its route is mounted at (app/api/mcp/route.ts) without http.path', async () => {
+    const runtime = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
+    const listed = await send(runtime, mcpRequest('tools/list', {}, { url: 'https://desk.example.vercel.app/api/mcp' }));
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools.map((t: { name: string }) => t.name)).toContain('close_ticket');
   });
 });

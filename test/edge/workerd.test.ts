@@ -48,7 +48,7 @@ describe('the core inside workerd', () => {
         expect(await response.json()).toMatchObject({ error: 'SERVER_START_FAILED' });
       }
       await expect.poll(() => running.output()).toContain(
-        "Server failed to start: Error: Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley/redis-http'",
+        "Server failed to start: Error: Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http'",
       );
     } finally {
       await running.dispose();

@@ -12,7 +12,7 @@ import { startWorker } from '../helpers/workerd';
 
 const run = promisify(execFile);
 // wrangler 4.86.0 is the newest that runs on Node 20; no metrics, no cf.json download.
-const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' };
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true', WRANGLER_BUILD_CONDITIONS: 'parley-source,workerd,worker,browser' }; // parley-mcp from its source
 const dryRun = (outdir: string, ...args: string[]) =>
   run(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir, ...args], { env: wranglerEnv });
 

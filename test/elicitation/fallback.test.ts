@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
+import { createFetchHandler } from 'parley-mcp';
 import { callToolWithFallback } from '../../src/elicitation/fallback';
 import { buildServer } from '../../src/server/instance';
 import { legacyDesk } from '../fixtures/legacy-desk';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ElicitationAnswer, ElicitationQuestion } from 'parley';
-import { connectMcp } from 'parley/testing';
+import type { ElicitationAnswer, ElicitationQuestion } from 'parley-mcp';
+import { connectMcp } from 'parley-mcp/testing';
 import { config } from '../../examples/help-desk/server';
 import { LegacyExtras } from '../fixtures/legacy-desk';
 import { Hooked, recordingHooks } from '../fixtures/hooked-app';
 
-// The in-process client of parley/testing: no socket, the handler called directly, on both eras.
+// The in-process client of parley-mcp/testing: no socket, the handler called directly, on both eras.
 const seen = { questions: [] as ElicitationQuestion[], answers: [] as ElicitationAnswer[] };
 const server = { ...config, apps: [...config.apps!, Hooked, LegacyExtras], elicitation: { enabled: true, hooks: recordingHooks(seen) } };
 

@@ -1,6 +1,6 @@
 // requestState: the payload's JSON and its signature, and the arguments it binds a round to.
 import { describe, expect, it } from 'vitest';
-import 'parley/node';
+import 'parley-mcp/node';
 import { createHmacKey } from '../../src/crypto';
 import { canonicalJson, digestArguments, openState, sealState } from '../../src/elicitation/request-state';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { App, Tool, ToolContext, createFetchHandler, z } from 'parley';
+import { App, Tool, ToolContext, createFetchHandler, z } from 'parley-mcp';
 import { config } from '../../examples/help-desk/server';
 import { mcpRequest, meta, read } from '../helpers/requests';
 

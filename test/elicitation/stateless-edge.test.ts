@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
+import { createFetchHandler } from 'parley-mcp';
 import { config } from '../../examples/help-desk/server';
 import { mcpRequest, read } from '../helpers/requests';
 

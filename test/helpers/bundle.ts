@@ -16,7 +16,7 @@ export async function bundleWorker(entry: string, options: BundleOptions = {}): 
     minify: options.minify ?? false,
     keepNames: options.minify ?? false, // as wrangler builds (keep_names defaults to true), so sizes match its upload
     platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
+    conditions: ['parley-source', 'workerd', 'worker', 'browser'], // wrangler's, and parley-mcp from its source
     mainFields: ['module', 'main'],
     target: 'es2022',
     write: false,

@@ -16,7 +16,7 @@ export interface Instance {
 export function startInstance(env: Record<string, string | undefined>): Promise<Instance> {
   const clean = { ...process.env };
   for (const name of ['REDIS_URL', 'REDIS_HOST', 'MCP_SESSION_SECRET', 'MCP_ELICITATION_SECRET', 'MCP_SERVER_SECRET', 'PARLEY_TEST_STORE']) delete clean[name];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT], { cwd: ROOT, env: { ...clean, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', SCRIPT], { cwd: ROOT, env: { ...clean, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
+import { createFetchHandler } from 'parley-mcp';
 import { SESSION_SECRET_REQUIRED } from '../../src/http/legacy/post';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';

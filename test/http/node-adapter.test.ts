@@ -1,7 +1,7 @@
-// parley/node reads POST bodies from the socket itself: the limit, decoding and a tool's signal must behave as through a Fetch Request.
+// parley-mcp/node reads POST bodies from the socket itself: the limit, decoding and a tool's signal must behave as through a Fetch Request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, FrontMcp, Tool, ToolContext, z } from 'parley';
-import { serve, type RunningServer } from 'parley/node';
+import { App, FrontMcp, Tool, ToolContext, z } from 'parley-mcp';
+import { serve, type RunningServer } from 'parley-mcp/node';
 import { request as httpRequest } from 'node:http';
 import { listenFetch } from '../../src/adapters/node-listen';
 import { plainResponse } from '../../src/adapters/node-response';
@@ -52,7 +52,7 @@ function chunked(bytes: Uint8Array, at: number[]): ReadableStream<Uint8Array> {
   });
 }
 
-describe('parley/node reading the body itself', () => {
+describe('parley-mcp/node reading the body itself', () => {
   it('decodes UTF-8 split across chunks, and drops a leading BOM as Request.text() does', async () => {
     const text = 'Grüße, 東京 🎉';
     const bytes = new TextEncoder().encode(`\uFEFF${callBody('echo', { text })}`);
@@ -100,7 +100,7 @@ function rawPost(url: string, host: string, body: string): Promise<{ status: num
   });
 }
 
-describe('parley/node answering without Fetch objects', () => {
+describe('parley-mcp/node answering without Fetch objects', () => {
   it('refuses a Host header that cannot name a URL with 400, and goes on serving', async () => {
     const refused = await rawPost(server.url, 'a b/c', callBody('echo', { text: 'x' }));
     expect(refused.status).toBe(400);

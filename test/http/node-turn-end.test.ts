@@ -1,7 +1,7 @@
-// parley/node ends each event-loop turn itself: suspended runs settle, then every answer of the turn is written at once.
+// parley-mcp/node ends each event-loop turn itself: suspended runs settle, then every answer of the turn is written at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, FrontMcp, Tool, ToolContext, createFetchHandler, z } from 'parley';
-import { serve, type RunningServer } from 'parley/node';
+import { App, FrontMcp, Tool, ToolContext, createFetchHandler, z } from 'parley-mcp';
+import { serve, type RunningServer } from 'parley-mcp/node';
 import { mcpRequest, meta, read } from '../helpers/requests';
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
@@ -36,7 +36,7 @@ const body = (name: string, args: Record<string, unknown>, extra: Record<string,
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(ALL), name, arguments: args, ...extra } });
 const headers = (name: string) => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name });
 
-describe('the end of a turn under parley/node', () => {
+describe('the end of a turn under parley-mcp/node', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await serve(Server, { port: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { App, Tool, ToolContext, createFetchHandler, z } from 'parley';
+import { App, Tool, ToolContext, createFetchHandler, z } from 'parley-mcp';
 import { mcpRequest, read } from '../helpers/requests';
 
 @Tool({

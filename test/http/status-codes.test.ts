@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
+import { createFetchHandler } from 'parley-mcp';
 import { config } from '../../examples/help-desk/server';
 import { mcpRequest, meta, rawPost, read } from '../helpers/requests';
 

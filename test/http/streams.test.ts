@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, Tool, ToolContext, createFetchHandler } from 'parley';
-import { serve, type RunningServer } from 'parley/node';
+import { App, Tool, ToolContext, createFetchHandler } from 'parley-mcp';
+import { serve, type RunningServer } from 'parley-mcp/node';
 import { config } from '../../examples/conformance/server';
 import { mcpRequest, meta, read } from '../helpers/requests';
 import { eventReader, parseEvents } from '../helpers/sse';

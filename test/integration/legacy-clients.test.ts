@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from 'parley/node';
+import { serve, type RunningServer } from 'parley-mcp/node';
 import { legacyDesk } from '../fixtures/legacy-desk';
 
 let server: RunningServer;

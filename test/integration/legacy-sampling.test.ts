@@ -3,8 +3,8 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
-import { serve, type RunningServer } from 'parley/node';
+import { createFetchHandler } from 'parley-mcp';
+import { serve, type RunningServer } from 'parley-mcp/node';
 import { config } from '../../examples/conformance/server';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from 'parley/node';
+import { serve, type RunningServer } from 'parley-mcp/node';
 import Server from '../../examples/conformance/server';
 
 let server: RunningServer;

@@ -1,5 +1,5 @@
 // Helpers for inbox tests: a persistent-question server in-process, MCP calls as a caller, and a signed-in person.
-import { createFetchHandler, LoopbackTokenAuth, questionSubjectOf, type FrontMcpConfigInput } from 'parley';
+import { createFetchHandler, LoopbackTokenAuth, questionSubjectOf, type FrontMcpConfigInput } from 'parley-mcp';
 import { config } from '../../examples/inbox/server';
 import { mcpRequest, read } from '../helpers/requests';
 

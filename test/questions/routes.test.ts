@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { App, LoopbackTokenAuth, Tool, ToolContext, z } from 'parley';
+import { App, LoopbackTokenAuth, Tool, ToolContext, z } from 'parley-mcp';
 import { config } from '../../examples/inbox/server';
 import { read } from '../helpers/requests';
 import { inboxServer, ORIGIN } from './inbox-helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidQuestionStoreError, questionSubjectOf } from 'parley';
+import { InvalidQuestionStoreError, questionSubjectOf } from 'parley-mcp';
 import { createQuestionService } from '../../src/questions';
 import { parseConfig } from '../../src/server/config';
 

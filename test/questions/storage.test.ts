@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InvalidQuestionStoreError } from 'parley';
+import { InvalidQuestionStoreError } from 'parley-mcp';
 import { createQuestionService } from '../../src/questions';
 import { parseConfig } from '../../src/server/config';
 

@@ -1,7 +1,7 @@
 // The server a hostile client attacks in test/security: the help desk's close_ticket (a tool that asks), a prompt,
 // resources with a completing template, a tool whose header-mirrored properties carry prototype names, and tools
 // that ask with a hand-written form or a question key the caller names.
-import { App, Prompt, PromptContext, Resource, ResourceContext, ResourceTemplate, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley';
+import { App, Prompt, PromptContext, Resource, ResourceContext, ResourceTemplate, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
 import { CloseTicket } from '../../examples/help-desk/tools/close-ticket.tool';
 
 /** Names every plain object answers to through Object.prototype (and `prototype`, which functions have). */

@@ -2,7 +2,7 @@
 // no 5xx, no request that hangs, every JSON answer a JSON-RPC message, and a valid call works afterwards.
 // The seed is fixed, so a failure names a case that replays: FUZZ_SEED=<n> picks another run.
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler } from 'parley';
+import { createFetchHandler } from 'parley-mcp';
 import { LEGACY, openLegacySession } from '../helpers/legacy';
 import { meta, read } from '../helpers/requests';
 import { config, INTERNAL, PROTOTYPE_NAMES } from './fixture';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App, Tool, ToolContext, createFetchHandler, z, type FrontMcpConfigInput } from 'parley';
+import { App, Tool, ToolContext, createFetchHandler, z, type FrontMcpConfigInput } from 'parley-mcp';
 import { pendingOf } from '../../src/elicitation/pending';
 import { ANONYMOUS } from '../../src/http/auth';
 import { handlePost } from '../../src/http/endpoint';

@@ -1,7 +1,7 @@
 // The pieces under the matrix, each given objects JSON.parse made (so `__proto__` is an own key): reading JSON,
 // merging answers, checking forms, reading capabilities, filling the CLI's form, and what zod 4 does with such keys.
 import { describe, expect, it } from 'vitest';
-import { z } from 'parley';
+import { z } from 'parley-mcp';
 import { askForm } from '../../src/cli/inbox-form';
 import { declaredModes } from '../../src/client/answer';
 import { checkFlatForm } from '../../src/elicitation/form-check';

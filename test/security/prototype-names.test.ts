@@ -3,8 +3,8 @@
 // object, and the server serves a full elicitation round afterwards.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connect, createDirect, createFetchHandler, FrontMcpInstance, McpWireError } from 'parley';
-import { McpClient, type ClientTransport } from 'parley/client';
+import { connect, createDirect, createFetchHandler, FrontMcpInstance, McpWireError } from 'parley-mcp';
+import { McpClient, type ClientTransport } from 'parley-mcp/client';
 import { main } from '../../src/cli/index';
 import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { mcpRequest, meta, read } from '../helpers/requests';
@@ -224,7 +224,7 @@ describe('stdio (a spawned server)', () => {
   };
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'test/security/stdio-fixture.ts']);
+    child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/security/stdio-fixture.ts']);
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     // The first answer may wait for the process to start: tsx compiles the fixture first.
     expect((await ask('tools/list', { _meta: meta() }).catch(() => ask('tools/list', { _meta: meta() }))).result.tools.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 import { format, inspect } from 'node:util';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFetchHandler, type FrontMcpConfigInput } from 'parley';
+import { createFetchHandler, type FrontMcpConfigInput } from 'parley-mcp';
 import { buildServer } from '../../src/server/instance';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { bearer } from '../helpers/bearer';

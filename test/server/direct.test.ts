@@ -1,6 +1,6 @@
 // connect() and createDirect(): in-process calls with no HTTP; connect's handler answers, and its answers are checked.
 import { describe, expect, it } from 'vitest';
-import { App, connect, createDirect, FrontMcpInstance, Tool, ToolContext, z, type DirectAnswer } from 'parley';
+import { App, connect, createDirect, FrontMcpInstance, Tool, ToolContext, z, type DirectAnswer } from 'parley-mcp';
 import { config } from '../../examples/help-desk/server';
 import { tickets } from '../../examples/help-desk/store';
 

@@ -1,6 +1,6 @@
 // The form schema elicit() sends: made once per Zod schema and shared read-only, a JSON Schema object read each time.
 import { describe, expect, it } from 'vitest';
-import { z } from 'parley';
+import { z } from 'parley-mcp';
 import { toFormSchema } from '../../src/server/schema';
 
 describe('toFormSchema', () => {

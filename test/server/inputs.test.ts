@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { App, Tool, ToolContext, createFetchHandler } from 'parley';
+import { App, Tool, ToolContext, createFetchHandler } from 'parley-mcp';
 import { config } from '../../examples/conformance/server';
 import { mcpRequest, meta, read } from '../helpers/requests';
 

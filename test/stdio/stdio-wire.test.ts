@@ -9,7 +9,7 @@ let stderr = '';
 const exited = { code: undefined as number | null | undefined };
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/stdio-server.ts']);
+  child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts']);
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.on('exit', (code) => (exited.code = code));

@@ -16,7 +16,7 @@ beforeAll(async () => {
     asked.push(request.params.message);
     return answer(request.params.message);
   });
-  transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' });
+  transport = new StdioClientTransport({ command: process.execPath, args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await client.connect(transport);
 });
@@ -82,7 +82,7 @@ describe('the official v1 client over stdio, declaring no elicitation: the sendE
   let plain: Client;
   beforeAll(async () => {
     plain = new Client({ name: 'v1-stdio-plain', version: '1.0.0' }, { capabilities: {} });
-    await plain.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' }));
+    await plain.connect(new StdioClientTransport({ command: process.execPath, args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' }));
   });
   afterAll(() => plain.close());
 

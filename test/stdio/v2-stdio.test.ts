@@ -16,7 +16,7 @@ beforeAll(async () => {
     asked.push(request.params.message);
     return answer(request.params.message);
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await client.connect(transport);
 });

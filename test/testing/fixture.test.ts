@@ -1,7 +1,7 @@
-// parley/testing's fixture: naming the server explicitly, choosing capabilities, and how it finds a server module.
+// parley-mcp/testing's fixture: naming the server explicitly, choosing capabilities, and how it finds a server module.
 import { describe } from 'vitest';
-import { connectMcp, expect, test } from 'parley/testing';
-import { App, FrontMcp, Tool, ToolContext, z } from 'parley';
+import { connectMcp, expect, test } from 'parley-mcp/testing';
+import { App, FrontMcp, Tool, ToolContext, z } from 'parley-mcp';
 import { config } from '../../examples/help-desk/server';
 import { serverOf } from '../../src/testing/server-module';
 

@@ -1,6 +1,6 @@
 // The matchers pass on what they describe and fail, with a message that says why, on anything else.
 import { describe, it } from 'vitest';
-import { expect, ToolResult } from 'parley/testing';
+import { expect, ToolResult } from 'parley-mcp/testing';
 
 const ok = new ToolResult({ content: [{ type: 'text', text: 'deleted t3' }] });
 const failed = new ToolResult({ content: [{ type: 'text', text: 'bad answer' }], isError: true, _meta: { code: 'INVALID_INPUT' } });

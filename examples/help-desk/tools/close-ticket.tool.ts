@@ -1,5 +1,5 @@
 // close_ticket: asks the user to confirm, as elicit-reference.md's first example does.
-import { Tool, ToolContext, z } from 'parley';
+import { Tool, ToolContext, z } from 'parley-mcp';
 
 const Confirm = z.object({
   confirm: z.boolean().describe('Close the ticket'),

@@ -1,5 +1,5 @@
 // connect_billing and connect_payroll: URL-mode questions that send the user to a web page.
-import { Tool, ToolContext, z } from 'parley';
+import { Tool, ToolContext, z } from 'parley-mcp';
 
 @Tool({ name: 'connect_billing', description: "Connect the help desk to the user's billing account", inputSchema: {} })
 export class ConnectBilling extends ToolContext {

@@ -1,5 +1,5 @@
 // escalate_ticket: asks which team and why, and checks the answer itself too.
-import { PublicMcpError, Tool, ToolContext, z } from 'parley';
+import { PublicMcpError, Tool, ToolContext, z } from 'parley-mcp';
 
 const Escalation = z.object({
   team: z.enum(['billing', 'engineering', 'security']).describe('Who should take the ticket'),

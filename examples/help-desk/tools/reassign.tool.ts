@@ -1,5 +1,5 @@
 // reassign_ticket: two questions, the second depending on the first.
-import { Tool, ToolContext, z } from 'parley';
+import { Tool, ToolContext, z } from 'parley-mcp';
 
 const agents = { billing: ['Sam', 'Priya'], engineering: ['Nour', 'Lee'] } as const;
 

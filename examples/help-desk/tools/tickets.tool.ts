@@ -1,5 +1,5 @@
 // list_tickets, delete_ticket and purge_spam: client-howto.md's tools over the in-memory store.
-import { PublicMcpError, Tool, ToolContext, z } from 'parley';
+import { PublicMcpError, Tool, ToolContext, z } from 'parley-mcp';
 import { tickets } from '../store';
 
 const CONFIRM = z.object({

@@ -1,5 +1,5 @@
-import { test, expect } from "parley/testing";
-import { App, FrontMcpInstance } from "parley";
+import { test, expect } from "parley-mcp/testing";
+import { App, FrontMcpInstance } from "parley-mcp";
 import { CloseTicket } from "./close-ticket.tool";
 
 @App({ id: "desk", name: "Help desk", tools: [CloseTicket] })

@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 test("a valid answer escalates the ticket", async ({ mcp }) => {
   mcp.onElicitation(() => ({ action: "accept", content: { team: "security", reason: "Customer data may be exposed" } }));

@@ -1,4 +1,4 @@
-import { PublicMcpError, Tool, ToolContext, z } from "parley";
+import { PublicMcpError, Tool, ToolContext, z } from "parley-mcp";
 
 const Escalation = z.object({
   team: z.enum(["billing", "engineering", "security"]).describe("Who should take the ticket"),

@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 test("closes the ticket when the user confirms", async ({ mcp }) => {
   mcp.onElicitation(() => ({ action: "accept", content: { confirm: true, note: "Fixed in 2.3" } }));

@@ -1,4 +1,4 @@
-import { Tool, ToolContext, z } from "parley";
+import { Tool, ToolContext, z } from "parley-mcp";
 
 const Confirm = z.object({
   confirm: z.boolean().describe("Close the ticket"),

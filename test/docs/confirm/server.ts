@@ -1,4 +1,4 @@
-import { App, FrontMcp } from "parley";
+import { App, FrontMcp } from "parley-mcp";
 import { CloseTicket } from "./close-ticket.tool";
 
 @App({ id: "desk", name: "Help desk", tools: [CloseTicket] })

@@ -1,5 +1,5 @@
 // Not on the docs page: the troubleshooting server without `elicitation: { enabled: true }`, and the error it gives.
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 test("this.elicit() fails the call with ELICITATION_DISABLED", async ({ mcp }) => {
   let asked = false;

@@ -1,4 +1,4 @@
-import { App, FrontMcp, Tool, ToolContext, z } from "parley";
+import { App, FrontMcp, Tool, ToolContext, z } from "parley-mcp";
 
 @Tool({ name: "close_ticket", description: "Close a support ticket", inputSchema: { id: z.string() } })
 export class CloseTicket extends ToolContext {

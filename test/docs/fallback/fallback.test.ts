@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 test("2026-07-28 clients don't see the fallback tool", async ({ mcp }) => {
   expect(await mcp.tools.list()).not.toContainTool("sendElicitationResult");

@@ -1,4 +1,4 @@
-import { App, FrontMcp } from "parley";
+import { App, FrontMcp } from "parley-mcp";
 import { CloseTicket } from "./close-ticket.tool";
 
 @App({ id: "help-desk", name: "Help Desk", tools: [CloseTicket] })

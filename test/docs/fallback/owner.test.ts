@@ -1,5 +1,5 @@
-import { test, expect } from "parley/testing";
-import { FrontMcpInstance } from "parley";
+import { test, expect } from "parley-mcp/testing";
+import { FrontMcpInstance } from "parley-mcp";
 import { config } from "./main";
 
 test("only the caller who was asked can answer, and the re-run is theirs", async () => {

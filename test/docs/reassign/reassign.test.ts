@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 const reassign = (inputResponses?: Record<string, unknown>, requestState?: string) =>
   ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "reassign_ticket", arguments: { id: "T-2" }, ...(inputResponses ? { inputResponses } : {}), ...(requestState ? { requestState } : {}) } }) as const;

@@ -1,4 +1,4 @@
-import { Tool, ToolContext, z } from "parley";
+import { Tool, ToolContext, z } from "parley-mcp";
 
 const agents = { billing: ["Sam", "Priya"], engineering: ["Nour", "Lee"] } as const;
 

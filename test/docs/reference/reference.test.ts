@@ -1,5 +1,5 @@
-// Not on the docs page: the reference section's server.ts has no test there, so this one runs it with parley/testing.
-import { test, expect } from "parley/testing";
+// Not on the docs page: the reference section's server.ts has no test there, so this one runs it with parley-mcp/testing.
+import { test, expect } from "parley-mcp/testing";
 
 test("closes the ticket only on an accepted confirm", async ({ mcp }) => {
   mcp.onElicitation(() => ({ action: "accept", content: { confirm: true } }));

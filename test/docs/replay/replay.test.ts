@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 test("one call, two runs of execute()", async ({ mcp }) => {
   mcp.onElicitation(() => ({ action: "accept", content: { confirm: true } }));

@@ -1,5 +1,5 @@
 // Not on the docs page: the minimal server this section's test needs, written the way the page's other sections write theirs.
-import { App, FrontMcp } from "parley";
+import { App, FrontMcp } from "parley-mcp";
 import { CloseTicket } from "./close-ticket.tool";
 
 @App({ id: "desk", name: "Help desk", tools: [CloseTicket] })

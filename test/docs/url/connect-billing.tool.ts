@@ -1,4 +1,4 @@
-import { Tool, ToolContext, z } from "parley";
+import { Tool, ToolContext, z } from "parley-mcp";
 
 @Tool({ name: "connect_billing", description: "Connect the help desk to the user's billing account", inputSchema: {} })
 export class ConnectBilling extends ToolContext {

@@ -1,4 +1,4 @@
-import { Tool, ToolContext, z } from "parley";
+import { Tool, ToolContext, z } from "parley-mcp";
 
 @Tool({ name: "connect_payroll", description: "Connect the help desk to the user's payroll account", inputSchema: {} })
 export class ConnectPayroll extends ToolContext {

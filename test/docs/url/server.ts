@@ -1,5 +1,5 @@
 // Not on the docs page: the minimal server this section's test needs, written the way the page's other sections write theirs.
-import { App, FrontMcp } from "parley";
+import { App, FrontMcp } from "parley-mcp";
 import { ConnectBilling } from "./connect-billing.tool";
 import { ConnectPayroll } from "./connect-payroll.tool";
 

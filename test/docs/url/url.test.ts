@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 const connect = (capabilities: Record<string, unknown>, inputResponses?: Record<string, unknown>) =>
   ({

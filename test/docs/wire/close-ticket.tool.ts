@@ -1,4 +1,4 @@
-import { Tool, ToolContext, z } from "parley";
+import { Tool, ToolContext, z } from "parley-mcp";
 
 @Tool({ name: "close_ticket", description: "Close a support ticket", inputSchema: { id: z.string() } })
 export class CloseTicket extends ToolContext {

@@ -1,4 +1,4 @@
-import { test, expect } from "parley/testing";
+import { test, expect } from "parley-mcp/testing";
 
 const closeT1 = (extra: Record<string, unknown> = {}) =>
   ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "close_ticket", arguments: { id: "T-1" }, ...extra } }) as const;

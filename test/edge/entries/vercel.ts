@@ -1,5 +1,5 @@
 // The help-desk server as Vercel serves it, wired to edge-runtime's fetch event for the test.
-import { createVercelHandler } from 'parley/vercel';
+import { createVercelHandler } from 'parley-mcp/vercel';
 import { config } from '../../../examples/help-desk/server';
 
 // No Redis over HTTP here: 'stateless' serves 2026-07-28 rounds, which need no store.

@@ -1,5 +1,5 @@
 // A server module named main.ts with a config export and no server.ts beside it: what the fixture's lookup falls back to.
-import { App, FrontMcp, Tool, ToolContext } from 'parley';
+import { App, FrontMcp, Tool, ToolContext } from 'parley-mcp';
 
 @Tool({ name: 'ping_main', description: 'Answers pong', inputSchema: {} })
 class PingMain extends ToolContext {

@@ -1,0 +1,35 @@
+// npm run build: src/ to dist/ as ESM with .d.ts and source maps, one output file per source file (unbundled), so
+// dist/ keeps src/'s layout: the lazy driver imports stay separate files and "#store-drivers" stays a runtime choice.
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: [
+    'src/index.ts',
+    'src/testing/index.ts',
+    'src/client/index.ts',
+    'src/adapters/node.ts',
+    'src/stdio/index.ts',
+    'src/adapters/cloudflare.ts',
+    'src/adapters/vercel.ts',
+    'src/stores/redis.ts',
+    'src/stores/sqlite.ts',
+    'src/stores/redis-http.ts',
+    // What package.json "imports" and the parley command load by path.
+    'src/stores/drivers-node.ts',
+    'src/stores/drivers-edge.ts',
+    'src/cli/index.ts',
+    'src/cli/dev-child.ts',
+  ],
+  unbundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  outDir: 'dist',
+  fixedExtension: false,
+  sourcemap: true,
+  dts: true, // no declaration maps: they would point at src/, which the package does not ship
+  clean: true,
+  tsconfig: 'tsconfig.build.json',
+  // The edge/Node split is package.json's, at run time; dependencies and peers are the user's install.
+  deps: { neverBundle: [/^#store-drivers$/, /^node:/] },
+});
