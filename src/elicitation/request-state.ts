@@ -5,7 +5,7 @@
 //   signed: `<payload JSON>.<key id>.<HMAC-SHA256 of what precedes it>`, readable by the client, tamper-proof.
 // The binding (caller, method, name, argument digest, expiry) is inside the payload in both forms, so one check reads
 // it after the seal or signature holds and the log can say which part did not match. Nothing is read before that.
-import { fromBase64Url, fromUtf8, KEY_ID, sameSignature, sha256, toBase64Url, utf8 } from '../crypto';
+import { AEAD_TAG_BYTES, fromBase64Url, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
 import { parseJson } from '../protocol/json';
 import type { StateKeys } from './state-keys';
 import type { RawAnswer } from './types';
@@ -33,7 +33,6 @@ const SEALED = 's1';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/; // HMAC-SHA256: 32 bytes
 const IV = /^[A-Za-z0-9_-]{16}$/; // 12 bytes
 const TAG = /^[A-Za-z0-9_-]{22}$/; // 16 bytes
-const TAG_BYTES = 16;
 
 export type StateCheck =
   | { ok: true; answers: Record<string, RawAnswer> }
@@ -44,6 +43,19 @@ const MALFORMED: StateCheck = { ok: false, reason: 'malformed', malformed: true 
 const OTHER_VERSION: StateCheck = { ok: false, reason: 'issued by another version of Parley' };
 const unknownKey = (id: string): StateCheck => ({ ok: false, reason: `issued under key id ${id}, which this instance does not list`, unknownKey: id });
 
+// Random IVs drawn 256 at a time: one getRandomValues call per 256 states instead of one each (about 3 µs on Node).
+const IV_BYTES = 12;
+let ivPool = new Uint8Array(0);
+let ivAt = 0;
+/** A fresh random 96-bit IV: with random IVs a (key, IV) pair repeats with odds near 2^-32 only after 2^32 states per key. */
+function freshIv(): Uint8Array<ArrayBuffer> {
+  if (ivAt === ivPool.length) {
+    ivPool = crypto.getRandomValues(new Uint8Array(IV_BYTES * 256));
+    ivAt = 0;
+  }
+  return ivPool.slice(ivAt, (ivAt += IV_BYTES)); // a copy: no two states share the pool's bytes
+}
+
 export async function sealState(keys: StateKeys, form: StateForm, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
   const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
   const json = JSON.stringify(payload);
@@ -53,9 +65,9 @@ export async function sealState(keys: StateKeys, form: StateForm, binding: State
     return `${body}.${await key.hmac.sign(body)}`;
   }
   const header = `${SEALED}.${key.id}`;
-  const iv = crypto.getRandomValues(new Uint8Array(12)); // fresh per state: a (key, IV) pair never repeats in practice
-  const out = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(header) }, key.aes, utf8(json)));
-  return `${header}.${toBase64Url(iv)}.${toBase64Url(out.subarray(0, out.length - TAG_BYTES))}.${toBase64Url(out.subarray(out.length - TAG_BYTES))}`;
+  const iv = freshIv();
+  const out = await key.aes.seal(iv, json, header);
+  return `${header}.${toBase64Url(iv)}.${toBase64Url(out.subarray(0, out.length - AEAD_TAG_BYTES))}.${toBase64Url(out.subarray(out.length - AEAD_TAG_BYTES))}`;
 }
 
 export async function openState(keys: StateKeys, state: unknown, expected: StateBinding): Promise<StateCheck> {
@@ -79,15 +91,8 @@ async function openSealed(keys: StateKeys, state: string): Promise<string | Stat
   if (!iv || !data || !tag) return MALFORMED;
   const key = keys.byId.get(id);
   if (!key) return unknownKey(id);
-  const joined = new Uint8Array(data.length + TAG_BYTES);
-  joined.set(data);
-  joined.set(tag, data.length);
-  try {
-    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: utf8(`${SEALED}.${id}`) }, key.aes, joined);
-    return fromUtf8(new Uint8Array(plain));
-  } catch {
-    return { ok: false, reason: 'altered: its seal does not open' };
-  }
+  const json = await key.aes.open(iv, data, tag, `${SEALED}.${id}`);
+  return json ?? { ok: false, reason: 'altered: its seal does not open' };
 }
 
 async function openSigned(keys: StateKeys, state: string): Promise<string | StateCheck> {

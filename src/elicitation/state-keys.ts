@@ -1,12 +1,12 @@
 // The keys of requestState: one per listed secret (VAULT_SECRET, else JWT_SECRET, newest first), each with its key id,
 // an HMAC-SHA256 key that signs and an AES-256-GCM key that seals, all derived once when the server is built.
-import { createHmacKey, hkdfBytes, keyIdOf, type HmacKey } from '../crypto';
+import { createAeadKey, createHmacKey, hkdfBytes, keyIdOf, type AeadKey, type HmacKey } from '../crypto';
 
 export interface StateKey {
   /** 8 characters of base64url naming the secret (an HMAC of a fixed label under it): safe to show to the client. */
   id: string;
   hmac: HmacKey;
-  aes: CryptoKey;
+  aes: AeadKey;
 }
 
 export interface StateKeys {
@@ -22,8 +22,7 @@ const SEALING = 'parley requestState sealing v1';
 
 async function stateKey(secret: string | Uint8Array<ArrayBuffer>): Promise<StateKey> {
   const [id, signing, sealing] = await Promise.all([keyIdOf(secret), hkdfBytes(secret, SIGNING), hkdfBytes(secret, SEALING)]);
-  const aes = await crypto.subtle.importKey('raw', sealing, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
-  return { id, hmac: await createHmacKey(signing), aes };
+  return { id, hmac: await createHmacKey(signing), aes: await createAeadKey(sealing) };
 }
 
 /** The keys of a secret list, newest first (at least one: a server with no secret passes its per-process random bytes). */
