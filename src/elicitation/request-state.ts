@@ -47,7 +47,7 @@ const unknownKey = (id: string): StateCheck => ({ ok: false, reason: `issued und
 const IV_BYTES = 12;
 let ivPool = new Uint8Array(0);
 let ivAt = 0;
-/** A fresh random 96-bit IV: with random IVs a (key, IV) pair repeats with odds near 2^-32 only after 2^32 states per key. */
+/** A fresh random 96-bit IV (NIST SP 800-38D bounds random IVs at 2^32 seals per key: rotate long before that). */
 function freshIv(): Uint8Array<ArrayBuffer> {
   if (ivAt === ivPool.length) {
     ivPool = crypto.getRandomValues(new Uint8Array(IV_BYTES * 256));
