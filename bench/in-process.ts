@@ -1,14 +1,20 @@
-// npx tsx bench/in-process.ts [scenario] [concurrency]: a scenario's requests straight into the fetch handler, no HTTP:
-// Parley's own CPU per cycle, for quick A/B runs of a change (the full table is npm run bench).
+// npx tsx bench/in-process.ts [scenario] [concurrency] [--ab]: a scenario's requests straight into the fetch handler, no
+// HTTP: Parley's own CPU per cycle, for quick A/B runs of a change (the full table is npm run bench). `--ab` runs the
+// scenario on a server sealing requestState and one signing it, alternately in this one process, so a busy machine
+// weighs on both alike.
 import { createFetchHandler } from 'parley-mcp';
 import 'parley-mcp/node'; // what a Node deployment loads: native HMAC and plain responses
 import { PlainResponse } from '../src/adapters/node-response';
 import * as scenarios from './scenarios';
 import { benchConfig } from './servers/parley-app';
 
-const name = (process.argv[2] ?? 'simpleCall') as keyof typeof scenarios;
-const concurrency = Number(process.argv[3] ?? 32);
-const handler = createFetchHandler(benchConfig());
+const args = process.argv.slice(2).filter((a) => a !== '--ab');
+const ab = process.argv.includes('--ab');
+const name = (args[0] ?? 'simpleCall') as keyof typeof scenarios;
+const concurrency = Number(args[1] ?? 32);
+const handlers = ab
+  ? { sealed: createFetchHandler(benchConfig(undefined, 'sealed')), signed: createFetchHandler(benchConfig(undefined, 'signed')) }
+  : { default: createFetchHandler(benchConfig()) };
 // The body is handed over as parley-mcp/node reads it from the socket, so one Request serves every call of a step.
 const requests = new Map<string, Request>();
 const requestFor = (path: string, headers: Record<string, string>) => {
@@ -18,7 +24,7 @@ const requestFor = (path: string, headers: Record<string, string>) => {
   return request;
 };
 
-async function cycle(): Promise<void> {
+async function cycle(handler: ReturnType<typeof createFetchHandler>): Promise<void> {
   const context: Record<string, unknown> = {};
   for (const step of scenarios[name]().steps) {
     const wire = typeof step.request === 'function' ? step.request(context) : step.request;
@@ -29,10 +35,13 @@ async function cycle(): Promise<void> {
   }
 }
 
-for (const count of [20_000, 50_000, 50_000]) {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  for (let done = 0; done < count; done += concurrency) await Promise.all(Array.from({ length: concurrency }, cycle));
-  const used = process.cpuUsage(cpu);
-  console.log(`${name}: ${count} cycles, ${((used.user + used.system) / count).toFixed(1)} µs CPU and ${(((performance.now() - started) * 1000) / count).toFixed(1)} µs wall each`);
+for (const count of ab ? [10_000, 30_000, 30_000, 30_000] : [20_000, 50_000, 50_000]) {
+  for (const [label, handler] of Object.entries(handlers)) {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let done = 0; done < count; done += concurrency) await Promise.all(Array.from({ length: concurrency }, () => cycle(handler)));
+    const used = process.cpuUsage(cpu);
+    const tag = label === 'default' ? name : `${name} (${label})`;
+    console.log(`${tag}: ${count} cycles, ${((used.user + used.system) / count).toFixed(1)} µs CPU and ${(((performance.now() - started) * 1000) / count).toFixed(1)} µs wall each`);
+  }
 }

@@ -55,6 +55,8 @@ const verdict = (ok: boolean, value: number) => (Number.isNaN(value) ? 'not meas
 try {
   const profileFlags = values.profile ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
   const parley = await start('parley', profileFlags, sessionSecret);
+  // Row 2 measures the round with a signed requestState too, from a second Parley process, in the same run.
+  const signed = rows.has('2') ? await start('parley', [], { ...sessionSecret, BENCH_REQUEST_STATE: 'signed' }) : undefined;
   const official = await start('official');
   const hono = rows.has('1') ? await start('hono') : undefined;
   const nodeHttp = rows.has('1') ? await start('node-http') : undefined;
@@ -85,6 +87,7 @@ try {
         { label: 'Parley: two plain calls', url: parley.url, pid: parley.pid, scenario: twoPlainCalls },
         { label: 'official SDK: round', url: official.url, pid: official.pid, scenario: elicitationRound },
         { label: 'official SDK: two plain calls', url: official.url, pid: official.pid, scenario: twoPlainCalls },
+        { label: "Parley: round, requestState: 'signed'", url: signed!.url, pid: signed!.pid, scenario: elicitationRound },
       ],
       settings,
       log,
@@ -96,6 +99,8 @@ try {
     // The median time a cycle's requests took as the client saw them, its own work between them left out.
     const [mr, mp, sr, sp] = cells.map((c) => rate(c, 'cycleP50'));
     goals.push(`  (by p50 of a cycle's requests: Parley ${times(mr! / mp!)}, official SDK ${times(sr! / sp!)})`);
+    const [sealedCpu, signedCpu] = [cells[0]?.median?.cpuPerCycle, cells[4]?.median?.cpuPerCycle];
+    goals.push(`- Round with a sealed requestState ÷ signed, Parley: ${times(rate(cells[4], 'cyclesPerSec') / pr!)} by rate${sealedCpu && signedCpu ? `, ${times(sealedCpu / signedCpu)} by server CPU` : ''}`);
   }
 
   if (rows.has('3')) {

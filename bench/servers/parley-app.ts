@@ -22,11 +22,11 @@ class ConfirmOrder extends ToolContext {
 @App({ id: 'bench', tools: [Greet, ConfirmOrder] })
 class BenchApp {}
 
-/** `redis`: sessions and questions live there, so instances share them (row 4). */
-export const benchConfig = (redis?: string): FrontMcpConfigInput => ({
+/** `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or signed (row 2's A/B). */
+export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 'sealed'): FrontMcpConfigInput => ({
   info: { name: 'bench', version: '1.0.0' },
   apps: [BenchApp],
-  elicitation: { enabled: true },
+  elicitation: { enabled: true, requestState },
   logging: { level: 'warn' },
   ...(redis ? { redis } : {}),
 });

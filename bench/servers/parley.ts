@@ -1,8 +1,9 @@
-// Parley on Node (parley-mcp/node serve), in its own process; BENCH_REDIS_URL puts sessions and questions in Redis.
+// Parley on Node (parley-mcp/node serve), in its own process; BENCH_REDIS_URL puts sessions and questions in Redis,
+// BENCH_REQUEST_STATE=signed issues signed requestStates instead of sealed ones.
 import { serve } from 'parley-mcp/node';
 import { announce, exitOnSignal } from './fixture';
 import { benchConfig } from './parley-app';
 
-const running = await serve(benchConfig(process.env.BENCH_REDIS_URL), { port: 0 });
+const running = await serve(benchConfig(process.env.BENCH_REDIS_URL, process.env.BENCH_REQUEST_STATE === 'signed' ? 'signed' : 'sealed'), { port: 0 });
 exitOnSignal(() => running.close());
 announce(running.port);

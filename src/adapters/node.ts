@@ -1,9 +1,10 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
 import { createFetchHandler, type FetchHandler } from '../http/handler';
-import { useNativeHmac } from '../crypto';
+import { useNativeAead, useNativeHmac } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
+import { nodeAead } from './node-aead';
 import { nodeHmac } from './node-hmac';
 import { listenFetch } from './node-listen';
 import { plainResponse } from './node-response';
@@ -13,8 +14,9 @@ import { atNodeTurnEnd } from './node-turn';
 usePlainResponses(plainResponse);
 useTurnEnd(atNodeTurnEnd);
 
-// requestState is signed with node:crypto here: the same text as WebCrypto's, with no thread-pool round trip per request.
+// requestState is signed and sealed with node:crypto here: the same bytes as WebCrypto's, with no thread-pool round trip per request.
 useNativeHmac(nodeHmac);
+useNativeAead(nodeAead);
 
 export interface NodeServeOptions {
   port?: number;

@@ -1,9 +1,13 @@
-// AES-256-GCM on crypto.subtle: seal bytes into { iv, tag, data } (base64url) and open them again; JSON per owner key.
+// AES-256-GCM on crypto.subtle: seal bytes into { iv, tag, data } (base64url) and open them again; JSON per owner key,
+// under a secret list (newest first): each sealed value names the key id of the secret that sealed it.
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from './encoding';
-import { deriveAesKey, randomBytes } from './keys';
+import { cacheKeyOf, keyIdOf, secretList } from './keyring';
+import { randomBytes } from './keys';
 
 export interface AesSealed {
   alg: 'A256GCM';
+  /** The key id of the secret that sealed it; absent on records sealed before key ids (any listed secret is tried). */
+  kid?: string;
   iv: string;
   tag: string;
   data: string;
@@ -36,42 +40,104 @@ export async function aesOpen(key: CryptoKey, sealed: AesSealed): Promise<Uint8A
 
 /** What a record key is derived for; another purpose gets another key from the same secret and owner. */
 export const ELICITATION_STORE_PURPOSE = 'parley elicitation store v1';
+
+/** One listed secret: its id, a digest that names it in caches, and an HKDF base key (non-extractable: the secret stays out of reach). */
+interface RingKey {
+  id: string;
+  digest: string;
+  base: CryptoKey;
+}
+interface Ring {
+  keys: RingKey[];
+  byId: Map<string, RingKey>;
+}
+
+const RING_CACHE_LIMIT = 16;
+const rings = new Map<string, Promise<Ring>>();
+
+async function buildRing(setting: string): Promise<Ring> {
+  const secrets = secretList(setting);
+  if (secrets.length === 0) throw new Error('An encryption secret setting names no secret');
+  const keys = await Promise.all(
+    secrets.map(async (secret): Promise<RingKey> => ({
+      id: await keyIdOf(secret),
+      digest: await cacheKeyOf('parley secret', secret),
+      base: await crypto.subtle.importKey('raw', utf8(secret), 'HKDF', false, ['deriveKey']),
+    })),
+  );
+  const byId = new Map<string, RingKey>();
+  for (const key of keys) if (!byId.has(key.id)) byId.set(key.id, key);
+  return { keys, byId };
+}
+
+/** The secrets a setting lists, derived once per setting and cached under a digest of it, never under the setting itself. */
+async function ringOf(setting: string): Promise<Ring> {
+  const id = await cacheKeyOf('parley ring', setting);
+  let ring = rings.get(id);
+  if (!ring) {
+    ring = buildRing(setting).catch((error: unknown) => {
+      rings.delete(id);
+      throw error;
+    });
+    if (rings.size >= RING_CACHE_LIMIT) rings.delete(rings.keys().next().value!);
+    rings.set(id, ring);
+  }
+  return ring;
+}
+
 const KEY_CACHE_LIMIT = 1_000;
 const keyCache = new Map<string, Promise<CryptoKey>>();
 
 /** HKDF-SHA256 over the secret, with the owner id (a session id, a subject) as salt: each owner has a key of its own. Cached, least recently used dropped first. */
-export function ownerKey(secret: string, ownerId: string, purpose = ELICITATION_STORE_PURPOSE): Promise<CryptoKey> {
-  const id = JSON.stringify([purpose, secret, ownerId]);
+function keyFor(ring: RingKey, ownerId: string, purpose: string): Promise<CryptoKey> {
+  const id = JSON.stringify([ring.digest, purpose, ownerId]);
   let key = keyCache.get(id);
   if (key) keyCache.delete(id); // re-inserted below as the most recent
   else
-    key = deriveAesKey(secret, ownerId, purpose).catch((error: unknown) => {
-      keyCache.delete(id);
-      throw error;
-    });
+    key = crypto.subtle
+      .deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: utf8(ownerId), info: utf8(purpose) }, ring.base, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+      .catch((error: unknown) => {
+        keyCache.delete(id);
+        throw error;
+      });
   keyCache.set(id, key);
   if (keyCache.size > KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value!);
   return key;
 }
 
-/**
- * Encrypts a JSON value for one owner with AES-256-GCM.
- * @example const sealed = await encryptJson(secret, sessionId, { message, schema }); // { alg: 'A256GCM', iv, tag, data }
- */
-export async function encryptJson(secret: string, ownerId: string, value: unknown, purpose?: string): Promise<AesSealed> {
-  return aesSeal(await ownerKey(secret, ownerId, purpose), utf8(JSON.stringify(value)));
+/** The owner key of a setting's first secret (the one that seals). */
+export async function ownerKey(secret: string, ownerId: string, purpose = ELICITATION_STORE_PURPOSE): Promise<CryptoKey> {
+  return keyFor((await ringOf(secret)).keys[0]!, ownerId, purpose);
 }
 
-/** The value encryptJson sealed, or undefined for another secret or owner, a changed record or anything not sealed. */
-export async function decryptJson(secret: string, ownerId: string, sealed: unknown, purpose?: string): Promise<unknown> {
+/**
+ * Encrypts a JSON value for one owner with AES-256-GCM, under the first secret the setting lists, and names its key id.
+ * @example const sealed = await encryptJson('new-secret,old-secret', sessionId, { message, schema }); // { alg: 'A256GCM', kid, iv, tag, data }
+ */
+export async function encryptJson(secret: string, ownerId: string, value: unknown, purpose = ELICITATION_STORE_PURPOSE): Promise<AesSealed> {
+  const primary = (await ringOf(secret)).keys[0]!;
+  return { ...(await aesSeal(await keyFor(primary, ownerId, purpose), utf8(JSON.stringify(value)))), kid: primary.id };
+}
+
+/**
+ * The value encryptJson sealed, or undefined for a secret no longer listed, another owner, a changed record or anything
+ * not sealed. A record names its key; one sealed before key ids is tried under each listed secret.
+ */
+export async function decryptJson(secret: string, ownerId: string, sealed: unknown, purpose = ELICITATION_STORE_PURPOSE): Promise<unknown> {
   if (typeof sealed !== 'object' || sealed === null) return undefined;
-  const { alg, iv, tag, data } = sealed as Record<string, unknown>;
+  const { alg, kid, iv, tag, data } = sealed as Record<string, unknown>;
   if (alg !== 'A256GCM' || typeof iv !== 'string' || typeof tag !== 'string' || typeof data !== 'string') return undefined;
-  const plain = await aesOpen(await ownerKey(secret, ownerId, purpose), { alg, iv, tag, data });
-  if (!plain) return undefined;
-  try {
-    return JSON.parse(fromUtf8(plain));
-  } catch {
-    return undefined;
+  if (kid !== undefined && typeof kid !== 'string') return undefined;
+  const ring = await ringOf(secret);
+  const candidates = kid === undefined ? ring.keys : [ring.byId.get(kid)].filter((k) => k !== undefined);
+  for (const key of candidates) {
+    const plain = await aesOpen(await keyFor(key, ownerId, purpose), { alg, iv, tag, data });
+    if (!plain) continue;
+    try {
+      return JSON.parse(fromUtf8(plain));
+    } catch {
+      return undefined;
+    }
   }
+  return undefined;
 }

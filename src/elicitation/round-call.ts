@@ -1,4 +1,4 @@
-// A 2026-07-28 request that may need input: read the answers (signed state + inputResponses), run, and seal a new state.
+// A 2026-07-28 request that may need input: read the answers (requestState + inputResponses), run, and seal a new state.
 import { invalidParams, isObject } from '../protocol';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
@@ -42,16 +42,20 @@ export async function withRounds(
   const answers = new Map<string, RawAnswer>();
   let trusted = true;
   if (requestState !== undefined) {
-    const check = await openState(server.stateKey, requestState, await bind());
+    const check = await openState(server.stateKeys, requestState, await bind());
     if (check.ok) {
       for (const [key, value] of Object.entries(check.answers)) if (isObject(value)) answers.set(key, value);
     }
     // Not a state this framework could have issued at all: a protocol error, not a reason to start over.
-    else if (check.reason === 'malformed') throw invalidParams('params.requestState is malformed');
+    else if (check.malformed) throw invalidParams('params.requestState is malformed');
     else {
-      // Well-formed but unverifiable (another instance's key, expired, another caller or request): start over.
+      // Well-formed but unverifiable (a key not listed here, altered, expired, another caller or request): start over.
       trusted = false;
-      const hint = server.ephemeralStateKey ? ' This instance signs with a per-process key: set the same VAULT_SECRET on every instance.' : '';
+      const hint = server.ephemeralStateKey
+        ? ' This instance seals with a per-process key: set the same VAULT_SECRET on every instance.'
+        : check.unknownKey
+          ? ' A key retired from VAULT_SECRET, or another deployment\'s: keep the old secret listed after the new one (comma-separated) until its states expire.'
+          : '';
       server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
     }
   }
@@ -77,6 +81,7 @@ export async function withRounds(
     const answer = answers.get(key);
     if (answer) kept[key] = answer;
   }
-  const state = await sealState(server.stateKey, await bind(), kept, server.config.elicitation.stateTtlMs);
+  const { requestState: form, stateTtlMs } = server.config.elicitation;
+  const state = await sealState(server.stateKeys, form, await bind(), kept, stateTtlMs);
   return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
 }

@@ -78,8 +78,7 @@ export class LoopbackTokenAuth {
   async signIn(proof: { code?: unknown; token?: unknown }): Promise<string | undefined> {
     let session: PeopleSession;
     if (typeof proof.code === 'string' && proof.code.length <= 256) {
-      const key = await this.#codec.tokenKey('code', proof.code);
-      const record = await this.#codec.open<{ subject: string }>(await this.#backend.take(key), '', key);
+      const record = await this.#read<{ subject: string }>('code', proof.code, true);
       if (typeof record?.subject !== 'string') return undefined;
       session = { subject: record.subject };
     } else if (typeof proof.token === 'string' && (await sameSecret(proof.token, this.#startupToken))) {
@@ -95,8 +94,16 @@ export class LoopbackTokenAuth {
   async session(cookieHeader: string | null): Promise<PeopleSession | undefined> {
     const id = readCookie(cookieHeader, SESSION_COOKIE);
     if (!id || id.length > 128) return undefined;
-    const key = await this.#codec.tokenKey('session', id);
-    return this.#codec.open<PeopleSession>(await this.#backend.get(key), '', key);
+    return this.#read<PeopleSession>('session', id);
+  }
+
+  /** A token's record under the first listed secret's key, else an older one's (a code is taken: spent once). */
+  async #read<T>(kind: string, token: string, take = false): Promise<T | undefined> {
+    for (const key of await this.#codec.tokenKeys(kind, token)) {
+      const raw = await (take ? this.#backend.take(key) : this.#backend.get(key));
+      if (raw !== undefined) return this.#codec.open<T>(raw, '', key);
+    }
+    return undefined;
   }
 
   /** Forgets this server in the process registry (when it is closed). */

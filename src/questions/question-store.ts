@@ -48,14 +48,14 @@ export class QuestionStore {
   }
 
   async byId(subject: string, id: string): Promise<StoredQuestion | undefined> {
-    const q = await this.k('q', subject, id);
-    const question = await this.codec.open<StoredQuestion>(await this.backend.get(q), subject, q);
+    const found = await this.find('q', subject, id);
+    const question = found && (await this.codec.open<StoredQuestion>(found.raw, subject, found.key));
     return question && question.expiresAt > Date.now() ? question : undefined;
   }
 
   async byKey(subject: string, key: string): Promise<StoredQuestion | undefined> {
-    const k = await this.k('k', subject, key);
-    const id = await this.codec.open<string>(await this.backend.get(k), subject, k);
+    const found = await this.find('k', subject, key);
+    const id = found && (await this.codec.open<string>(found.raw, subject, found.key));
     const question = typeof id === 'string' ? await this.byId(subject, id) : undefined;
     return question?.key === key ? question : undefined;
   }
@@ -74,7 +74,7 @@ export class QuestionStore {
   async view(subject: string, id: string): Promise<QuestionView | undefined> {
     const question = await this.byId(subject, id);
     if (!question) return undefined;
-    const [answer, waiter] = await Promise.all([this.k('a', subject, id).then((a) => this.backend.get(a)), this.waiter(subject, id)]);
+    const [answer, waiter] = await Promise.all([this.find('a', subject, id), this.waiter(subject, id)]);
     return { ...question, state: answer === undefined ? 'open' : 'answered', waiting: waiter !== undefined };
   }
 
@@ -82,7 +82,7 @@ export class QuestionStore {
   async answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome> {
     const question = await this.byId(subject, id);
     if (!question) return { ok: false, reason: 'not-found' };
-    if ((await this.backend.take(await this.k('o', subject, id))) === undefined) return { ok: false, reason: 'already-answered' };
+    if ((await this.find('o', subject, id, true)) === undefined) return { ok: false, reason: 'already-answered' };
     const a = await this.k('a', subject, id);
     await this.backend.set(a, await this.codec.seal(answer, subject, a), Math.max(1, question.expiresAt - Date.now()));
     const waiting = (await this.waiter(subject, id)) !== undefined;
@@ -92,16 +92,16 @@ export class QuestionStore {
 
   /** Hands the answer to one caller only. */
   async takeAnswer(subject: string, id: string): Promise<StoredAnswer | undefined> {
-    const a = await this.k('a', subject, id);
-    return this.codec.open<StoredAnswer>(await this.backend.take(a), subject, a);
+    const found = await this.find('a', subject, id, true);
+    return found && this.codec.open<StoredAnswer>(found.raw, subject, found.key);
   }
 
   /** Drops a delivered question and everything kept for it. */
   async finish(subject: string, question: StoredQuestion): Promise<void> {
-    const keys = await Promise.all([this.k('q', subject, question.id), this.k('o', subject, question.id), this.k('w', subject, question.id)]);
-    await Promise.all(keys.map((key) => this.backend.delete(key)));
-    const k = await this.k('k', subject, question.key);
-    if ((await this.codec.open<string>(await this.backend.get(k), subject, k)) === question.id) await this.backend.delete(k);
+    const keys = await Promise.all(['q', 'o', 'w'].map((kind) => this.codec.keys(kind, subject, question.id)));
+    await Promise.all(keys.flat().map((key) => this.backend.delete(key)));
+    const k = await this.find('k', subject, question.key);
+    if (k && (await this.codec.open<string>(k.raw, subject, k.key)) === question.id) await this.backend.delete(k.key);
     await this.updateIndex(subject, (ids) => ids.filter((i) => i !== question.id));
     await this.publish(subject, question.id, 'delivered');
   }
@@ -117,13 +117,13 @@ export class QuestionStore {
   }
 
   async waiter(subject: string, id: string): Promise<string | undefined> {
-    return this.backend.get(await this.k('w', subject, id));
+    return (await this.find('w', subject, id))?.raw;
   }
 
   /** Stops waiting, unless a newer call already took over. */
   async clearWaiter(subject: string, id: string, token: string): Promise<void> {
-    const w = await this.k('w', subject, id);
-    if ((await this.backend.get(w)) === token) await this.backend.delete(w);
+    const w = await this.find('w', subject, id);
+    if (w?.raw === token) await this.backend.delete(w.key);
   }
 
   questionChannel = (subject: string, id: string) => this.k('c', subject, id);
@@ -131,8 +131,18 @@ export class QuestionStore {
 
   /** Tells the question's waiting call and the subject's inbox views that something changed. */
   async publish(subject: string, id: string, event: string): Promise<void> {
-    const [c, s] = await Promise.all([this.questionChannel(subject, id), this.subjectChannel(subject)]);
-    await Promise.all([this.backend.publish(c, event), this.backend.publish(s, event)]);
+    // On every listed secret's channel names, so a process that still names channels under an older secret hears it too.
+    const channels = await Promise.all([this.codec.keys('c', subject, id), this.codec.keys('s', subject)]);
+    await Promise.all(channels.flat().map((channel) => this.backend.publish(channel, event)));
+  }
+
+  /** The first value stored under any of a record's names (the first secret's name first), and that name; `take` removes it. */
+  private async find(kind: string, subject: string, part: string, take = false): Promise<{ key: string; raw: string } | undefined> {
+    for (const key of await this.codec.keys(kind, subject, part)) {
+      const raw = await (take ? this.backend.take(key) : this.backend.get(key));
+      if (raw !== undefined) return { key, raw };
+    }
+    return undefined;
   }
 
   private k(kind: string, subject: string, part?: string): Promise<string> {
@@ -140,8 +150,8 @@ export class QuestionStore {
   }
 
   private async readIndex(subject: string): Promise<string[]> {
-    const i = await this.k('i', subject);
-    const ids = await this.codec.open<unknown>(await this.backend.get(i), subject, i);
+    const found = await this.find('i', subject, '');
+    const ids = found && (await this.codec.open<unknown>(found.raw, subject, found.key));
     return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
   }
 
@@ -152,10 +162,12 @@ export class QuestionStore {
    */
   private updateIndex(subject: string, change: (ids: string[]) => string[], ttlMs?: number): Promise<void> {
     const run = async () => {
-      const i = await this.k('i', subject);
+      const [i, ...older] = await this.codec.keys('i', subject);
       const ids = change(await this.readIndex(subject));
-      if (ids.length === 0) return this.backend.delete(i);
-      await this.backend.set(i, await this.codec.seal(ids, subject, i), Math.max(ttlMs ?? 0, await this.indexTtl(subject, ids)));
+      // The index moves to the first secret's name; what an older secret named goes, so it cannot come back.
+      await Promise.all(older.map((key) => this.backend.delete(key)));
+      if (ids.length === 0) return this.backend.delete(i!);
+      await this.backend.set(i!, await this.codec.seal(ids, subject, i!), Math.max(ttlMs ?? 0, await this.indexTtl(subject, ids)));
     };
     const previous = this.indexLocks.get(subject) ?? Promise.resolve();
     const next = previous.then(run, run);

@@ -106,7 +106,11 @@ export function secretsIn(...sources: unknown[]): string[] {
   const processEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const walk = (value: unknown, name: string, depth: number, seen: WeakSet<object>) => {
     if (typeof value === 'string') {
-      if (isSecretField(name)) found.add(value);
+      if (isSecretField(name)) {
+        found.add(value);
+        // A secret setting may list several secrets (VAULT_SECRET=new,old): each is a secret of its own.
+        if (value.includes(',')) for (const part of value.split(',')) if (part.trim()) found.add(part.trim());
+      }
       for (const credentials of urlCredentials(value)) found.add(credentials);
       return;
     }

@@ -9,8 +9,10 @@ const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class'
 
 const elicitationSchema = z.strictObject({
   enabled: z.boolean().default(false),
-  /** How long a signed requestState stays valid, in ms. */
+  /** How long a requestState stays valid, in ms. */
   stateTtlMs: z.number().int().positive().default(15 * 60_000),
+  /** 'sealed' (default): requestState is AES-256-GCM encrypted, opaque to the client. 'signed': readable JSON with an HMAC. */
+  requestState: z.enum(['sealed', 'signed']).default('sealed'),
   /** Where pending elicitations of clients before 2026-07-28 wait; defaults to the server's redis, else its sqlite. */
   redis: redisOptionsSchema.optional(),
   /** On an edge isolate with no store that serves there: 'stateless' starts anyway, asking through requestState only. */

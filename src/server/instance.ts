@@ -1,7 +1,8 @@
 // Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
 // Its secrets stay where neither JSON.stringify nor util.inspect reach them: the environment in a #private field, keys
 // in closures, and the server's copy of its config redacted (the stores and the bearer verifier took the real values).
-import { createHmacKey, randomBytes, type HmacKey } from '../crypto';
+import { randomBytes, secretList } from '../crypto';
+import { createStateKeys, type StateKeys } from '../elicitation/state-keys';
 import { createBearerVerifier, type BearerVerifier } from '../http/auth';
 import { createLogger, createRedactor, INSPECT, inspectFields, isProduction, readEnv, redactingLogger, secretsIn, type EnvSource, type Logger } from '../runtime';
 import { parseConfig, type FrontMcpConfig, type FrontMcpConfigInput } from './config';
@@ -29,8 +30,8 @@ export interface ParleyServer {
   /** Announces list changes and resource updates to open listen streams. */
   changes: ChangeHub;
   logger: Logger;
-  /** The key that signs requestState. */
-  stateKey: HmacKey;
+  /** The keys of requestState: the first seals (or signs) new states, any of them opens one it issued. */
+  stateKeys: StateKeys;
   /** True when no VAULT_SECRET or JWT_SECRET was set, so the key is this process's own. */
   ephemeralStateKey: boolean;
   production: boolean;
@@ -63,9 +64,10 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
   const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
   const prompts = buildPrompts(config.apps);
   const resources = buildResources(config.apps);
-  const secret = readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env);
-  const stateKey = await createHmacKey(secret ?? randomBytes(32));
-  if (!secret && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
+  // A comma-separated list, newest first: new states use the first, states of any listed key still open (rotation).
+  const secrets = secretList(readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env));
+  const stateKeys = await createStateKeys(secrets.length > 0 ? secrets : [randomBytes(32)]);
+  if (secrets.length === 0 && production && (config.redis !== undefined || config.elicitation.redis !== undefined))
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const questions = await createQuestionService(config, env, logger);
@@ -81,8 +83,8 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     templateList: resources.templates.map((t) => t.wire),
     changes,
     logger,
-    stateKey,
-    ephemeralStateKey: !secret,
+    stateKeys,
+    ephemeralStateKey: secrets.length === 0,
     production,
     verifyBearer: createBearerVerifier(config.auth),
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },

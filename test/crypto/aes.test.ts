@@ -1,14 +1,44 @@
 // AES-256-GCM per owner: a round trip, and nothing readable with another secret, another owner or a changed record.
 import { describe, expect, it } from 'vitest';
-import { decryptJson, encryptJson, fromBase64Url, ownerKey, toBase64Url } from '../../src/crypto';
+import { aesSeal, decryptJson, encryptJson, fromBase64Url, keyIdOf, ownerKey, secretList, toBase64Url, utf8 } from '../../src/crypto';
 import { sealRecord } from '../../src/elicitation/sealed-record';
 
 const value = { message: 'Close ticket T-1?', schema: { type: 'object', properties: { confirm: { type: 'boolean' } } }, n: [1, 2] };
 
+describe('a secret setting that lists several secrets', () => {
+  it('is comma-separated, newest first, spaces and empty entries ignored', () => {
+    expect(secretList('new-secret, old-secret ,,older')).toEqual(['new-secret', 'old-secret', 'older']);
+    expect(secretList('only')).toEqual(['only']);
+    expect(secretList(undefined)).toEqual([]);
+    expect(secretList(' , ')).toEqual([]);
+  });
+
+  it('seals with the first, opens with any listed, and refuses a record of a key no longer listed', async () => {
+    const old = await encryptJson('old-secret', 'session-a', value);
+    expect(old.kid).toBe(await keyIdOf('old-secret'));
+    expect(await decryptJson('new-secret,old-secret', 'session-a', old)).toEqual(value);
+    const fresh = await encryptJson('new-secret, old-secret', 'session-a', value);
+    expect(fresh.kid).toBe(await keyIdOf('new-secret'));
+    expect(await decryptJson('old-secret', 'session-a', fresh)).toBeUndefined();
+    expect(await decryptJson('new-secret', 'session-a', fresh)).toEqual(value);
+    expect(await decryptJson('new-secret', 'session-a', old)).toBeUndefined();
+    // A record naming a key id that is listed, but changed to name another listed key: it opens under neither.
+    expect(await decryptJson('new-secret,old-secret', 'session-a', { ...old, kid: fresh.kid })).toBeUndefined();
+  });
+
+  it('opens a record sealed before key ids (no kid) under whichever listed secret sealed it', async () => {
+    const legacy = await aesSeal(await ownerKey('old-secret', 'session-a'), utf8(JSON.stringify(value)));
+    expect(legacy).not.toHaveProperty('kid');
+    expect(await decryptJson('new-secret,old-secret', 'session-a', legacy)).toEqual(value);
+    expect(await decryptJson('new-secret', 'session-a', legacy)).toBeUndefined();
+  });
+});
+
 describe('encryptJson / decryptJson', () => {
-  it('round-trips a JSON value, sealed as { alg: A256GCM, iv, tag, data } in base64url', async () => {
+  it('round-trips a JSON value, sealed as { alg: A256GCM, kid, iv, tag, data } in base64url', async () => {
     const sealed = await encryptJson('secret-1', 'session-a', value);
-    expect(Object.keys(sealed).sort()).toEqual(['alg', 'data', 'iv', 'tag']);
+    expect(Object.keys(sealed).sort()).toEqual(['alg', 'data', 'iv', 'kid', 'tag']);
+    expect(sealed.kid).toBe(await keyIdOf('secret-1'));
     expect(sealed.alg).toBe('A256GCM');
     for (const part of [sealed.iv, sealed.tag, sealed.data]) expect(part).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(fromBase64Url(sealed.iv)).toHaveLength(12);

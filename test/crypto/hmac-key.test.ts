@@ -1,7 +1,8 @@
 // parley-mcp/node signs requestState with node:crypto: its text must be WebCrypto's, and it must refuse what WebCrypto refuses.
 import { describe, expect, it } from 'vitest';
 import 'parley-mcp/node'; // registers the native HMAC
-import { createHmacKey, sameSignature } from '../../src/crypto';
+import { createHmacKey, hkdfBytes, hmac, importHmacKey, sameSignature, toBase64Url } from '../../src/crypto';
+import { createStateKeys } from '../../src/elicitation/state-keys';
 import { openState, sealState } from '../../src/elicitation/request-state';
 
 const webCrypto = async (secret: string, data: string) => {
@@ -29,16 +30,21 @@ describe('the HMAC parley-mcp/node registers', () => {
     expect(sameSignature(await key.sign('payload'), await webCrypto('another-secret', 'payload'))).toBe(false);
   });
 
-  it('opens a requestState sealed by WebCrypto under the same secret (a Worker and a Node instance share rounds)', async () => {
+  it('opens a signed requestState that WebCrypto signed under the same secret (a Worker and a Node instance share rounds)', async () => {
     const secret = 'shared-vault-secret';
-    const webKey = { sign: (data: string) => webCrypto(secret, data) };
+    const keys = await createStateKeys([secret]);
+    // The same derivation on WebCrypto alone: HKDF-SHA256 of the secret for signing, then WebCrypto's HMAC.
+    const signing = await importHmacKey(await hkdfBytes(secret, 'parley requestState signing v1'));
+    const web = { ...keys.primary, hmac: { sign: async (data: string) => toBase64Url(await hmac(signing, data)) } };
+    const webKeys = { primary: web, byId: new Map([[web.id, web]]) };
     const binding = { caller: 'anonymous', method: 'tools/call', name: 'close_ticket', digest: 'json:{"id":"T-1"}' };
-    const state = await sealState(webKey, binding, { 'elicitation-1': { action: 'accept' } }, 60_000);
-    expect(await openState(await createHmacKey(secret), state, binding)).toEqual({ ok: true, answers: { 'elicitation-1': { action: 'accept' } } });
-    expect(await openState(await createHmacKey('other'), state, binding)).toMatchObject({ ok: false, reason: 'bad signature' });
+    const state = await sealState(webKeys, 'signed', binding, { 'elicitation-1': { action: 'accept' } }, 60_000);
+    expect(await openState(keys, state, binding)).toEqual({ ok: true, answers: { 'elicitation-1': { action: 'accept' } } });
+    expect(await sealState(keys, 'signed', binding, {}, 60_000).then((s) => s.split('.').at(-1))).not.toBe(state.split('.').at(-1));
     // A signature that is not 43 characters of base64url was never issued: malformed, not merely unverified.
-    const [body, signature] = state.split('.') as [string, string];
+    const cut = state.lastIndexOf('.');
+    const [body, signature] = [state.slice(0, cut), state.slice(cut + 1)];
     for (const bad of [`${body}.${signature}A`, `${body}.${signature.slice(1)}`, `${body}.${signature.slice(1)}+`, body, `.${signature}`])
-      expect(await openState(await createHmacKey(secret), bad, binding)).toEqual({ ok: false, reason: 'malformed' });
+      expect(await openState(keys, bad, binding)).toMatchObject({ ok: false, reason: 'malformed' });
   });
 });

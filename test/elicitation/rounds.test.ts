@@ -31,8 +31,13 @@ const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), e
 const handler = createFetchHandler({ ...config, apps: [...config.apps!, Extra], logger });
 const auth = (sub: string) => ({ auth: { user: { sub, iss: 'https://idp.example' } } });
 
-const call = async (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) =>
-  (await read(await handler(mcpRequest('tools/call', { name, arguments: args, ...extra }), options))).body;
+const handlers = {
+  sealed: handler,
+  signed: createFetchHandler({ ...config, apps: [...config.apps!, Extra], logger, elicitation: { ...config.elicitation, requestState: 'signed' } }),
+};
+const callOn = async (on: typeof handler, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) =>
+  (await read(await on(mcpRequest('tools/call', { name, arguments: args, ...extra }), options))).body;
+const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) => callOn(handler, name, args, extra, options);
 
 const accept = (content: Record<string, unknown>) => ({ 'elicitation-1': { action: 'accept', content } });
 
@@ -63,7 +68,8 @@ describe('this.elicit() as input_required rounds', () => {
     expect(done.result.structuredContent).toEqual({ closed: false, reason: 'The user chose cancel' });
   });
 
-  describe('a requestState that cannot be trusted is ignored, and the first question is asked again', () => {
+  describe.each(['sealed', 'signed'] as const)('a %s requestState that cannot be trusted is ignored, and the first question is asked again', (form) => {
+    const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) => callOn(handlers[form], name, args, extra, options);
     const retryWith = async (mutate: (state: string) => string, args = { id: 'T-2' }, options = auth('nour')) => {
       warnings.length = 0;
       const first = await call('reassign_ticket', { id: 'T-2' });
@@ -83,8 +89,14 @@ describe('this.elicit() as input_required rounds', () => {
       expect(done.result.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });
     });
     it('a flipped byte', async () => {
-      const flip = (s: string) => s.slice(0, 10) + (s[10] === 'A' ? 'B' : 'A') + s.slice(11);
-      expectStartOver(await retryWith(flip), /bad signature/);
+      // In the signed payload's JSON; in the sealed form, in the ciphertext (past `s1.<key id>.<iv>.`).
+      const at = form === 'signed' ? 10 : 3 + 9 + 17 + 10;
+      const flip = (s: string) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
+      expectStartOver(await retryWith(flip), form === 'signed' ? /bad signature/ : /altered: its seal does not open/);
+    });
+    it('the conformance suite\'s tampering, "-TAMPERED" appended: refused with -32602', async () => {
+      const refused = await retryWith((s) => `${s}-TAMPERED`);
+      expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState is malformed') });
     });
     it('another caller', async () => expectStartOver(await retryWith((s) => s, undefined, auth('sam')), /another caller/));
     it('other arguments', async () => expectStartOver(await retryWith((s) => s, { id: 'T-3' }), /other arguments/));
@@ -102,11 +114,11 @@ describe('this.elicit() as input_required rounds', () => {
       }
     });
     it('a state from another server secret', async () => {
-      const other = createFetchHandler({ ...config, logger });
+      const other = createFetchHandler({ ...config, logger, elicitation: { ...config.elicitation, requestState: form } });
       const first = (await read(await other(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }), auth('nour')))).body;
       warnings.length = 0;
       const done = await call('close_ticket', { id: 'T-1' }, { inputResponses: accept({ confirm: true }), requestState: first.result.requestState });
-      expectStartOver(done, /bad signature/);
+      expectStartOver(done, /issued under key id [A-Za-z0-9_-]{8}, which this instance does not list/);
       expect(warnings.join('\n')).toMatch(/VAULT_SECRET/);
     });
   });

@@ -83,7 +83,7 @@ describe('two instances sharing a real Redis', () => {
         const pending = JSON.parse((await db.get(`mcp:pending:${session}`))!);
         expect(Object.keys(pending).sort()).toEqual(['__encrypted', 'createdAt', 'elicitId', 'expiresAt', 'sessionId']);
         expect(pending.sessionId).toBe(session);
-        expect(pending.__encrypted).toEqual({ alg: 'A256GCM', iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
+        expect(pending.__encrypted).toEqual({ alg: 'A256GCM', kid: expect.stringMatching(/^[A-Za-z0-9_-]{8}$/), iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
       } finally {
         db.disconnect();
       }

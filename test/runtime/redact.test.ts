@@ -57,6 +57,12 @@ describe('redaction', () => {
     expect(found).not.toContain('3000');
   });
 
+  it('takes each secret of a listed setting (VAULT_SECRET=new,old) as a secret of its own', () => {
+    const found = secretsIn({}, { VAULT_SECRET: 'vault-new-one, vault-old-two', MCP_SESSION_SECRET: 'session-a,session-b' });
+    expect(found).toEqual(expect.arrayContaining(['vault-new-one', 'vault-old-two', 'session-a', 'session-b']));
+    expect(createRedactor(found).text('opened with vault-old-two')).toBe('opened with ***');
+  });
+
   it('the logger redacts messages and details; a logger the app gives sees only redacted ones', () => {
     const lines: unknown[][] = [];
     const logger = createLogger('debug', (line, details) => lines.push([line, details]), createRedactor([SECRET]));

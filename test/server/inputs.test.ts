@@ -64,9 +64,13 @@ describe('questions of every kind as input_required rounds', () => {
   });
 
   it('keeps only the answers the run read in the next state, dropping keys nobody asked for', async () => {
-    const first = await call('ask_all_kinds', { inputResponses: { 'elicitation-1': named('Ada'), 'elicitation-9': named('junk'), junk_key: roots } });
+    // The signed form, whose payload the test can read: `<payload JSON>.<key id>.<HMAC>`.
+    const signed = createFetchHandler({ ...config, apps: [...config.apps!, Inputs], elicitation: { ...config.elicitation, requestState: 'signed' } });
+    const extra = { inputResponses: { 'elicitation-1': named('Ada'), 'elicitation-9': named('junk'), junk_key: roots } };
+    const first = await read(await signed(mcpRequest('tools/call', { name: 'ask_all_kinds', arguments: {}, _meta: meta(ALL), ...extra })));
     const state: string = first.body.result.requestState;
-    const payload = JSON.parse(state.slice(0, state.lastIndexOf('.')));
+    const body = state.slice(0, state.lastIndexOf('.'));
+    const payload = JSON.parse(body.slice(0, body.lastIndexOf('.')));
     expect(Object.keys(payload.answers)).toEqual(['elicitation-1']);
   });
 
