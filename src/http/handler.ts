@@ -1,5 +1,5 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
-import { createChangeHub, type ListChanges } from '../server/changes';
+import { createChangeHub, type ChangeHub, type ListChanges } from '../server/changes';
 import { buildServer, configOf, type ParleyServer, type ServerInput } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
@@ -99,12 +99,33 @@ function startFailure(input: ServerInput, env: EnvSource, error: unknown): strin
  * @example export default createFetchHandler({ info: { name: 'desk', version: '1.0.0' }, apps: [HelpDesk] });
  */
 export function createFetchHandler(input: ServerInput): FetchHandler {
-  let ready: Promise<Route> | undefined;
-  let route: Route | undefined; // once built, requests skip the wait
+  return handlerOver(input, createChangeHub());
+}
+
+/** For adapters: the lazy handler, calling `onStart` with the server once it is built (a Worker's startup checks). */
+export function createStartingHandler(input: ServerInput, onStart: (server: ParleyServer) => void): FetchHandler {
+  return handlerOver(input, createChangeHub(), undefined, onStart);
+}
+
+/**
+ * For parley/node: builds the server now, rejecting with its error (a bad config fails `serve()`, not the first
+ * request), and returns the handler over it with the built server, for the startup banner.
+ */
+export async function startFetchHandler(input: ServerInput): Promise<{ handler: FetchHandler; server: ParleyServer }> {
   const changes = createChangeHub();
+  const server = await buildServer(input, undefined, changes);
+  return { handler: handlerOver(input, changes, buildRoutes(server)), server };
+}
+
+function handlerOver(input: ServerInput, changes: ChangeHub, built?: Route, onStart?: (server: ParleyServer) => void): FetchHandler {
+  let route: Route | undefined = built; // once built, requests skip the wait
+  let ready: Promise<Route> | undefined;
   const start = (env?: EnvSource) =>
     (ready ??= buildServer(input, env, changes).then(
-      (server) => (route = buildRoutes(server)),
+      (server) => {
+        onStart?.(server);
+        return (route = buildRoutes(server));
+      },
       (error: unknown) => {
         ready = undefined; // a failed build is tried again on the next request
         throw error;
@@ -113,14 +134,14 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
     if (route) return route(request, options);
-    let built: Route;
+    let started: Route;
     try {
-      built = await start(options.env);
+      started = await start(options.env);
     } catch (error) {
       console.error(startFailure(input, options.env, error));
       return jsonResponse({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
-    return built(request, options);
+    return started(request, options);
   };
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
