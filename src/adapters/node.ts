@@ -6,7 +6,7 @@ import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
 import { startupBanner } from './node-banner';
 import { nodeHmac } from './node-hmac';
-import { listenFetch } from './node-listen';
+import { listenError, listenFetch } from './node-listen';
 import { plainResponse } from './node-response';
 import { atNodeTurnEnd } from './node-turn';
 
@@ -48,7 +48,11 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const { handler, server } = await startFetchHandler({ ...config, http });
   const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
-  const listening = await listenFetch(handler, { host, port, fastPaths: new Set([path, '/']) });
+  const listen = { host, port, fastPaths: new Set([path, '/']) };
+  const listening = await listenFetch(handler, listen).catch(async (error: unknown) => {
+    await server.elicitationStore?.backend.close(); // the built server's connections would keep the process alive
+    throw listenError(error, listen, 'set PORT, or pass serve(config, { port })');
+  });
   const url = `http://${listening.address}${path}`;
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: false });
   if (!options.quiet) server.logger.info(banner);

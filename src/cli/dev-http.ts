@@ -1,5 +1,5 @@
 // parley dev over HTTP: the server's fetch handler on 127.0.0.1, with every exchange shown in the dev log.
-import { listenFetch } from '../adapters/node-listen';
+import { listenError, listenFetch } from '../adapters/node-listen';
 import { createFetchHandler } from '../http/handler';
 import type { FrontMcpConfigInput } from '../server/config';
 import type { ExchangeLog } from './dev-log';
@@ -28,7 +28,11 @@ export function serveDevHttp(config: FrontMcpConfigInput, port: number, log: Exc
     } else if (request.method === 'POST' && response.status >= 400) log.refused(response.status, new URL(request.url).pathname);
     return response;
   };
-  return listenFetch(observed, { host: '127.0.0.1', port }).then((listening) => `http://${listening.address}${path}`);
+  const listen = { host: '127.0.0.1', port };
+  return listenFetch(observed, listen).then(
+    (listening) => `http://${listening.address}${path}`,
+    (error: unknown) => Promise.reject(listenError(error, listen, 'pass --port N (0 picks a free one), or set PORT')),
+  );
 }
 
 async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {

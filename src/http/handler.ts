@@ -83,7 +83,7 @@ function buildRoutes(server: ParleyServer): Route {
   };
 }
 
-/** The log line of a build that failed, redacted: a driver's message may carry a URL's credentials or a password. */
+/** What a failed build says, redacted: a driver's message may carry a URL's credentials or a password. */
 function startFailure(input: ServerInput, env: EnvSource, error: unknown): string {
   let secrets: string[] = [];
   try {
@@ -91,7 +91,7 @@ function startFailure(input: ServerInput, env: EnvSource, error: unknown): strin
   } catch {
     // no config to read secrets from: the rules alone redact
   }
-  return createRedactor(secrets).text(`[parley] ERROR Server failed to start: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  return createRedactor(secrets).text(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 }
 
 /**
@@ -113,7 +113,15 @@ export function createStartingHandler(input: ServerInput, onStart: (server: Parl
  */
 export async function startFetchHandler(input: ServerInput): Promise<{ handler: FetchHandler; server: ParleyServer }> {
   const changes = createChangeHub();
-  const server = await buildServer(input, undefined, changes);
+  let server: ParleyServer;
+  try {
+    server = await buildServer(input, undefined, changes);
+  } catch (error) {
+    // The caller prints this: it carries the error's name and message, redacted, and no stack of Parley's internals.
+    const failure = new Error(`Server failed to start: ${startFailure(input, undefined, error).replace(/^Error: /, '')}`);
+    failure.stack = `Error: ${failure.message}`;
+    throw failure;
+  }
   return { handler: handlerOver(input, changes, buildRoutes(server)), server };
 }
 
@@ -138,7 +146,7 @@ function handlerOver(input: ServerInput, changes: ChangeHub, built?: Route, onSt
     try {
       started = await start(options.env);
     } catch (error) {
-      console.error(startFailure(input, options.env, error));
+      console.error(`[parley] ERROR Server failed to start: ${startFailure(input, options.env, error)}`);
       return jsonResponse({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
     return started(request, options);
