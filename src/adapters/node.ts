@@ -4,6 +4,7 @@ import { useNativeHmac } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
+import { ExchangeLog, observeExchanges } from './exchange-log';
 import { startupBanner } from './node-banner';
 import { nodeHmac } from './node-hmac';
 import { listenError, listenFetch } from './node-listen';
@@ -23,6 +24,11 @@ export interface NodeServeOptions {
   host?: string;
   /** No startup banner (its warnings are still logged). `logging: { level: 'warn' }` in the config does the same. */
   quiet?: boolean;
+  /**
+   * A line per request on the log (info level), as `parley dev` prints it: method, tool, result type, round, HTTP
+   * status and time. Off by default: it parses each body and answer a second time.
+   */
+  accessLog?: boolean;
 }
 
 export interface RunningServer {
@@ -49,12 +55,13 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
   const listen = { host, port, fastPaths: new Set([path, '/']) };
-  const listening = await listenFetch(handler, listen).catch(async (error: unknown) => {
+  const fetch = options.accessLog ? observeExchanges(handler, new ExchangeLog((line) => server.logger.info(line))) : handler;
+  const listening = await listenFetch(fetch, listen).catch(async (error: unknown) => {
     await server.elicitationStore?.backend.close(); // the built server's connections would keep the process alive
     throw listenError(error, listen, 'set PORT, or pass serve(config, { port })');
   });
   const url = `http://${listening.address}${path}`;
-  const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: false });
+  const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
   if (!options.quiet) server.logger.info(banner);
   for (const warning of warnings) server.logger.warn(warning);
   return { url, port: listening.port, changes: handler.changes, close: listening.close };
