@@ -7,6 +7,7 @@ import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
 import { handleLegacyDelete, handleLegacyGet } from './legacy';
 import { checkRequestOrigin } from './guard';
+import { isBrowserVisit, landingPage } from './landing-page';
 import { jsonResponse, methodNotAllowed } from './respond';
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */
@@ -58,7 +59,8 @@ function mcpRoute(server: ParleyServer, request: Request, options: HandlerOption
     case 'POST':
       return handlePost(server, request, options.auth, options.readBody, options.ctx);
     case 'GET':
-      return session ? handleLegacyGet(server, request, options.auth) : methodNotAllowed('POST');
+      if (session) return handleLegacyGet(server, request, options.auth);
+      return isBrowserVisit(request) ? landingPage(server, request) : methodNotAllowed('POST');
     case 'DELETE':
       return session ? handleLegacyDelete(server, request, options.auth) : methodNotAllowed('POST');
     default:
