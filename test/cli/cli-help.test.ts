@@ -25,7 +25,7 @@ it('every listed subcommand answers --help with its own usage and exit code 0', 
   capture();
   expect(await main(['--help'])).toBe(0);
   const commands = [...written.err.matchAll(/^ {2}parley ([a-z]+) /gm)].map((m) => m[1]!);
-  expect(commands).toEqual(expect.arrayContaining(['dev', 'inbox']));
+  expect(commands).toEqual(expect.arrayContaining(['dev', 'inbox', 'token']));
   for (const command of commands) {
     written.err = written.out = '';
     expect(await main([command, '--help']), command).toBe(0);
