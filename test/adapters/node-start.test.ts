@@ -51,8 +51,9 @@ describe('serve() on Node', () => {
     expect(error?.code).toBe('EADDRINUSE');
   });
 
+  // As npm start runs it; parley-source is the package's source condition once published as parley-mcp (ignored before).
   it('npm start (examples/help-desk/serve.ts) exits 1 with that line', async () => {
-    const { code, stderr } = await run(['--import', 'tsx', 'examples/help-desk/serve.ts'], { PORT: String(busyPort) });
+    const { code, stderr } = await run(['--conditions=parley-source', '--import', 'tsx', 'examples/help-desk/serve.ts'], { PORT: String(busyPort) });
     expect(code).toBe(1);
     expect(stderr).toContain(`[parley] ✖ port ${busyPort} is in use: set PORT`);
     expect(stderr).not.toMatch(/\n\s+at /);
