@@ -29,8 +29,9 @@ export function isBrowserVisit(request: Request): boolean {
 }
 
 export function landingPage(server: ParleyServer, request: Request): Response {
-  const origin = new URL(request.url).origin;
-  const endpoint = `${origin}${server.config.http.path}`;
+  // The path visited is an MCP endpoint (http.path, or where a host mounted the handler); at / name http.path.
+  const { origin, pathname } = new URL(request.url);
+  const endpoint = `${origin}${pathname === '/' ? server.config.http.path : pathname}`;
   const name = server.info.title ?? server.info.name;
   const clientConfig = JSON.stringify({ mcpServers: { [server.info.name]: { url: endpoint } } }, null, 2);
   const inbox = server.questions

@@ -23,6 +23,11 @@ describe('a browser visit', () => {
     expect(html).not.toContain('inbox');
   });
 
+  it('names the path visited when it is not /: where a host mounted the handler', async () => {
+    const html = await (await get('/api/mcp', { accept: BROWSER }, createFetchHandler({ info: { name: 'm', version: '1' }, http: { path: '/api/mcp' }, logging: { level: 'error' } }))).text();
+    expect(html).toContain('<pre><code>http://127.0.0.1:3000/api/mcp</code></pre>');
+  });
+
   it('has a strict CSP: no script, no source, only its own style by hash', async () => {
     const response = await get('/mcp', { accept: BROWSER });
     const csp = response.headers.get('content-security-policy')!;
