@@ -1,6 +1,9 @@
-// Starts the help desk on Node: http://127.0.0.1:${PORT:-3000}/mcp
+// Starts the help desk on Node: http://127.0.0.1:${PORT:-3000}/mcp. serve() prints the banner (URL, tools, store), and
+// rejects when the server can't start (a config that does not validate, a port in use): say why, exit non-zero.
 import { serve } from 'parley-mcp/node';
 import Server from './server';
 
-const { url } = await serve(Server);
-console.error(`help-desk MCP server listening on ${url}`);
+await serve(Server).catch((error: Error) => {
+  console.error(`[parley] ✖ ${error.message}`);
+  process.exit(1);
+});

@@ -1,10 +1,18 @@
 // Cloudflare Workers: a module Worker's default export. workerd takes a function export for a class, so this is an object.
-import type { FetchHandler } from '../http/handler';
-import type { ServerInput } from '../server/instance';
-import { handlerOf } from './handler-of';
+import { createStartingHandler, type FetchHandler } from '../http/handler';
+import type { ParleyServer, ServerInput } from '../server/instance';
+import { providedRedisHttp } from '../stores/drivers';
 
 export interface WorkerExport {
   fetch: FetchHandler['fetch'];
+}
+
+const REDIS_HTTP_UNUSED =
+  "enableRedisHttp() put Redis over HTTP in this Worker, but it is not used: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (.dev.vars for wrangler dev, `wrangler secret put` for a deploy) or name { provider: 'upstash' } in the config. Until then clients before 2026-07-28 can't be asked";
+
+/** On its first request: the Worker's entry asked for Redis over HTTP, yet the server started without it. */
+function checkStart(server: ParleyServer): void {
+  if (providedRedisHttp() && server.elicitationStore?.info.type !== 'redis-http') server.logger.warn(REDIS_HTTP_UNUSED);
 }
 
 /**
@@ -13,5 +21,6 @@ export interface WorkerExport {
  * @example export default createWorker(config);
  */
 export function createWorker(input: ServerInput | FetchHandler): WorkerExport {
-  return { fetch: handlerOf(input).fetch };
+  const handler = typeof input === 'function' && 'fetch' in input ? (input as FetchHandler) : createStartingHandler(input as ServerInput, checkStart);
+  return { fetch: handler.fetch };
 }

@@ -23,6 +23,26 @@ export interface Listening {
 
 type Fetch = (request: Request, options: HandlerOptions) => Promise<Response>;
 
+/**
+ * What a failed listen means, for a person: a port in use or not allowed, a host that is not this machine's, and what
+ * to do (`hint`: how this caller moves the port). Other errors pass as they are.
+ */
+export function listenError(error: unknown, options: ListenOptions, hint: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const why =
+    code === 'EADDRINUSE'
+      ? `port ${options.port} is in use: ${hint}`
+      : code === 'EACCES'
+        ? `port ${options.port} needs privileges this process lacks: ${hint}`
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+          ? `${options.host} is not an address of this machine: listen on 127.0.0.1, or on 0.0.0.0 for every interface`
+          : undefined;
+  if (why === undefined) return error;
+  const failure = Object.assign(new Error(why), { code });
+  failure.stack = `Error: ${why}`; // nothing in Node's listen stack helps the reader
+  return failure;
+}
+
 /** Listens and resolves once it does; a handler that throws is answered 500 and logged, never left hanging. */
 export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Listening> {
   let address = '';

@@ -1,12 +1,14 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
-import { createFetchHandler, type FetchHandler } from '../http/handler';
+import { startFetchHandler, type FetchHandler } from '../http/handler';
 import { useNativeAead, useNativeHmac } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { useTurnEnd } from '../runtime';
 import { configOf, type ServerInput } from '../server/instance';
+import { ExchangeLog, observeExchanges } from './exchange-log';
 import { nodeAead } from './node-aead';
+import { startupBanner } from './node-banner';
 import { nodeHmac } from './node-hmac';
-import { listenFetch } from './node-listen';
+import { listenError, listenFetch } from './node-listen';
 import { plainResponse } from './node-response';
 import { atNodeTurnEnd } from './node-turn';
 
@@ -22,6 +24,13 @@ export interface NodeServeOptions {
   port?: number;
   /** Default 127.0.0.1: only this machine can connect. */
   host?: string;
+  /** No startup banner (its warnings are still logged). `logging: { level: 'warn' }` in the config does the same. */
+  quiet?: boolean;
+  /**
+   * A line per request on the log (info level), as `parley dev` prints it: method, tool, result type, round, HTTP
+   * status and time. Off by default: it parses each body and answer a second time.
+   */
+  accessLog?: boolean;
 }
 
 export interface RunningServer {
@@ -33,7 +42,8 @@ export interface RunningServer {
 }
 
 /**
- * Serves the server over HTTP on Node and resolves once it listens.
+ * Serves the server over HTTP on Node and resolves once it listens. The server is built first: a config that does not
+ * validate, or a store that cannot open, rejects here. Prints a banner (the URL, revisions, tools, store, warnings).
  * @example const { url } = await serve(Server, { port: 3000 }); // http://127.0.0.1:3000/mcp
  */
 export async function serve(input: ServerInput, options: NodeServeOptions = {}): Promise<RunningServer> {
@@ -43,8 +53,18 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   // Bound to loopback, a request naming another Host is a DNS-rebinding attempt.
   const http = { ...config.http, allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined) };
-  const handler = createFetchHandler({ ...config, http });
+  const { handler, server } = await startFetchHandler({ ...config, http });
+  const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
-  const listening = await listenFetch(handler, { host, port, fastPaths: new Set([http.path ?? '/mcp', '/']) });
-  return { url: `http://${listening.address}${http.path ?? '/mcp'}`, port: listening.port, changes: handler.changes, close: listening.close };
+  const listen = { host, port, fastPaths: new Set([path, '/']) };
+  const fetch = options.accessLog ? observeExchanges(handler, new ExchangeLog((line) => server.logger.info(line))) : handler;
+  const listening = await listenFetch(fetch, listen).catch(async (error: unknown) => {
+    await server.elicitationStore?.backend.close(); // the built server's connections would keep the process alive
+    throw listenError(error, listen, 'set PORT, or pass serve(config, { port })');
+  });
+  const url = `http://${listening.address}${path}`;
+  const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
+  if (!options.quiet) server.logger.info(banner);
+  for (const warning of warnings) server.logger.warn(warning);
+  return { url, port: listening.port, changes: handler.changes, close: listening.close };
 }

@@ -5,7 +5,8 @@ import { configOf, buildServer, type ServerInput } from '../server/instance';
 import { serverOptionsOf } from '../server/decorators';
 import type { FrontMcpConfigInput } from '../server/config';
 import { serveStdio } from '../stdio';
-import { ExchangeLog, loggingHooks } from './dev-log';
+import { ExchangeLog } from '../adapters/exchange-log';
+import { loggingHooks } from './dev-log';
 import { serveDevHttp } from './dev-http';
 import { describeModuleError } from './module-error';
 
@@ -37,7 +38,7 @@ function withDevHooks(config: FrontMcpConfigInput, log: ExchangeLog): FrontMcpCo
 }
 
 async function main(entry: string, mode: string, port: number): Promise<void> {
-  const log = new ExchangeLog(print);
+  const log = new ExchangeLog((line) => print(`[parley] ${line}`));
   try {
     const config = withDevHooks(configOf(serverInputOf(await import(pathToFileURL(entry).href), entry)), log);
     // Build once up front, quietly: a bad schema or a duplicate tool shows now, not on the first request.

@@ -1,8 +1,8 @@
 // parley dev's supervisor: runs the server module in a child process, and runs it again when a source file changes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { watch, type FSWatcher } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ChildReport } from './dev-child';
+import { watchTree, type TreeWatch } from './dev-watch';
 
 const SOURCE = /\.(?:[cm]?[jt]sx?|json)$/;
 const IGNORED = /(?:^|[\\/])(?:node_modules|\.git)(?:[\\/]|$)/;
@@ -24,7 +24,7 @@ export interface RunnerOptions {
 
 export class DevRunner {
   private child?: ChildProcess;
-  private watcher?: FSWatcher;
+  private watcher?: TreeWatch;
   private timer?: ReturnType<typeof setTimeout>;
   private stopping?: Promise<void>;
   private closed = false;
@@ -32,12 +32,13 @@ export class DevRunner {
   constructor(private readonly options: RunnerOptions) {}
 
   start(): void {
-    this.watcher = watch(this.options.root, { recursive: true }, (_event, file) => {
-      const name = file?.toString();
-      if (!name || !SOURCE.test(name) || IGNORED.test(name)) return;
+    // Survives atomic saves (a temp file renamed over the source): see dev-watch.ts.
+    const skip = (path: string) => IGNORED.test(path);
+    this.watcher = watchTree(this.options.root, (name) => {
+      if (!SOURCE.test(name) || IGNORED.test(name)) return;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.restart(name), DEBOUNCE_MS);
-    });
+    }, skip);
     this.spawn();
   }
 

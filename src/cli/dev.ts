@@ -28,6 +28,7 @@ export async function dev(args: string[]): Promise<number> {
   if (!isEsm(entry)) return fail(`${entry} would load as CommonJS: Parley is ESM-only. Add "type": "module" to its package.json, or name it .mts`);
   const port = values.stdio ? 0 : await choosePort(values.port ?? process.env.PORT ?? '3000');
   if (port === undefined) return fail(`--port must be a port number, not ${values.port}`);
+  if (!values.stdio && !(await isFree(port))) return fail(`port ${port} is in use: pass --port N (0 picks a free one), or set PORT`);
 
   const logSink = values.log ? createWriteStream(values.log, { flags: 'a' }) : process.stderr;
   const print = (line: string) => void logSink.write(`${line}\n`);
@@ -82,5 +83,14 @@ async function choosePort(text: string): Promise<number | undefined> {
       const { port: free } = probe.address() as { port: number };
       probe.close(() => done(free));
     });
+  });
+}
+
+/** Whether 127.0.0.1:port can be listened on now, so a port in use fails at once instead of in every restart. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.once('error', () => done(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
   });
 }

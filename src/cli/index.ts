@@ -4,14 +4,19 @@ type Command = { usage: string; run: (args: string[]) => Promise<number> };
 // A Map, so `parley constructor` is an unknown command, not Object.prototype's.
 const COMMANDS = new Map<string, Command>(Object.entries({
   inbox: { usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions', run: async (a) => (await import('./inbox')).runInbox(a) },
+  token: { usage: 'parley token --sub <subject> [--secret S] [--expires 1h]   a dev HS256 token for auth: { secret }', run: async (a) => (await import('./token')).runToken(a) },
   dev: { usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change', run: async (a) => (await import('./dev')).dev(a) },
 } satisfies Record<string, Command>));
 
-const usage = () => `usage:\n${[...COMMANDS.values()].map((c) => `  ${c.usage}`).join('\n')}\n`;
+const usage = () => `usage:\n${[...COMMANDS.values()].map((c) => `  ${c.usage}`).join('\n')}\n  parley --version\n  parley <command> --help   what a command takes\n`;
 
 /** Runs `parley <command> [...args]` and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${(await import('./version')).packageVersion()}\n`);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stderr.write(usage());
     return name === undefined ? 1 : 0;

@@ -1,7 +1,8 @@
 // Showing an error in the user's server module the way an editor wants it: file:line:column first, then what is wrong.
 import { fileURLToPath } from 'node:url';
 
-const FRAME = /\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+// A path starts right after "at " or "(": Node's own frames (node:internal/process/task_queues:83:21) are no file.
+const FRAME = /(?:^at |\()((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 /** One or more lines, each starting with a location the terminal can open. */
 export function describeModuleError(error: unknown, entry: string, ownDir: string): string {
@@ -11,6 +12,8 @@ export function describeModuleError(error: unknown, entry: string, ownDir: strin
   // Errors about a declared tool carry "(declared at <file>:<line>:<col>)".
   const declared = /^(.*) \(declared at (.+)\)$/s.exec(error.message);
   if (declared) return `${declared[2]}: ${declared[1]}`;
+  // An error made for a person (a port in use) has no location to show.
+  if ((error as { code?: unknown }).code === 'EADDRINUSE' || (error as { code?: unknown }).code === 'EACCES') return error.message;
   const site = userFrame(error.stack, ownDir) ?? entry;
   return `${site}: ${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
 }

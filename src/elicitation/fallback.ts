@@ -109,7 +109,7 @@ export async function sendElicitationResult(server: ParleyServer, args: Record<s
   const { owner } = opened.record;
   const mine = owner.session !== undefined ? caller.sessionId === owner.session : !caller.auth.anonymous && callerKey(caller.auth) === owner.caller;
   // The question stays open for its owner: nothing is taken before this check.
-  if (!mine) throw new McpWireError(ErrorCode.NotOwned, `Elicitation "${elicitId}" was not requested by this caller`, { code: 'ELICITATION_NOT_OWNED' });
+  if (!mine) throw new McpWireError(ErrorCode.NotOwned, `Elicitation "${elicitId}" was not requested by this caller: answer it in the session that was asked (a new session, such as each run of a CLI client, is another caller), or use a client that shows the form`, { code: 'ELICITATION_NOT_OWNED' });
   // Of two answers racing, one takes the question; the other finds nothing.
   if (!(await store.backend.take(key))) return notFound();
   const entry = server.tools.get(opened.record.tool);

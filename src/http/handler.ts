@@ -1,5 +1,5 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
-import { createChangeHub, type ListChanges } from '../server/changes';
+import { createChangeHub, type ChangeHub, type ListChanges } from '../server/changes';
 import { buildServer, configOf, type ParleyServer, type ServerInput } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
@@ -7,6 +7,7 @@ import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
 import { handleLegacyDelete, handleLegacyGet } from './legacy';
 import { checkRequestOrigin } from './guard';
+import { isBrowserVisit, landingPage } from './landing-page';
 import { jsonResponse, methodNotAllowed } from './respond';
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */
@@ -63,7 +64,8 @@ function mcpRoute(server: ParleyServer, request: Request, options: HandlerOption
     case 'POST':
       return handlePost(server, request, options.auth, options.readBody, options.ctx);
     case 'GET':
-      return session ? handleLegacyGet(server, request, options.auth) : methodNotAllowed('POST');
+      if (session) return handleLegacyGet(server, request, options.auth);
+      return isBrowserVisit(request) ? landingPage(server, request) : methodNotAllowed('POST');
     case 'DELETE':
       return session ? handleLegacyDelete(server, request, options.auth) : methodNotAllowed('POST');
     default:
@@ -89,7 +91,7 @@ function buildRoutes(server: ParleyServer): Route {
   };
 }
 
-/** The log line of a build that failed, redacted: a driver's message may carry a URL's credentials or a password. */
+/** What a failed build says, redacted: a driver's message may carry a URL's credentials or a password. */
 function startFailure(input: ServerInput, env: EnvSource, error: unknown): string {
   let secrets: string[] = [];
   try {
@@ -97,7 +99,7 @@ function startFailure(input: ServerInput, env: EnvSource, error: unknown): strin
   } catch {
     // no config to read secrets from: the rules alone redact
   }
-  return createRedactor(secrets).text(`[parley] ERROR Server failed to start: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  return createRedactor(secrets).text(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 }
 
 /**
@@ -105,12 +107,41 @@ function startFailure(input: ServerInput, env: EnvSource, error: unknown): strin
  * @example export default createFetchHandler({ info: { name: 'desk', version: '1.0.0' }, apps: [HelpDesk] });
  */
 export function createFetchHandler(input: ServerInput): FetchHandler {
-  let ready: Promise<Route> | undefined;
-  let route: Route | undefined; // once built, requests skip the wait
+  return handlerOver(input, createChangeHub());
+}
+
+/** For adapters: the lazy handler, calling `onStart` with the server once it is built (a Worker's startup checks). */
+export function createStartingHandler(input: ServerInput, onStart: (server: ParleyServer) => void): FetchHandler {
+  return handlerOver(input, createChangeHub(), undefined, onStart);
+}
+
+/**
+ * For parley-mcp/node: builds the server now, rejecting with its error (a bad config fails `serve()`, not the first
+ * request), and returns the handler over it with the built server, for the startup banner.
+ */
+export async function startFetchHandler(input: ServerInput): Promise<{ handler: FetchHandler; server: ParleyServer }> {
   const changes = createChangeHub();
+  let server: ParleyServer;
+  try {
+    server = await buildServer(input, undefined, changes);
+  } catch (error) {
+    // The caller prints this: it carries the error's name and message, redacted, and no stack of Parley's internals.
+    const failure = new Error(`Server failed to start: ${startFailure(input, undefined, error).replace(/^Error: /, '')}`);
+    failure.stack = `Error: ${failure.message}`;
+    throw failure;
+  }
+  return { handler: handlerOver(input, changes, buildRoutes(server)), server };
+}
+
+function handlerOver(input: ServerInput, changes: ChangeHub, built?: Route, onStart?: (server: ParleyServer) => void): FetchHandler {
+  let route: Route | undefined = built; // once built, requests skip the wait
+  let ready: Promise<Route> | undefined;
   const start = (env?: EnvSource) =>
     (ready ??= buildServer(input, env, changes).then(
-      (server) => (route = buildRoutes(server)),
+      (server) => {
+        onStart?.(server);
+        return (route = buildRoutes(server));
+      },
       (error: unknown) => {
         ready = undefined; // a failed build is tried again on the next request
         throw error;
@@ -119,14 +150,14 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
     if (route) return route(request, options);
-    let built: Route;
+    let started: Route;
     try {
-      built = await start(options.env);
+      started = await start(options.env);
     } catch (error) {
-      console.error(startFailure(input, options.env, error));
+      console.error(`[parley] ERROR Server failed to start: ${startFailure(input, options.env, error)}`);
       return jsonResponse({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
-    return built(request, options);
+    return started(request, options);
   };
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });

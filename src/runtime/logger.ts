@@ -1,5 +1,8 @@
-// The framework's logger: leveled lines on stderr (console.error), never stdout, so stdio stays clean. Every line and
-// its details pass the redactor first (src/runtime/redact.ts): no URL credentials, tokens or known secrets get written.
+// The framework's logger: leveled lines. On Node every level goes to stderr (console.error), never stdout, so stdio
+// stays clean; elsewhere (workerd, edge runtimes) each level goes to its console method, so wrangler shows an INFO line
+// as info, not as a red ERROR. Every line and its details pass the redactor first (src/runtime/redact.ts): no URL
+// credentials, tokens or known secrets get written.
+import { detectRuntime } from './detect';
 import { createRedactor, type Redactor } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -16,14 +19,14 @@ const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 /** Redacts by the rules alone unless given a redactor that knows the server's secrets. */
 export function createLogger(
   level: LogLevel = 'info',
-  sink: (line: string, details?: unknown) => void = defaultSink,
+  sink: (line: string, details?: unknown, level?: LogLevel) => void = defaultSink,
   redactor: Redactor = createRedactor(),
 ): Logger {
   const at = (l: LogLevel) => (message: string, details?: unknown) => {
     if (RANK[l] < RANK[level]) return;
     const line = redactor.text(`[parley] ${l.toUpperCase()} ${message}`);
-    if (details === undefined) sink(line);
-    else sink(line, redactor.value(details));
+    if (details === undefined) sink(line, undefined, l);
+    else sink(line, redactor.value(details), l);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
@@ -36,9 +39,11 @@ export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
   return out;
 }
 
-function defaultSink(line: string, details?: unknown): void {
-  if (details === undefined) console.error(line);
-  else console.error(line, details);
+function defaultSink(line: string, details?: unknown, level: LogLevel = 'error'): void {
+  // Asked per line, not once: cheap, and right in a test that pretends to be another runtime.
+  const write = detectRuntime() === 'node' ? console.error : console[level];
+  if (details === undefined) write(line);
+  else write(line, details);
 }
 
 /** Renders a record the way the docs' log lines show it: { type: 'redis', keyPrefix: 'mcp:' }. */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -81,5 +81,14 @@ describe('parley dev in a terminal', () => {
     writeFileSync(join(dir, 'server.ts'), module('hello from v4'));
     await waitFor(/Serving .* at /);
     expect(await callHello(url)).toBe('hello from v4');
+  });
+
+  it('keeps watching after atomic saves (sed -i writes a temp file and renames it over), twice', async () => {
+    for (const next of ['v5', 'v6']) {
+      mark();
+      execFileSync('sed', ['-i', `s/hello from v[0-9]*/hello from ${next}/`, join(dir, 'server.ts')]);
+      await waitFor(/server\.ts changed: restarting[\s\S]*Serving .* at /);
+      expect(await callHello(url)).toBe(`hello from ${next}`);
+    }
   });
 });

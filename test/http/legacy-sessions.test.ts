@@ -139,7 +139,11 @@ describe('the fallback over the legacy transport', () => {
     const { elicitId } = asked.body.result._meta.elicitationPending;
     const answer = { elicitId, action: 'accept', content: { confirm: true } };
     const stolen = await read(await call(other, 'sendElicitationResult', answer));
-    expect(stolen.body.error).toMatchObject({ code: -32003, message: `Elicitation "${elicitId}" was not requested by this caller` });
+    expect(stolen.body.error).toMatchObject({ code: -32003, data: { code: 'ELICITATION_NOT_OWNED' } });
+    // It says how to finish: each run of a CLI client (the MCP Inspector's --cli) is a new session, so another caller.
+    expect(stolen.body.error.message).toBe(
+      `Elicitation "${elicitId}" was not requested by this caller: answer it in the session that was asked (a new session, such as each run of a CLI client, is another caller), or use a client that shows the form`,
+    );
     const done = await read(await call(session, 'sendElicitationResult', answer));
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-7', note: '' });
   });

@@ -1,0 +1,63 @@
+// What serve() says when it starts: where it listens, what it serves, and the settings that will bite later.
+import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol';
+import { isProduction, readEnv } from '../runtime';
+import type { ParleyServer } from '../server/instance';
+
+export interface BannerFacts {
+  url: string;
+  /** The host is a loopback address: only this machine can connect. */
+  loopback: boolean;
+  accessLog: boolean;
+}
+
+const MAX_TOOLS = 12;
+
+const STORE_LABEL: Record<string, string> = {
+  memory: 'memory (this process only)',
+  sqlite: 'SQLite (processes on this machine)',
+  redis: 'Redis',
+  'redis-http': 'Redis over HTTP',
+};
+
+/** The banner's lines (one log entry) and the warnings (one log entry each), from the built server. */
+export function startupBanner(server: ParleyServer, facts: BannerFacts): { banner: string; warnings: string[] } {
+  const { config } = server;
+  const store = server.elicitationStore;
+  const names = [...server.tools.keys()];
+  const tools = names.length === 0 ? 'none' : `${names.slice(0, MAX_TOOLS).join(', ')}${names.length > MAX_TOOLS ? `, … (${names.length} in all)` : ''}`;
+  const storeLabel = store ? (STORE_LABEL[store.info.type] ?? store.info.type) : "stateless: no store, so older clients can't be asked";
+  const elicitation = config.elicitation.enabled
+    ? `on; ${MODERN_VERSION} asks in signed requestState (${server.ephemeralStateKey ? 'a per-process key' : 'VAULT_SECRET'}), older clients' questions wait in ${storeLabel}`
+    : 'off';
+  const rows: [string, string][] = [
+    ['protocol', `${MODERN_VERSION} (stateless), ${LEGACY_VERSIONS.join(', ')} (sessions)`],
+    ['tools', tools],
+    ['elicitation', elicitation],
+  ];
+  if (server.questions) rows.push(['inbox', new URL('/_frontmcp/inbox', facts.url).href]);
+  if (facts.accessLog) rows.push(['access log', 'on: a line per request']);
+  const banner = [`${server.info.name} ${server.info.version} serving ${facts.url}`, ...rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`)].join('\n');
+  return { banner, warnings: warningsOf(server, facts) };
+}
+
+function warningsOf(server: ParleyServer, facts: BannerFacts): string[] {
+  const warnings: string[] = [];
+  const store = server.elicitationStore;
+  const production = isProduction(server.env);
+  const shared = store?.backend.distributed === true;
+  // buildServer already warns about this in production when the config names Redis.
+  const warnedAtBuild = production && (server.config.redis !== undefined || server.config.elicitation.redis !== undefined);
+  if (server.config.elicitation.enabled && server.ephemeralStateKey && shared && !warnedAtBuild)
+    warnings.push(
+      `No VAULT_SECRET (or JWT_SECRET): requestState is signed with this process's own key, yet the ${STORE_LABEL[store!.info.type] ?? store!.info.type} store says more instances share this server. Set the same VAULT_SECRET on every instance, or rounds that reach another instance start over.`,
+    );
+  if (production && !readEnv('MCP_SESSION_SECRET', server.env))
+    warnings.push('NODE_ENV=production and no MCP_SESSION_SECRET: clients before 2026-07-28 get 503 on initialize. Set it, the same on every instance.');
+  if (shared && !store!.info.encrypted && !production)
+    warnings.push(`Older clients' questions and answers are kept unencrypted in ${STORE_LABEL[store!.info.type] ?? store!.info.type}: set MCP_ELICITATION_SECRET (or MCP_SESSION_SECRET) to encrypt them.`);
+  if (!facts.loopback) {
+    if (!server.verifyBearer) warnings.push(`Listening beyond this machine (${facts.url}) with no auth: every caller is anonymous. Set auth: { secret } or { jwksUrl }, or serve behind a proxy that checks callers.`);
+    if (server.config.http.allowedHosts === undefined) warnings.push('The Host header is not checked (http.allowedHosts is not set): list the names this server is reached by, against DNS rebinding.');
+  }
+  return warnings;
+}
