@@ -74,6 +74,8 @@ export class StdioLegacySession {
 
   /** The client's answer to an elicitation/create this process sent. */
   async receive(message: JsonRpcResponse): Promise<void> {
-    await deliverAnswer(this.server, this.session, message);
+    const delivery = await deliverAnswer(this.server, this.session, message);
+    // stdio has no way to answer a response: the log says it reached nobody.
+    if (delivery !== 'delivered') this.server.logger.warn(`Ignored an answer (id ${JSON.stringify(message.id)}) that no call waits for`);
   }
 }

@@ -97,13 +97,14 @@ describe('sessions of clients before 2026-07-28', () => {
     expect(await events.next()).toBeUndefined();
   });
 
-  it('ignores an answer sent from another session: the question times out', async () => {
+  it('refuses an answer sent from another session (410, no question of that session), and the question times out', async () => {
     const asker = await openLegacySession(handler);
     const other = await openLegacySession(handler);
     const events = sseReader(await call(asker, 'confirm_quickly', { id: 'T-6' }));
     const question = (await events.next())!;
     const stray = await handler(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, other));
-    expect(stray.status).toBe(202);
+    expect(stray.status).toBe(410);
+    expect(await stray.json()).toMatchObject({ id: question.data.id, error: { code: -31001, data: { code: 'ANSWER_UNDELIVERABLE', reason: 'no-question' } } });
     const final = (await events.next())!;
     expect(final.data.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
   });

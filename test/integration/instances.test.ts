@@ -20,7 +20,7 @@ async function pair(a: Record<string, string>, b: Record<string, string> = a): P
 const CONFIRM = { action: 'accept', content: { confirm: true } };
 
 /** Opens a session on `a`, calls the tool there, and sends the answer to the question to `b`. */
-async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAnswer?: (session: string) => Promise<void>) {
+async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAnswer?: (session: string) => Promise<void>, readOnRefusal = false) {
   const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
   const events = sseReader(await send(legacyPost(request('tools/call', { name: tool, arguments: { id: 'T-1' } }), session, {}, a.url)));
   const question = (await events.next())!;
@@ -28,8 +28,10 @@ async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAns
   await beforeAnswer?.(session);
   const answered = await send(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: CONFIRM }, session, {}, b.url));
   if (answered.status !== 202) {
+    const body = await answered.json();
+    if (readOnRefusal) return { status: answered.status, body, final: (await events.next())?.data };
     await events.cancel();
-    return { status: answered.status, body: await answered.json() };
+    return { status: answered.status, body };
   }
   return { status: 202, final: (await events.next())?.data };
 }
@@ -132,12 +134,13 @@ describe('two instances without a shared store', () => {
     expect(outcome).toMatchObject({ status: 404, body: { error: { message: 'Session not found' } } });
   }, 60_000);
 
-  it('two processes on one SQLite file: the other answers 202, and the tool waits out its ttl', async () => {
+  it('two processes on one SQLite file: the other refuses the answer (nobody there hears it), and the tool waits out its ttl', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-sqlite-'));
     try {
       const [a, b] = await pair({ PARLEY_TEST_STORE: `sqlite:${join(dir, 'elicitation.db')}`, PARLEY_TEST_TTL_MS: '1500' });
-      const outcome = await askOnAAnswerOnB(a, b, 'confirm_quickly');
-      expect(outcome.status).toBe(202);
+      const outcome = await askOnAAnswerOnB(a, b, 'confirm_quickly', undefined, true);
+      expect(outcome.status).toBe(410);
+      expect(outcome.body).toMatchObject({ error: { code: -31001, data: { reason: 'no-listener' } } });
       expect(outcome.final.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
     } finally {
       rmSync(dir, { recursive: true, force: true });

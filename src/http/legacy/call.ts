@@ -3,7 +3,7 @@ import { callToolWithFallback, takesFallback } from '../../elicitation/fallback'
 import type { KeepAlive } from '../handler';
 import { pendingOf } from '../../elicitation/pending';
 import { StreamAsker } from '../../elicitation/stream-asker';
-import { ErrorCode, META, McpWireError, errorResponse, invalidParams, isObject, type JsonRpcRequest } from '../../protocol';
+import { ErrorCode, META, McpWireError, errorResponse, invalidParams, isObject, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol';
 import { findTool, runTool } from '../../server/call-tool';
 import { ElicitationNotSupportedError } from '../../server/errors';
 import type { ParleyServer } from '../../server/instance';
@@ -45,19 +45,29 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
     (error: unknown) => errorResponse(message.id, error instanceof McpWireError ? error : internal(server, error)),
   );
   const finished = reply.finally(() => session.calls.delete(message.id));
+  // The server ends a call with a reason (its session ended, the server shuts down): the client gets that error at
+  // once, whatever the tool does meanwhile. A client's own cancellation carries no such reason, and gets nothing.
+  const cut = new Promise<JsonRpcResponse>((resolve) =>
+    controller.signal.addEventListener('abort', () => controller.signal.reason instanceof McpWireError && resolve(errorResponse(message.id, controller.signal.reason)), { once: true }),
+  );
   // Once the answer is out, the call's signal fires: questions it left waiting (one of a Promise.all that failed) stop
   // waiting and free their places in elicitation.pending.
   if (!stream) {
-    const response = await finished;
+    const response = await Promise.race([finished, cut]);
     controller.abort();
     return jsonResponse(response);
   }
-  const delivered = finished.then((response) => {
-    // A cancelled call sends nothing more.
-    if (!controller.signal.aborted) stream.send(response);
+  let done = false;
+  const finish = (response?: JsonRpcResponse) => {
+    if (done) return;
+    done = true;
+    if (response) stream.send(response);
     stream.end();
     controller.abort();
-  });
+  };
+  void cut.then(finish);
+  // A cancelled call sends nothing more.
+  const delivered = finished.then((response) => finish(controller.signal.aborted ? undefined : response));
   // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
   keepAlive?.waitUntil(delivered);
   return stream.connect();
