@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type Instance } from '../helpers/instances';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
+import { read } from '../helpers/requests';
 
 const send = (r: Request) => fetch(r);
 const started: Instance[] = [];
@@ -103,13 +104,13 @@ describe('two instances sharing a real Redis', () => {
   it('the fallback: a question asked on one instance is answered with sendElicitationResult on the other, by its session only', async () => {
     const [a, b] = secret;
     const session = await openLegacySession(send, {}, {}, a.url);
-    const asked = await (await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url))).json();
+    const asked = (await read(await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url)))).body;
     const { elicitId } = asked.result._meta.elicitationPending;
     const answer = request('tools/call', { name: 'sendElicitationResult', arguments: { elicitId, ...CONFIRM } });
     const stranger = await openLegacySession(send, {}, {}, b.url);
-    const stolen = await (await send(legacyPost(answer, stranger, {}, b.url))).json();
+    const stolen = (await read(await send(legacyPost(answer, stranger, {}, b.url)))).body;
     expect(stolen.error.code).toBe(-32003);
-    const done = await (await send(legacyPost(answer, session, {}, b.url))).json();
+    const done = (await read(await send(legacyPost(answer, session, {}, b.url)))).body;
     expect(done.result.structuredContent).toEqual({ closed: true, by: 'anonymous' });
   });
 
