@@ -5,7 +5,7 @@ import type { AuthInfo } from '../server/tool-types';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
-import { handleLegacyDelete, handleLegacyGet } from './legacy';
+import { closeServer, handleLegacyDelete, handleLegacyGet, type CloseOptions } from './legacy';
 import { checkRequestOrigin } from './guard';
 import { jsonResponse, methodNotAllowed } from './respond';
 
@@ -37,6 +37,13 @@ export interface FetchHandler {
    * @example handler.changes.toolsListChanged();
    */
   changes: ListChanges;
+  /**
+   * Shuts down gracefully: older clients get no new sessions or calls (503), questions waiting here may still be
+   * answered for `graceMs` (10 s), then the calls left end with a JSON-RPC error (-31002) and the store closes.
+   * A host calls it on SIGTERM before it closes its listener.
+   * @example process.on('SIGTERM', () => void handler.close({ graceMs: 5_000 }).then(() => server.close()));
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 type Route = (request: Request, options: HandlerOptions) => Promise<Response> | Response;
@@ -101,10 +108,11 @@ function startFailure(input: ServerInput, env: EnvSource, error: unknown): strin
 export function createFetchHandler(input: ServerInput): FetchHandler {
   let ready: Promise<Route> | undefined;
   let route: Route | undefined; // once built, requests skip the wait
+  let built: ParleyServer | undefined;
   const changes = createChangeHub();
   const start = (env?: EnvSource) =>
     (ready ??= buildServer(input, env, changes).then(
-      (server) => (route = buildRoutes(server)),
+      (server) => ((built = server), (route = buildRoutes(server))),
       (error: unknown) => {
         ready = undefined; // a failed build is tried again on the next request
         throw error;
@@ -125,5 +133,9 @@ export function createFetchHandler(input: ServerInput): FetchHandler {
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
   handler.changes = changes;
+  handler.close = async (options) => {
+    if (!built) await ready?.catch(() => undefined);
+    if (built) await closeServer(built, options);
+  };
   return handler;
 }

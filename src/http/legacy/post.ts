@@ -9,6 +9,7 @@ import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
 import { accepted, errorResponseOf, jsonResponse } from '../respond';
 import { callTool } from './call';
+import { isClosing, shuttingDown } from './shutdown';
 import { initializeResult, legacyMethod, negotiate } from './methods';
 import { sessionsOf, type LiveSession } from './sessions';
 
@@ -51,6 +52,8 @@ async function limited<T>(id: string | number | null, open: () => Promise<T>): P
 export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo, keepAlive?: KeepAlive): Promise<Response> {
   const id = isRequest(message) ? message.id : null;
   const params = (isResponse(message) ? undefined : message.params) ?? {};
+  // Shutting down: no new session, no new call; answers to waiting questions are still taken.
+  if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call')) return errorResponseOf(id, shuttingDown());
   if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
     const auth = await resolveCaller(request, server, given);
     if (auth instanceof Response) return auth;
