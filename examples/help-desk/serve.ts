@@ -3,7 +3,9 @@
 import { serve } from 'parley-mcp/node';
 import Server from './server';
 
-await serve(Server).catch((error: Error) => {
+const running = await serve(Server).catch((error: Error) => {
   console.error(`[parley] ✖ ${error.message}`);
   process.exit(1);
 });
+// A deploy's stop: questions already waiting get 10 s to be answered, then the calls still running end with SHUTTING_DOWN.
+process.on('SIGTERM', () => void running.close({ graceMs: 10_000 }).then(() => process.exit(0)));

@@ -1,5 +1,5 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
-import { startFetchHandler, type FetchHandler } from '../http/handler';
+import { startFetchHandler, type CloseOptions, type FetchHandler } from '../http/handler';
 import { useNativeAead, useNativeHmac } from '../crypto';
 import { usePlainResponses } from '../http/respond';
 import { useTurnEnd } from '../runtime';
@@ -38,7 +38,12 @@ export interface RunningServer {
   port: number;
   /** Announces list changes and resource updates to open subscriptions/listen streams. */
   changes: FetchHandler['changes'];
-  close(): Promise<void>;
+  /**
+   * Stops serving: new sessions and calls get 503 (`SHUTTING_DOWN`), questions already waiting may still be answered for
+   * `graceMs` (default 10 s), then the calls still running end with that error and the listener closes. Call it on
+   * SIGTERM (a deploy's stop): `process.on('SIGTERM', () => running.close().then(() => process.exit(0)))`.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /**
@@ -66,5 +71,9 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
   if (!options.quiet) server.logger.info(banner);
   for (const warning of warnings) server.logger.warn(warning);
-  return { url, port: listening.port, changes: handler.changes, close: listening.close };
+  const close = async (closeOptions?: CloseOptions) => {
+    await handler.close(closeOptions);
+    await listening.close();
+  };
+  return { url, port: listening.port, changes: handler.changes, close };
 }

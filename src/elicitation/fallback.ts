@@ -12,7 +12,7 @@ import { sha256, toBase64Url } from '../crypto';
 import { findTool, runTool } from '../server/call-tool';
 import { ElicitationNotSupportedError, InvalidInputError } from '../server/errors';
 import type { ParleyServer } from '../server/instance';
-import { createNotifier } from '../server/notifier';
+import { createNotifier, type Notifier } from '../server/notifier';
 import type { ToolEntry } from '../server/registry';
 import { toToolError, type CallToolResult } from '../server/result';
 import type { AuthInfo, ElicitOptions } from '../server/tool-types';
@@ -22,6 +22,11 @@ export interface FallbackCaller {
   auth: AuthInfo;
   sessionId?: string;
   signal?: AbortSignal;
+  /**
+   * Where the call's progress and log notifications go (its SSE stream, stdio's lines), and what else the client
+   * declared: only a question takes the fallback; the rest of the call streams as any other does.
+   */
+  through?: { notifier: Notifier; capabilities: Record<string, unknown>; request?: Asker['request'] };
 }
 
 interface FallbackRecord {
@@ -55,7 +60,12 @@ class FallbackAsker implements Asker {
     private readonly caller: FallbackCaller,
   ) {
     this.suspended = new Promise((resolve) => (this.wake = resolve));
+    // Sampling and roots go to the client as requests on the call's stream, when it has one and declared them.
+    const request = caller.through?.request;
+    if (request) this.request = request;
   }
+
+  request?: Asker['request'];
 
   ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
     // Only the record's own answers: a key `constructor` is not answered by Object.prototype.
@@ -74,8 +84,9 @@ class FallbackAsker implements Asker {
 
 async function runAsking(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, answers: Record<string, RawAnswer>, caller: FallbackCaller): Promise<CallToolResult> {
   const asker = new FallbackAsker(answers, caller);
-  const notifier = createNotifier(undefined, undefined, server.logger);
-  const scope = { auth: caller.auth, signal: caller.signal ?? new AbortController().signal, capabilities: {}, notifier, changes: server.changes };
+  const notifier = caller.through?.notifier ?? createNotifier(undefined, undefined, server.logger);
+  const capabilities = caller.through?.capabilities ?? {};
+  const scope = { auth: caller.auth, signal: caller.signal ?? new AbortController().signal, capabilities, notifier, changes: server.changes };
   const outcome = await runTool(server, entry, args, { ...scope, asker, suspended: asker.suspended });
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
@@ -126,8 +137,9 @@ async function ownerIdOf(caller: FallbackCaller): Promise<string> {
 }
 
 /**
- * Whether a tools/call before 2026-07-28 goes through the fallback: the client declared no elicitation, or it calls
- * sendElicitationResult itself (and no tool of that name shadows it). HTTP and stdio both ask this.
+ * Whether a tools/call before 2026-07-28 asks its questions through the fallback: the client declared no elicitation,
+ * or it calls sendElicitationResult itself (and no tool of that name shadows it). HTTP and stdio both ask this; the
+ * call streams its notifications all the same, and only a question turns into the pending result.
  */
 export function takesFallback(server: ParleyServer, name: unknown, capabilities: Record<string, unknown>): boolean {
   const modes = elicitationModes(capabilities);

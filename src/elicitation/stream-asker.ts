@@ -4,6 +4,13 @@ import type { ElicitOptions } from '../server/tool-types';
 import type { PendingQuestions } from './pending';
 import { elicitationModes, missingFor } from './rounds';
 import { ELICIT_METHOD, type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer } from './types';
+import { McpWireError } from '../protocol';
+
+/** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
+export function endedBy(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof McpWireError || reason instanceof PublicMcpError ? reason : new PublicMcpError('The call was cancelled', 'CANCELLED');
+}
 
 export interface StreamCall {
   sessionId: string;
@@ -56,7 +63,9 @@ export class StreamAsker implements Asker {
       this.call.send({ jsonrpc: '2.0', id, method, params });
       const ended = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ElicitationTimeoutError(timedOut)), ttl);
-        onAbort = () => reject(new PublicMcpError('The call was cancelled', 'CANCELLED'));
+        // The server ends a call with a reason that says why (its session ended, the server shuts down); a client's
+        // cancellation carries none.
+        onAbort = () => reject(endedBy(this.call.signal));
         this.call.signal.addEventListener('abort', onAbort, { once: true });
       });
       return await Promise.race([question.answer, ended]);

@@ -5,7 +5,8 @@ import type { AuthInfo } from '../server/tool-types';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { HEADER } from '../protocol';
 import { handlePost } from './endpoint';
-import { handleLegacyDelete, handleLegacyGet } from './legacy';
+import { closeServer, handleLegacyDelete, handleLegacyGet, type CloseOptions } from './legacy';
+export type { CloseOptions } from './legacy';
 import { checkRequestOrigin } from './guard';
 import { isBrowserVisit, landingPage } from './landing-page';
 import { jsonResponse, methodNotAllowed } from './respond';
@@ -43,6 +44,13 @@ export interface FetchHandler {
    * @example handler.changes.toolsListChanged();
    */
   changes: ListChanges;
+  /**
+   * Shuts down gracefully: older clients get no new sessions or calls (503), questions waiting here may still be
+   * answered for `graceMs` (10 s), then the calls left end with a JSON-RPC error (-31002) and the store closes.
+   * A host calls it on SIGTERM before it closes its listener.
+   * @example process.on('SIGTERM', () => void handler.close({ graceMs: 5_000 }).then(() => server.close()));
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 type Route = (request: Request, options: HandlerOptions) => Promise<Response> | Response;
@@ -130,15 +138,17 @@ export async function startFetchHandler(input: ServerInput): Promise<{ handler: 
     failure.stack = `Error: ${failure.message}`;
     throw failure;
   }
-  return { handler: handlerOver(input, changes, buildRoutes(server)), server };
+  return { handler: handlerOver(input, changes, server), server };
 }
 
-function handlerOver(input: ServerInput, changes: ChangeHub, built?: Route, onStart?: (server: ParleyServer) => void): FetchHandler {
-  let route: Route | undefined = built; // once built, requests skip the wait
+function handlerOver(input: ServerInput, changes: ChangeHub, prebuilt?: ParleyServer, onStart?: (server: ParleyServer) => void): FetchHandler {
+  let built: ParleyServer | undefined = prebuilt;
+  let route: Route | undefined = prebuilt && buildRoutes(prebuilt); // once built, requests skip the wait
   let ready: Promise<Route> | undefined;
   const start = (env?: EnvSource) =>
     (ready ??= buildServer(input, env, changes).then(
       (server) => {
+        built = server;
         onStart?.(server);
         return (route = buildRoutes(server));
       },
@@ -162,5 +172,9 @@ function handlerOver(input: ServerInput, changes: ChangeHub, built?: Route, onSt
   const handler = handle as FetchHandler;
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
   handler.changes = changes;
+  handler.close = async (options) => {
+    if (!built) await ready?.catch(() => undefined);
+    if (built) await closeServer(built, options);
+  };
   return handler;
 }

@@ -5,6 +5,8 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Older clients' sessions: the session is unknown, or ended while a call ran. */
+  SessionNotFound: -32001,
   /** Legacy range, kept because the docs name it for ELICITATION_NOT_OWNED. */
   NotOwned: -32003,
   HeaderMismatch: -32020,
@@ -12,6 +14,10 @@ export const ErrorCode = {
   UnsupportedVersion: -32022,
   /** A limit on what one caller or the whole process may hold. An application code: MCP reserves -32768…-32000. */
   LimitReached: -31000,
+  /** An older client's answer that no waiting call can receive (answered already, timed out, its instance gone). */
+  AnswerUndeliverable: -31001,
+  /** The server is shutting down: the call was ended, or not started. */
+  ShuttingDown: -31002,
 } as const;
 
 const STATUS = new Map<number, number>([

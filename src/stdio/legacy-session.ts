@@ -1,6 +1,7 @@
 // Clients before 2026-07-28 over stdio: initialize opens the one session of this process, and elicit() sends
 // elicitation/create on stdout and waits up to ttl for the client's answer, with legacy's own asker and methods.
 import { callToolWithFallback, takesFallback } from '../elicitation/fallback';
+import { FALLBACK_TOOL } from '../elicitation/fallback-tool';
 import { callerKey } from '../elicitation/round-call';
 import { pendingOf } from '../elicitation/pending';
 import { StreamAsker } from '../elicitation/stream-asker';
@@ -47,12 +48,11 @@ export class StdioLegacySession {
   async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (method !== 'tools/call') return legacyMethod(this.server, method, params, { session: this.session, auth: this.auth, signal });
     const { sessionId, capabilities } = this.session.record;
-    // A client that declared no elicitation gets the fallback here too: a question comes back as a pending result.
-    if (takesFallback(this.server, params.name, capabilities)) {
-      if (typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
-      return callToolWithFallback(this.server, params.name, isObject(params.arguments) ? params.arguments : {}, { auth: this.auth, sessionId, signal });
-    }
-    const { entry, args } = findTool(this.server, params);
+    // A client that declared no elicitation has its questions asked through the fallback (a question comes back as a
+    // pending result); its progress and logs go out as lines all the same.
+    const fallback = takesFallback(this.server, params.name, capabilities);
+    if (fallback && typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
+    const found = fallback && params.name === FALLBACK_TOOL && !this.server.tools.has(FALLBACK_TOOL) ? undefined : findTool(this.server, params);
     // The call's own signal: it fires when the client cancels, and once the call is over, so that questions it left
     // waiting (one of a Promise.all that failed) free their places in elicitation.pending.
     const call = new AbortController();
@@ -64,6 +64,12 @@ export class StdioLegacySession {
     const emit = (method: string, notification: Record<string, unknown>) => this.send({ jsonrpc: '2.0', method, params: notification });
     const notifier = createNotifier(meta, emit, this.server.logger);
     try {
+      if (fallback) {
+        const args = found?.args ?? (isObject(params.arguments) ? params.arguments : {});
+        const through = { notifier, capabilities, request: asker.request.bind(asker) };
+        return await callToolWithFallback(this.server, params.name as string, args, { auth: this.auth, sessionId, signal: call.signal, through });
+      }
+      const { entry, args } = found!;
       const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal: call.signal, asker, capabilities, notifier, changes: this.server.changes });
       return outcome.kind === 'result' ? outcome.result : {};
     } finally {
@@ -74,6 +80,8 @@ export class StdioLegacySession {
 
   /** The client's answer to an elicitation/create this process sent. */
   async receive(message: JsonRpcResponse): Promise<void> {
-    await deliverAnswer(this.server, this.session, message);
+    const delivery = await deliverAnswer(this.server, this.session, message);
+    // stdio has no way to answer a response: the log says it reached nobody.
+    if (delivery !== 'delivered') this.server.logger.warn(`Ignored an answer (id ${JSON.stringify(message.id)}) that no call waits for`);
   }
 }

@@ -4,8 +4,11 @@ import type { MessageHandler } from './types';
 export class LocalChannels {
   private readonly channels = new Map<string, Set<MessageHandler>>();
 
-  publish(channel: string, message: string): void {
-    for (const handler of this.channels.get(channel) ?? []) queueMicrotask(() => handler(message));
+  /** Returns how many handlers the message goes to. */
+  publish(channel: string, message: string): number {
+    const handlers = this.channels.get(channel);
+    for (const handler of handlers ?? []) queueMicrotask(() => handler(message));
+    return handlers?.size ?? 0;
   }
 
   subscribe(channel: string, onMessage: MessageHandler): () => Promise<void> {

@@ -32,8 +32,8 @@ export class MemoryStore implements StoreBackend {
     return entry?.value;
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    this.channels.publish(channel, message);
+  async publish(channel: string, message: string): Promise<number> {
+    return this.channels.publish(channel, message);
   }
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {

@@ -13,6 +13,8 @@ export interface SubscriptionOptions {
   onMessage(message: string): void;
   /** The stream dropped, or opening it again failed; the error says when the next attempt is. */
   onDrop(error: Error): void;
+  /** The stream is open again after a drop: what was published meanwhile is lost, and Redis may have restarted. */
+  onReopen?(): void;
 }
 
 const FIRST_RETRY_MS = 100;
@@ -43,6 +45,7 @@ async function keepOpen(options: SubscriptionOptions, stopped: AbortSignal, firs
       if (stopped.aborted) return;
       try {
         ({ ended } = await attempt(options, stopped));
+        options.onReopen?.();
         break;
       } catch (error) {
         what = `the subscription to ${options.channel} did not open again (${messageOf(error)})`;

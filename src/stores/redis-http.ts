@@ -59,6 +59,7 @@ export class RedisHttpStore implements StoreBackend {
   readonly #subscribeTimeoutMs: number;
   readonly #onError: (error: Error) => void;
   readonly #open = new Set<() => Promise<void>>();
+  readonly #restored = new Set<() => void>();
   readonly #clean: (error: unknown) => RedisHttpError;
 
   constructor(options: RedisHttpStoreOptions) {
@@ -90,9 +91,17 @@ export class RedisHttpStore implements StoreBackend {
     return this.#redis.getdel<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(this.#clean(e)));
   }
 
-  async publish(channel: string, message: string): Promise<void> {
+  /** PUBLISH over HTTP answers Redis's count too: how many subscribers, over every connection, received it. */
+  async publish(channel: string, message: string): Promise<number> {
     checkChannel(channel);
-    await this.#redis.publish(channel, toEventLine(message)).catch((e) => Promise.reject(this.#clean(e)));
+    const receivers = await this.#redis.publish(channel, toEventLine(message)).catch((e) => Promise.reject(this.#clean(e)));
+    return Number(receivers);
+  }
+
+  /** Called when a subscription's stream opens again after a drop (Redis may have restarted meanwhile). */
+  onRestored(listener: () => void): () => void {
+    this.#restored.add(listener);
+    return () => void this.#restored.delete(listener);
   }
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
@@ -105,6 +114,9 @@ export class RedisHttpStore implements StoreBackend {
       // Handlers run on their own, so one that throws cannot end the stream.
       onMessage: (message) => queueMicrotask(() => onMessage(fromEventLine(message))),
       onDrop: (error) => this.#onError(this.#clean(error)),
+      onReopen: () => {
+        for (const listener of this.#restored) queueMicrotask(listener);
+      },
     }).catch((error: unknown) => Promise.reject(this.#clean(error)));
     const stop = async () => {
       this.#open.delete(stop);

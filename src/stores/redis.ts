@@ -19,10 +19,23 @@ export class RedisStore implements StoreBackend {
   #subscriber?: Redis;
   readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
   #closed?: Promise<void>;
+  readonly #restored = new Set<() => void>();
 
   constructor(client: Redis, onError: (error: Error) => void) {
     this.#client = client;
     this.#onError = onError;
+    // The client is connected already: its next `ready` follows a reconnection.
+    client.on('ready', () => this.#tellRestored());
+  }
+
+  #tellRestored(): void {
+    for (const listener of this.#restored) {
+      try {
+        listener();
+      } catch (error) {
+        this.#onError(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -44,8 +57,15 @@ export class RedisStore implements StoreBackend {
     return (await this.#client.getdel(key)) ?? undefined;
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    await this.#client.publish(channel, message);
+  /** PUBLISH answers how many subscribers, over all connections to this Redis, received the message. */
+  async publish(channel: string, message: string): Promise<number> {
+    return this.#client.publish(channel, message);
+  }
+
+  /** Every `ready` after the first on either connection is a reconnection: Redis may have restarted meanwhile. */
+  onRestored(listener: () => void): () => void {
+    this.#restored.add(listener);
+    return () => void this.#restored.delete(listener);
   }
 
   /** One subscriber connection per store; Redis is told once per channel, and orders SUBSCRIBE/UNSUBSCRIBE as sent. */
@@ -82,6 +102,12 @@ export class RedisStore implements StoreBackend {
     if (this.#subscriber) return this.#subscriber;
     const subscriber = this.#client.duplicate();
     subscriber.on('error', this.#onError);
+    // ioredis subscribes again on each reconnection; after the first `ready`, the channels are live again.
+    let connected = false;
+    subscriber.on('ready', () => {
+      if (connected) this.#tellRestored();
+      connected = true;
+    });
     subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.#channels.get(channel)?.handlers ?? []) {
         try {

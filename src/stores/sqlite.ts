@@ -65,8 +65,8 @@ export class SqliteStore implements StoreBackend {
     return this.takeRow(key, Date.now());
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    this.channels.publish(channel, message);
+  async publish(channel: string, message: string): Promise<number> {
+    return this.channels.publish(channel, message);
   }
 
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {

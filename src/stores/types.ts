@@ -16,8 +16,17 @@ export interface StoreBackend {
   delete(key: string): Promise<void>;
   /** Reads and deletes in one step: of several callers, exactly one gets the value. */
   take(key: string): Promise<string | undefined>;
-  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Resolves with how many subscribers the message reached: Redis's own count (every process subscribed to the
+   * channel) for a backend with `supportsPubSub`, this store object's subscribers for one without. 0 means nobody heard it.
+   */
+  publish(channel: string, message: string): Promise<number>;
   /** Resolves once the subscription is live; the returned function unsubscribes. */
   subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` each time the connection to the store is back after it dropped: the store may have restarted
+   * meanwhile, without its data. Only backends that connect to a server have it; the returned function stops listening.
+   */
+  onRestored?(listener: () => void): () => void;
   close(): Promise<void>;
 }

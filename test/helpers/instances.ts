@@ -10,6 +10,10 @@ export interface Instance {
   /** Everything the instance logged so far. */
   log(): string;
   stop(): Promise<void>;
+  /** Ends the process at once (SIGKILL), as a crash would: nothing of it says goodbye. */
+  kill(): Promise<void>;
+  /** Sends SIGTERM and resolves once the process exited. */
+  terminate(): Promise<void>;
 }
 
 /** Starts one instance with these environment variables (on top of a clean copy of this process's). */
@@ -18,6 +22,12 @@ export function startInstance(env: Record<string, string | undefined>): Promise<
   for (const name of ['REDIS_URL', 'REDIS_HOST', 'MCP_SESSION_SECRET', 'MCP_ELICITATION_SECRET', 'MCP_SERVER_SECRET', 'PARLEY_TEST_STORE']) delete clean[name];
   const child: ChildProcess = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', SCRIPT], { cwd: ROOT, env: { ...clean, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill(signal);
+    });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -27,12 +37,9 @@ export function startInstance(env: Record<string, string | undefined>): Promise<
         resolve({
           url,
           log: () => output,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null || child.signalCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
+          stop: () => end('SIGTERM'),
+          kill: () => end('SIGKILL'),
+          terminate: () => end('SIGTERM'),
         });
     });
     child.once('exit', (code) => reject(new Error(`instance exited with ${code}:\n${output}`)));

@@ -22,9 +22,11 @@ export function sparePort(): Promise<number> {
   });
 }
 
-function launch(port: number, password?: string): Promise<ChildProcess> {
+function launch(port: number, password?: string, aofDir?: string): Promise<ChildProcess> {
   const auth = password === undefined ? [] : ['--requirepass', password];
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', ...auth], {
+  // With aofDir, every write is appended (fsync always) there, so a restart on the same dir loses nothing.
+  const persistence = aofDir === undefined ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', aofDir];
+  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', ...persistence, ...auth], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -47,14 +49,14 @@ function launch(port: number, password?: string): Promise<ChildProcess> {
 /**
  * Starts redis-server on 127.0.0.1 with no persistence; retries on another port if the chosen one was taken.
  * With `port` (say, to restart one that was stopped) it uses that port and doesn't retry. With `password`, clients must
- * AUTH (`--requirepass`); `url` then carries it.
+ * AUTH (`--requirepass`); `url` then carries it. With `aofDir`, Redis keeps an append-only file there (persistence on).
  */
-export async function startRedis(options: { port?: number; password?: string } = {}): Promise<RunningRedis> {
+export async function startRedis(options: { port?: number; password?: string; aofDir?: string } = {}): Promise<RunningRedis> {
   let lastError: unknown;
   for (let attempt = 0; attempt < (options.port ? 1 : 5); attempt++) {
     const port = options.port ?? (await sparePort());
     try {
-      const child = await launch(port, options.password);
+      const child = await launch(port, options.password, options.aofDir);
       return {
         host: '127.0.0.1',
         port,

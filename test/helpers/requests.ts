@@ -34,7 +34,12 @@ export function mcpRequest(method: string, params: Record<string, unknown> = {},
 export const rawPost = (body: string, headers: Record<string, string> = {}, url = 'http://127.0.0.1/mcp') =>
   new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
+/** The status and JSON body; of an event stream (an older client's call), the JSON-RPC response it ends with. */
 export async function read(response: Response): Promise<{ status: number; body: any }> {
   const text = await response.text();
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const events = text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => JSON.parse(line.slice(6)));
+    return { status: response.status, body: events.reverse().find((e) => e.id !== undefined && ('result' in e || 'error' in e)) };
+  }
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }

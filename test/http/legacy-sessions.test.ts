@@ -97,13 +97,14 @@ describe('sessions of clients before 2026-07-28', () => {
     expect(await events.next()).toBeUndefined();
   });
 
-  it('ignores an answer sent from another session: the question times out', async () => {
+  it('refuses an answer sent from another session (410, no question of that session), and the question times out', async () => {
     const asker = await openLegacySession(handler);
     const other = await openLegacySession(handler);
     const events = sseReader(await call(asker, 'confirm_quickly', { id: 'T-6' }));
     const question = (await events.next())!;
     const stray = await handler(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, other));
-    expect(stray.status).toBe(202);
+    expect(stray.status).toBe(410);
+    expect(await stray.json()).toMatchObject({ id: question.data.id, error: { code: -31001, data: { code: 'ANSWER_UNDELIVERABLE', reason: 'no-question' } } });
     const final = (await events.next())!;
     expect(final.data.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
   });
@@ -146,6 +147,66 @@ describe('the fallback over the legacy transport', () => {
     );
     const done = await read(await call(session, 'sendElicitationResult', answer));
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-7', note: '' });
+  });
+});
+
+describe('a client without elicitation (capabilities: {}) still gets its notifications', () => {
+  const progressCall = (session: string, ask: boolean, progressToken: string) =>
+    handler(legacyPost(request('tools/call', { name: 'report_and_ask', arguments: { ask }, _meta: { progressToken } }), session));
+
+  it('a tool that asks nothing streams its progress and logs, then its result', async () => {
+    const session = await openLegacySession(handler, {});
+    expect((await handler(legacyPost(request('logging/setLevel', { level: 'info' }), session))).status).toBe(200);
+    const response = await progressCall(session, false, 'p-1');
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = sseReader(response);
+    const seen = [(await events.next())!.data, (await events.next())!.data, (await events.next())!.data];
+    expect(seen[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1, total: 2, message: 'half way' } });
+    expect(seen[1]).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: 'working on it' } });
+    expect(seen[2].result.structuredContent).toEqual({ asked: false });
+    expect(await events.next()).toBeUndefined();
+  });
+
+  it('a tool that asks: its progress streams, the question comes back as the fallback pending result, and the answer runs it again', async () => {
+    const session = await openLegacySession(handler, {});
+    const events = sseReader(await progressCall(session, true, 'p-2'));
+    expect((await events.next())!.data).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
+    const pending = (await events.next())!.data.result._meta.elicitationPending;
+    expect(pending).toMatchObject({ message: 'Go on?', elicitId: expect.any(String) });
+    const answer = request('tools/call', { name: 'sendElicitationResult', arguments: { elicitId: pending.elicitId, action: 'accept', content: { go: true } }, _meta: { progressToken: 'p-3' } });
+    const again = sseReader(await handler(legacyPost(answer, session)));
+    expect((await again.next())!.data).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-3', progress: 1 } });
+    expect((await again.next())!.data).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-3', progress: 2 } });
+    expect((await again.next())!.data.result.structuredContent).toEqual({ asked: true, go: true });
+  });
+
+  it('a client that takes only JSON gets the plain result, as before', async () => {
+    const session = await openLegacySession(handler, {});
+    const response = await handler(legacyPost(request('tools/call', { name: 'report_and_ask', arguments: { ask: false } }), session, { accept: 'application/json' }));
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect((await response.json()).result.structuredContent).toEqual({ asked: false });
+  });
+});
+
+describe('a call whose session ends while its question waits', () => {
+  it('DELETE on the same instance: the call stream carries a JSON-RPC error naming it before it closes', async () => {
+    const session = await openLegacySession(handler);
+    const events = sseReader(await call(session, 'close_ticket', { id: 'T-8' }));
+    expect((await events.next())!.data.method).toBe('elicitation/create');
+    expect((await handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }))).status).toBe(204);
+    const final = (await events.next())!.data;
+    expect(final).toMatchObject({ error: { code: -32001, data: { code: 'SESSION_ENDED' } } });
+    expect(final.error.message).toContain('DELETE');
+    expect(await events.next()).toBeUndefined();
+  });
+
+  it('a client that takes only JSON gets that error as its response', async () => {
+    const session = await openLegacySession(handler);
+    const events = sseReader(await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY } })));
+    const pending = handler(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-9' } }), session, { accept: 'application/json' }));
+    expect((await events.next())!.data.method).toBe('elicitation/create');
+    await handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }));
+    expect((await (await pending).json()).error).toMatchObject({ code: -32001, data: { code: 'SESSION_ENDED' } });
   });
 });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type Instance } from '../helpers/instances';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
+import { read } from '../helpers/requests';
 
 const send = (r: Request) => fetch(r);
 const started: Instance[] = [];
@@ -20,7 +21,7 @@ async function pair(a: Record<string, string>, b: Record<string, string> = a): P
 const CONFIRM = { action: 'accept', content: { confirm: true } };
 
 /** Opens a session on `a`, calls the tool there, and sends the answer to the question to `b`. */
-async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAnswer?: (session: string) => Promise<void>) {
+async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAnswer?: (session: string) => Promise<void>, readOnRefusal = false) {
   const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
   const events = sseReader(await send(legacyPost(request('tools/call', { name: tool, arguments: { id: 'T-1' } }), session, {}, a.url)));
   const question = (await events.next())!;
@@ -28,8 +29,10 @@ async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAns
   await beforeAnswer?.(session);
   const answered = await send(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: CONFIRM }, session, {}, b.url));
   if (answered.status !== 202) {
+    const body = await answered.json();
+    if (readOnRefusal) return { status: answered.status, body, final: (await events.next())?.data };
     await events.cancel();
-    return { status: answered.status, body: await answered.json() };
+    return { status: answered.status, body };
   }
   return { status: 202, final: (await events.next())?.data };
 }
@@ -101,13 +104,13 @@ describe('two instances sharing a real Redis', () => {
   it('the fallback: a question asked on one instance is answered with sendElicitationResult on the other, by its session only', async () => {
     const [a, b] = secret;
     const session = await openLegacySession(send, {}, {}, a.url);
-    const asked = await (await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url))).json();
+    const asked = (await read(await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url)))).body;
     const { elicitId } = asked.result._meta.elicitationPending;
     const answer = request('tools/call', { name: 'sendElicitationResult', arguments: { elicitId, ...CONFIRM } });
     const stranger = await openLegacySession(send, {}, {}, b.url);
-    const stolen = await (await send(legacyPost(answer, stranger, {}, b.url))).json();
+    const stolen = (await read(await send(legacyPost(answer, stranger, {}, b.url)))).body;
     expect(stolen.error.code).toBe(-32003);
-    const done = await (await send(legacyPost(answer, session, {}, b.url))).json();
+    const done = (await read(await send(legacyPost(answer, session, {}, b.url)))).body;
     expect(done.result.structuredContent).toEqual({ closed: true, by: 'anonymous' });
   });
 
@@ -132,12 +135,13 @@ describe('two instances without a shared store', () => {
     expect(outcome).toMatchObject({ status: 404, body: { error: { message: 'Session not found' } } });
   }, 60_000);
 
-  it('two processes on one SQLite file: the other answers 202, and the tool waits out its ttl', async () => {
+  it('two processes on one SQLite file: the other refuses the answer (nobody there hears it), and the tool waits out its ttl', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-sqlite-'));
     try {
       const [a, b] = await pair({ PARLEY_TEST_STORE: `sqlite:${join(dir, 'elicitation.db')}`, PARLEY_TEST_TTL_MS: '1500' });
-      const outcome = await askOnAAnswerOnB(a, b, 'confirm_quickly');
-      expect(outcome.status).toBe(202);
+      const outcome = await askOnAAnswerOnB(a, b, 'confirm_quickly', undefined, true);
+      expect(outcome.status).toBe(410);
+      expect(outcome.body).toMatchObject({ error: { code: -31001, data: { reason: 'no-listener' } } });
       expect(outcome.final.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
     } finally {
       rmSync(dir, { recursive: true, force: true });

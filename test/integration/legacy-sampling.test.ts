@@ -133,7 +133,7 @@ describe('a sampling answer sent by hand (2025-11-25)', () => {
     const other = await openLegacySession(handler, { elicitation: {}, sampling: {} });
     const events = sseReader(await handler(legacyPost(request('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }), session)));
     const asked = (await events.next())!.data;
-    expect((await handler(legacyPost({ jsonrpc: '2.0', id: asked.id, result: reply('from the other session') }, other))).status).toBe(202);
+    expect((await handler(legacyPost({ jsonrpc: '2.0', id: asked.id, result: reply('from the other session') }, other))).status).toBe(410);
     expect((await handler(legacyPost({ jsonrpc: '2.0', id: asked.id, result: reply('mine') }, session))).status).toBe(202);
     expect((await events.next())!.data.result.content[0].text).toBe('LLM response: mine');
   });

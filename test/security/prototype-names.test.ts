@@ -168,6 +168,8 @@ describe.each(PROTOTYPE_NAMES)('HTTP 2025-11-25 with a session, the name %s', (n
     const response = await handler(legacyPost(body, session));
     const text = await response.text();
     expectClean(response.status, text);
+    // A call answers on its event stream: its body is the JSON-RPC response the stream ends with.
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return read(new Response(text, { status: response.status, headers: response.headers }));
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
 
@@ -182,8 +184,11 @@ describe.each(PROTOTYPE_NAMES)('HTTP 2025-11-25 with a session, the name %s', (n
     expect((await legacy(session, request('logging/setLevel', { level: name }))).body.error.code).toBe(-32602);
     const completion = await legacy(session, request('completion/complete', { ref: { type: 'ref/resource', uri: 'notes://{owner}' }, argument: { name, value: 'a' } }));
     expect(completion.body.result.completion.values).toEqual([]);
-    // A response to a request this server never sent, a notification and a cancel of nothing are accepted and ignored.
-    expect((await handler(legacyPost({ jsonrpc: '2.0', id: name, result: own(name, {}) }, session))).status).toBe(202);
+    // A response to a request this server never sent is refused (no call waits for it); a notification and a cancel
+    // of nothing are accepted and ignored.
+    const stray = await handler(legacyPost({ jsonrpc: '2.0', id: name, result: own(name, {}) }, session));
+    expect(stray.status).toBe(410);
+    expect((await stray.json()).error).toMatchObject({ code: -31001, data: { reason: 'no-question' } });
     expect((await handler(legacyPost({ jsonrpc: '2.0', method: name, params: {} }, session))).status).toBe(202);
     expect((await handler(legacyPost({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: name } }, session))).status).toBe(202);
     const fallback = await openLegacySession(handler, {});

@@ -148,6 +148,22 @@ export function describeStoreContract(name: string, create: StoreFactory): void 
       expect(got.messages).toEqual(b.supportsPubSub ? ['from a'] : ['sentinel from b']);
     });
 
+    it('publish answers whether anybody heard the message: 0 with no subscriber, more with one, 0 again after it left', async () => {
+      const [a, b] = [await open(), await open()];
+      const k = unique();
+      expect(await a.publish(`${k}ch`, 'nobody')).toBe(0);
+      const got = inbox();
+      const off = await b.subscribe(`${k}ch`, got.handler);
+      // Another instance's subscriber is heard exactly when publish/subscribe reaches other processes.
+      const heard = await a.publish(`${k}ch`, 'across');
+      if (b.supportsPubSub) expect(heard).toBeGreaterThan(0);
+      else expect(heard).toBe(0);
+      expect(await b.publish(`${k}ch`, 'own')).toBeGreaterThan(0);
+      await got.waitFor('own');
+      await off();
+      await eventually(async () => expect(await b.publish(`${k}ch`, 'gone')).toBe(0));
+    });
+
     it('stops delivering to a handler once it unsubscribed, and keeps the others', async () => {
       const store = await open();
       const k = unique();

@@ -1,7 +1,7 @@
 // POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
 import type { KeepAlive } from '../handler';
 import { callerKey } from '../../elicitation/round-call';
-import { pendingOf } from '../../elicitation/pending';
+import { pendingOf, type Delivery } from '../../elicitation/pending';
 import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
 import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
@@ -9,6 +9,7 @@ import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
 import { accepted, errorResponseOf, jsonResponse } from '../respond';
 import { callTool } from './call';
+import { isClosing, shuttingDown } from './shutdown';
 import { initializeResult, legacyMethod, negotiate } from './methods';
 import { sessionsOf, type LiveSession } from './sessions';
 
@@ -51,6 +52,8 @@ async function limited<T>(id: string | number | null, open: () => Promise<T>): P
 export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo, keepAlive?: KeepAlive): Promise<Response> {
   const id = isRequest(message) ? message.id : null;
   const params = (isResponse(message) ? undefined : message.params) ?? {};
+  // Shutting down: no new session, no new call; answers to waiting questions are still taken.
+  if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call')) return errorResponseOf(id, shuttingDown());
   if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
     const auth = await resolveCaller(request, server, given);
     if (auth instanceof Response) return auth;
@@ -73,8 +76,9 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   if (version !== null && !isLegacyVersion(version))
     return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Bad Request: Unsupported protocol version ${version}` } }, 400);
   if (isResponse(message)) {
-    await deliverAnswer(server, session, message);
-    return accepted();
+    const delivery = await deliverAnswer(server, session, message);
+    // Accepted only when it reached its call, or when this instance can't tell (a record sealed with another secret).
+    return delivery === 'delivered' || delivery === 'unreadable' ? accepted() : undeliverable(message.id, delivery);
   }
   if (!isRequest(message)) {
     if (message.method === 'notifications/cancelled') session.calls.get(params.requestId as string | number)?.abort();
@@ -93,11 +97,21 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   }
 }
 
+const UNDELIVERABLE: Record<Exclude<Delivery, 'delivered' | 'unreadable'>, string> = {
+  'no-question': 'No call waits for this answer: the question was answered already, timed out, or never asked in this session. Call the tool again',
+  'no-listener': 'No call waits for this answer: the instance that asked no longer listens (it stopped, or it shares no publish/subscribe with this one). Call the tool again',
+};
+
+/** 410 Gone with a JSON-RPC error under the answer's id: the client learns its answer reached nobody. */
+const undeliverable = (id: JsonRpcResponse['id'], delivery: Exclude<Delivery, 'delivered' | 'unreadable'>): Response =>
+  jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.AnswerUndeliverable, message: UNDELIVERABLE[delivery], data: { code: 'ANSWER_UNDELIVERABLE', reason: delivery } } }, 410);
+
 /** The client's answer to a request this server sent (elicitation/create, sampling/createMessage, roots/list). */
-export async function deliverAnswer(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<void> {
-  if (typeof message.id !== 'string') return;
+export async function deliverAnswer(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<Delivery> {
+  // Every question Parley sends has a string id: any other id answers nothing.
+  if (typeof message.id !== 'string') return 'no-question';
   // An error answers sample() and listRoots() with a failure; elicit() counts it as cancel.
   if (message.error) server.logger.warn(`The client answered request ${message.id} with an error (${message.error.code}: ${message.error.message}); an elicitation treats it as cancel`);
   const answer = message.error ? { action: 'cancel', error: { code: message.error.code, message: message.error.message } } : { ...message.result };
-  await pendingOf(server).deliver(session.record.sessionId, message.id, answer);
+  return pendingOf(server).deliver(session.record.sessionId, message.id, answer);
 }

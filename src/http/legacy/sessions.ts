@@ -1,7 +1,8 @@
 // Sessions of clients before 2026-07-28: a random id bound to its caller, held here, and in the store when instances share one.
 import { randomBytes, toBase64Url } from '../../crypto';
 import { openRecord, sealRecord } from '../../elicitation/sealed-record';
-import { LimitError, type JsonRpcId } from '../../protocol';
+import { LimitError, type JsonRpcId, type McpWireError } from '../../protocol';
+import { pendingOf, sessionEndedError } from '../../elicitation/pending';
 import { readEnv } from '../../runtime';
 import type { ParleyServer } from '../../server/instance';
 import type { ElicitationStore } from '../../stores';
@@ -117,7 +118,7 @@ export class SessionTable {
       // Ask the store every time: another instance may have ended the session.
       const stored = await shared.backend.get(this.key(shared, id));
       if (!stored) {
-        if (entry) this.drop(entry);
+        if (entry) this.drop(entry, 'the store no longer holds it (it was ended on another instance, it expired, or the store lost its data)');
         return undefined;
       }
       entry ??= this.live.get(id); // adopted by a request that was waiting on the store with this one
@@ -132,7 +133,7 @@ export class SessionTable {
     if (!entry || entry.session.record.caller !== caller) return undefined;
     // With a shared store, the stored record's TTL is the idle clock: every instance renews it, so it decides.
     if (entry.session.record.expiresAt <= now || (!shared && entry.lastActiveAt + this.limits.idleTtlMs <= now)) {
-      this.drop(entry);
+      this.drop(entry, 'it expired (http.sessions)');
       return undefined;
     }
     await this.touch(entry, now);
@@ -142,9 +143,18 @@ export class SessionTable {
   /** Ends a session: its calls stop, its streams close, and every instance answers 404 from now on. */
   async end(session: LiveSession): Promise<void> {
     const entry = this.live.get(session.record.sessionId);
-    if (entry?.session === session) this.drop(entry);
+    const why = 'the client ended the session (DELETE)';
+    if (entry?.session === session) this.drop(entry, why);
     const shared = this.shared;
-    if (shared) await shared.backend.delete(this.key(shared, session.record.sessionId));
+    if (!shared) return;
+    await shared.backend.delete(this.key(shared, session.record.sessionId));
+    // Calls of the session waiting for an answer on other instances end now too, with the same reason.
+    await pendingOf(this.server).endSession(session.record.sessionId, why);
+  }
+
+  /** Ends every session this process holds, their running calls with `reason` (the server is shutting down). */
+  endAll(reason: McpWireError): void {
+    for (const entry of [...this.live.values()]) this.drop(entry, reason);
   }
 
   /**
@@ -218,7 +228,8 @@ export class SessionTable {
     return entry;
   }
 
-  private drop(entry: Entry): void {
+  /** Forgets the session here: its calls end with a JSON-RPC error naming why, and its streams close once that is sent. */
+  private drop(entry: Entry, why: string | McpWireError = 'it ended'): void {
     const { session } = entry;
     const id = session.record.sessionId;
     if (this.live.get(id) !== entry) return;
@@ -227,8 +238,10 @@ export class SessionTable {
     mine?.delete(id);
     if (mine?.size === 0) this.byCaller.delete(session.record.caller);
     session.unwatch?.();
-    for (const call of session.calls.values()) call.abort();
-    for (const stream of session.streams.values()) stream.detach();
+    const reason = typeof why === 'string' ? sessionEndedError(why) : why;
+    for (const call of session.calls.values()) call.abort(reason);
+    // Ended, not cut: a call's stream closes once its last event (that error) reached the client.
+    for (const stream of session.streams.values()) stream.end();
   }
 
   /**
