@@ -1,6 +1,7 @@
 // npm run build: src/ to dist/ as ESM with .d.ts and source maps, one output file per source file (unbundled), so
 // dist/ keeps src/'s layout: the lazy driver imports stay separate files and "#store-drivers" stays a runtime choice.
 import { defineConfig } from 'tsdown';
+import { writeZodNamespace } from './scripts/zod-namespace';
 
 export default defineConfig({
   entry: [
@@ -32,4 +33,6 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   // The edge/Node split is package.json's, at run time; dependencies and peers are the user's install.
   deps: { neverBundle: [/^#store-drivers$/, /^node:/] },
+  // z's modules as ESM re-exports, so bundlers leave zod's translations out (scripts/zod-namespace.ts says why).
+  hooks: { 'build:done': () => writeZodNamespace(import.meta.dirname) },
 });

@@ -29,8 +29,10 @@ describe('the tarball', () => {
   it('holds only what a user needs, and publint and attw find nothing wrong', { timeout: 120_000 }, async () => {
     const { stdout } = await sh(ROOT, 'tar', ['-tzf', tarball]);
     const paths = stdout.trim().split('\n').map((p) => p.replace(/^package\//, ''));
-    expect(new Set(paths.map((p) => p.split('/')[0]))).toEqual(new Set(['dist', 'bin', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
-    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+    expect(new Set(paths.map((p) => p.split('/')[0]))).toEqual(new Set(['dist', 'bin', 'templates', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
+    // TypeScript only in the templates parley init copies (test/package/project.test.ts runs what it makes).
+    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts') && !p.startsWith('templates/'))).toEqual([]);
+    expect(paths).toContain('templates/app/gitignore');
     await sh(ROOT, process.execPath, ['node_modules/publint/src/cli.js', '--strict', tarball]);
     await sh(ROOT, process.execPath, ['node_modules/@arethetypeswrong/cli/dist/index.js', tarball, '--profile', 'esm-only']);
   });

@@ -1,0 +1,64 @@
+// parley init <dir>: a new project from templates/app (shipped in the package): a server whose tool asks, its tests,
+// and its entries for Node, Cloudflare Workers and Next.js/Vercel. Its package.json depends on this parley-mcp.
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export const INIT_USAGE = `parley init <dir>
+
+  Makes a new MCP server project in <dir> (which must not exist yet, or be empty):
+  src/server.ts with a tool that asks, src/server.test.ts (vitest), src/main.ts for Node (npm start),
+  src/worker.ts and wrangler.toml for Cloudflare Workers, app/api/mcp/route.ts and next.config.mjs for Next.js
+  and Vercel.
+  Then: cd <dir> && npm install && npm start`;
+
+// From dist/cli/init.js and src/cli/init.ts alike, the package root is two folders up.
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TEMPLATE = join(PACKAGE_ROOT, 'templates', 'app');
+/** Files whose text names the project. */
+const NAMED = ['README.md', 'wrangler.toml', 'src/server.ts'];
+
+export async function init(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help) return void process.stderr.write(`${INIT_USAGE}\n`), 0;
+  if (positionals.length !== 1) return fail(`give one directory to make the project in\n\n${INIT_USAGE}`);
+  const target = resolve(positionals[0]!);
+  if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0))
+    return fail(`${positionals[0]} already exists and is not an empty directory: choose a new one (Parley does not overwrite files)`);
+
+  const name = packageName(basename(target));
+  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> };
+  cpSync(TEMPLATE, target, { recursive: true });
+  renameSync(join(target, 'gitignore'), join(target, '.gitignore')); // npm pack leaves out files named .gitignore
+  for (const file of NAMED) writeFileSync(join(target, file), readFileSync(join(target, file), 'utf8').replaceAll('__NAME__', name));
+  writeFileSync(join(target, 'package.json'), `${JSON.stringify(projectPackage(name, own.version, own.dependencies.tsx!), null, 2)}\n`);
+
+  const relativePath = relative(process.cwd(), target) || '.';
+  const where = /[\s'"$]/.test(relativePath) ? JSON.stringify(relativePath) : relativePath;
+  process.stdout.write(`Made ${name} in ${where}. Next:\n  cd ${where}\n  npm install\n  npm start      # http://127.0.0.1:3000/mcp\n  npm test\nREADME.md says how to deploy it to Cloudflare Workers and to Next.js or Vercel.\n`);
+  return 0;
+}
+
+/** The new project's package.json: this parley-mcp's version, and the tsx that parley-mcp itself runs on. */
+function projectPackage(name: string, version: string, tsx: string) {
+  return {
+    name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    scripts: { start: 'tsx src/main.ts', dev: 'parley dev src/server.ts', test: 'vitest run', typecheck: 'tsc' },
+    dependencies: { 'parley-mcp': `^${version}`, tsx },
+    devDependencies: { '@types/node': '^22.0.0', typescript: '^5.9.3', vitest: '^4.1.12' },
+  };
+}
+
+/** A directory's name as an npm package and Worker name: lowercase letters, digits and dashes. */
+function packageName(dir: string): string {
+  return dir.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'mcp-server';
+}
+
+function fail(message: string): number {
+  process.stderr.write(`parley init: ${message}\n`);
+  return 1;
+}

@@ -1,0 +1,56 @@
+// parley init from the source: the files it makes, the names it writes, and what it refuses (test/package installs and
+// runs what it makes from the packed tarball).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { init } from '../../src/cli/init';
+
+const own = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string; dependencies: { tsx: string } };
+let parent: string;
+let stderr: string;
+beforeEach(() => {
+  parent = mkdtempSync(join(tmpdir(), 'parley-init-'));
+  stderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(parent, { recursive: true, force: true });
+});
+
+it('makes the project, named after its directory, depending on this parley-mcp and its tsx', async () => {
+  expect(await init([join(parent, 'My Tools')])).toBe(0);
+  const dir = join(parent, 'My Tools');
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  expect(pkg).toMatchObject({ name: 'my-tools', type: 'module', dependencies: { 'parley-mcp': `^${own.version}`, tsx: own.dependencies.tsx } });
+  expect(readFileSync(join(dir, 'wrangler.toml'), 'utf8')).toContain('name = "my-tools"');
+  expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('node_modules/');
+  expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).not.toContain('__NAME__');
+});
+
+it('makes it in an empty directory that exists', async () => {
+  mkdirSync(join(parent, 'empty'));
+  expect(await init([join(parent, 'empty')])).toBe(0);
+});
+
+it('refuses a directory with files in it, and a file, touching nothing', async () => {
+  mkdirSync(join(parent, 'full'));
+  writeFileSync(join(parent, 'full', 'notes.txt'), 'mine');
+  writeFileSync(join(parent, 'file'), 'mine');
+  for (const target of ['full', 'file']) {
+    stderr = '';
+    expect(await init([join(parent, target)])).toBe(1);
+    expect(stderr).toMatch(/^parley init: .* already exists and is not an empty directory: choose a new one/);
+  }
+  expect(readFileSync(join(parent, 'full', 'notes.txt'), 'utf8')).toBe('mine');
+});
+
+it('prints its usage for --help, and asks for a directory when given none', async () => {
+  expect(await init(['--help'])).toBe(0);
+  expect(stderr).toContain('parley init <dir>');
+  stderr = '';
+  expect(await init([])).toBe(1);
+  expect(stderr).toContain('give one directory to make the project in');
+});
