@@ -3,7 +3,7 @@ import type { QuestionService } from '../questions/service';
 import type { PersistentOptions } from '../questions/options';
 import type { EnvSource, Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server/config';
-import type { RedisTcpOptions, SqliteOptions } from './options';
+import type { RedisClusterOptions, RedisTcpOptions, SqliteOptions } from './options';
 import type { RedisHttpStoreOptions } from './redis-http';
 import type { StoreBackend } from './types';
 
@@ -13,7 +13,7 @@ export interface RedisHttpDriver {
 }
 
 export interface StoreDrivers {
-  redis(): Promise<{ createRedisStore(options: RedisTcpOptions | string, extra: { onError?: (error: Error) => void }): Promise<StoreBackend> }>;
+  redis(): Promise<{ createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra: { onError?: (error: Error) => void }): Promise<StoreBackend> }>;
   sqlite(): Promise<{ createSqliteStore(options: SqliteOptions): Promise<StoreBackend> }>;
   redisHttp(): Promise<RedisHttpDriver>;
   /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */

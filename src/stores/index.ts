@@ -6,4 +6,4 @@ export type { ElicitationStore, ElicitationStoreInfo } from './factory';
 export { chooseElicitationStore, DEFAULT_KEY_PREFIX, redisChoice, redisFromEnv, sqliteChoice, VERCEL_KV_REFUSED } from './choose';
 export type { StoreChoice, StoreSource } from './choose';
 export { redisOptionsSchema, sqliteOptionsSchema } from './options';
-export type { RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';
+export type { RedisClusterOptions, RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';

@@ -16,6 +16,19 @@ export const redisTcpOptionsSchema = z.strictObject({
   keyPrefix: z.string().optional(),
 });
 
+/**
+ * A Redis Cluster: `{ provider: 'redis', cluster: [{ host, port }, …] }`, any of its nodes (ioredis finds the rest).
+ * No `url`, `host`, `port` or `db`: a cluster has only database 0, and the nodes say where everything is.
+ */
+export const redisClusterOptionsSchema = z.strictObject({
+  provider: z.literal('redis').optional(),
+  cluster: z.array(z.strictObject({ host: z.string().min(1), port: z.number().int().min(1).max(65535) })).min(1, 'name at least one node of the cluster'),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  tls: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
+  keyPrefix: z.string().optional(),
+});
+
 /** Vercel KV: accepted as a server store, refused for elicitation (it has no publish/subscribe). */
 export const vercelKvOptionsSchema = z.strictObject({
   provider: z.literal('vercel-kv'),
@@ -32,11 +45,12 @@ export const redisHttpOptionsSchema = z.strictObject({
   keyPrefix: z.string().optional(),
 });
 
-export const redisOptionsSchema = z.union([redisUrl, redisTcpOptionsSchema, vercelKvOptionsSchema, redisHttpOptionsSchema]);
+export const redisOptionsSchema = z.union([redisUrl, redisTcpOptionsSchema, redisClusterOptionsSchema, vercelKvOptionsSchema, redisHttpOptionsSchema]);
 
 export const sqliteOptionsSchema = z.strictObject({ path: z.string().min(1) });
 
 export type RedisTcpOptions = z.output<typeof redisTcpOptionsSchema>;
+export type RedisClusterOptions = z.output<typeof redisClusterOptionsSchema>;
 export type RedisHttpOptions = z.output<typeof redisHttpOptionsSchema>;
 export type RedisOptions = z.output<typeof redisOptionsSchema>;
 export type SqliteOptions = z.output<typeof sqliteOptionsSchema>;

@@ -1,7 +1,8 @@
 // Redis over TCP (ioredis): keys with TTLs, GETDEL for take, and publish/subscribe on a second connection.
 import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
 import { createRedactor, secretsIn } from '../runtime';
-import type { RedisTcpOptions } from './options';
+import type { RedisClusterOptions, RedisTcpOptions } from './options';
+import { createRedisClusterStore, type RedisClusterStore } from './redis-cluster';
 import type { MessageHandler, StoreBackend } from './types';
 
 export interface RedisStoreOptions {
@@ -139,10 +140,15 @@ export function ioRedisOptions(options: RedisTcpOptions | string): { url?: strin
 }
 
 /**
- * Connects to Redis and resolves once the connection is ready; fails with a clear error when it can't.
+ * Connects to Redis and resolves once the connection is ready; fails with a clear error when it can't. Options with
+ * `cluster` open a Redis Cluster instead (see createRedisClusterStore).
  * @example const store = await createRedisStore({ host: '127.0.0.1', port: 6379 });
  */
-export async function createRedisStore(options: RedisTcpOptions | string, extra: RedisStoreOptions = {}): Promise<RedisStore> {
+export async function createRedisStore(options: RedisClusterOptions, extra?: RedisStoreOptions): Promise<RedisClusterStore>;
+export async function createRedisStore(options: RedisTcpOptions | string, extra?: RedisStoreOptions): Promise<RedisStore>;
+export async function createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra?: RedisStoreOptions): Promise<RedisStore | RedisClusterStore>;
+export async function createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra: RedisStoreOptions = {}): Promise<RedisStore | RedisClusterStore> {
+  if (typeof options !== 'string' && 'cluster' in options) return createRedisClusterStore(options, extra);
   const onError = extra.onError ?? (() => undefined);
   const resolved = ioRedisOptions(options);
   const client = resolved.url ? new Redis(resolved.url, resolved.options) : new Redis(resolved.options);
@@ -158,3 +164,5 @@ export async function createRedisStore(options: RedisTcpOptions | string, extra:
   }
   return new RedisStore(client, onError);
 }
+
+export { createRedisClusterStore, RedisClusterStore } from './redis-cluster';

@@ -1,0 +1,166 @@
+// Redis Cluster (ioredis's Cluster): every key on its slot's master, and sharded publish/subscribe (SPUBLISH,
+// SSUBSCRIBE), so a channel lives on one shard and publish's count is the count of that shard's subscribers.
+import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
+import { createRedactor, secretsIn } from '../runtime';
+import type { RedisClusterOptions } from './options';
+import type { MessageHandler, StoreBackend } from './types';
+
+/**
+ * How often an idle instance asks the cluster for its slots, so its subscriptions follow a failover to the new master
+ * (a subscriber connection sends nothing that a MOVED could answer). One CLUSTER SLOTS a second per instance.
+ */
+const SLOTS_REFRESH_MS = 1_000;
+
+export class RedisClusterStore implements StoreBackend {
+  readonly type = 'redis-cluster';
+  readonly supportsPubSub = true;
+  readonly distributed = true;
+  // #private: the client carries its options, password included.
+  readonly #client: Cluster;
+  readonly #onError: (error: Error) => void;
+  readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
+  readonly #restored = new Set<() => void>();
+  #closed?: Promise<void>;
+
+  constructor(client: Cluster, onError: (error: Error) => void) {
+    this.#client = client;
+    this.#onError = onError;
+    // Connected already: a later `ready` follows a reconnection, `subscribersReady` a new topology (a failover); a
+    // replica that took over may lack the newest writes, so both count as "the store may have lost data".
+    client.on('ready', () => this.#tellRestored());
+    client.on('subscribersReady', () => this.#tellRestored());
+    client.on('smessage', (channel: string, message: string) => {
+      for (const handler of this.#channels.get(channel)?.handlers ?? []) {
+        try {
+          handler(message);
+        } catch (error) {
+          this.#onError(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    });
+  }
+
+  #tellRestored(): void {
+    for (const listener of this.#restored) {
+      try {
+        listener();
+      } catch (error) {
+        this.#onError(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.#client.get(key)) ?? undefined;
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    if (ttlMs === undefined) await this.#client.set(key, value);
+    else if (ttlMs <= 0) await this.#client.del(key); // already expired
+    else await this.#client.set(key, value, 'PX', Math.ceil(ttlMs));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#client.del(key);
+  }
+
+  /** GETDEL on the key's master: of several callers exactly one gets the value. */
+  async take(key: string): Promise<string | undefined> {
+    return (await this.#client.getdel(key)) ?? undefined;
+  }
+
+  /**
+   * SPUBLISH goes to the channel's master, whose reply counts the subscribers connected to it: every subscriber, since
+   * they subscribe on the master. Fast path: a count above 0 is the answer. At 0, a subscriber may still sit on a node
+   * that was the master until a failover (it is a replica now, and still hears the shard's messages until this side
+   * of it moves over): those nodes are asked too (PUBSUB SHARDNUMSUB), so an answer they heard is not called lost.
+   */
+  async publish(channel: string, message: string): Promise<number> {
+    const heard = Number(await this.#client.spublish(channel, message));
+    if (heard > 0) return heard;
+    const counts = await Promise.all(
+      this.#client.nodes('all').map(async (node) => {
+        const reply = (await node.call('PUBSUB', 'SHARDNUMSUB', channel).catch(() => [])) as unknown[];
+        return Number(reply[1] ?? 0);
+      }),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  onRestored(listener: () => void): () => void {
+    this.#restored.add(listener);
+    return () => void this.#restored.delete(listener);
+  }
+
+  /** SSUBSCRIBE once per channel, on the connection ioredis keeps to the channel's master; resolves once live. */
+  async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
+    if (this.#closed) throw new Error('The Redis Cluster store is closed');
+    let entry = this.#channels.get(channel);
+    if (!entry) {
+      const ready = this.#client.ssubscribe(channel).then(() => undefined);
+      this.#channels.set(channel, (entry = { handlers: new Set(), ready }));
+    }
+    const handler: MessageHandler = (m) => onMessage(m);
+    entry.handlers.add(handler);
+    const unsubscribe = async () => {
+      if (!entry.handlers.delete(handler) || entry.handlers.size > 0 || this.#channels.get(channel) !== entry) return;
+      this.#channels.delete(channel);
+      if (!this.#closed) await this.#client.sunsubscribe(channel);
+    };
+    try {
+      await entry.ready;
+    } catch (error) {
+      await unsubscribe().catch(() => undefined);
+      throw error;
+    }
+    return unsubscribe;
+  }
+
+  close(): Promise<void> {
+    this.#channels.clear();
+    return (this.#closed ??= this.#client.quit().then(
+      () => undefined,
+      () => this.#client.disconnect(),
+    ));
+  }
+}
+
+/** ioredis's Cluster options for ours: sharded subscribers, slots followed every second, no ioredis keyPrefix. */
+export function ioRedisClusterOptions(options: RedisClusterOptions): { nodes: ClusterNode[]; options: ClusterOptions } {
+  const tls = options.tls === true ? {} : options.tls === false ? undefined : options.tls;
+  const { username, password } = options;
+  return {
+    nodes: options.cluster.map(({ host, port }) => ({ host, port })),
+    options: {
+      lazyConnect: true,
+      shardedSubscribers: true,
+      slotsRefreshInterval: SLOTS_REFRESH_MS,
+      // Connecting gives up after a few rounds over the seeds instead of retrying forever.
+      clusterRetryStrategy: (times) => (times > 3 ? null : Math.min(100 * times, 1_000)),
+      redisOptions: { username, password, maxRetriesPerRequest: 3, connectTimeout: 5_000, ...(tls ? { tls } : {}) },
+    },
+  };
+}
+
+/**
+ * Connects to a Redis Cluster through any of its nodes and resolves once the slots are known; fails with a clear error when it can't.
+ * @example const store = await createRedisClusterStore({ provider: 'redis', cluster: [{ host: '10.0.0.1', port: 7000 }] });
+ */
+export async function createRedisClusterStore(options: RedisClusterOptions, extra: { onError?: (error: Error) => void } = {}): Promise<RedisClusterStore> {
+  const onError = extra.onError ?? (() => undefined);
+  const resolved = ioRedisClusterOptions(options);
+  const client = new Cluster(resolved.nodes, resolved.options);
+  client.on('error', onError);
+  client.on('nodeError', onError);
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    const where = options.cluster.map(({ host, port }) => `${host}:${port}`).join(', ');
+    const redact = createRedactor(secretsIn(options));
+    throw new Error(redact.text(`Could not connect to the Redis Cluster at ${where}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  // Once connected, keep retrying for ever (as a single Redis does) rather than ending the store.
+  client.options.clusterRetryStrategy = (times) => Math.min(100 + times * 50, 2_000);
+  return new RedisClusterStore(client, onError);
+}
