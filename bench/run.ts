@@ -1,11 +1,12 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6 --pending 10000 --write (bench/RESULTS.md)
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7 --pending 10000
+// --questions-sessions 16 --questions-per-session 8 (row 7) --write (bench/RESULTS.md)
 // --profile (cpu-prof Parley).
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { bundleWorker } from '../test/helpers/bundle';
 import { startRedis, type RunningRedis } from '../test/helpers/redis';
-import { runLegacyRounds, type LegacyRoundResult } from './lib/legacy-round';
+import { runLegacyRounds, runManyQuestions, type LegacyRoundResult, type ManyQuestionsResult } from './lib/legacy-round';
 import { measurePending } from './lib/pending-memory';
 import { measureWorkerd } from './lib/workerd';
 import { parseArgs } from 'node:util';
@@ -21,8 +22,10 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3,4,5,6' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7' },
     pending: { type: 'string', default: '10000' },
+    'questions-sessions': { type: 'string', default: '16' },
+    'questions-per-session': { type: 'string', default: '8' },
     write: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
   },
@@ -50,6 +53,15 @@ const sessionSecret = { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcd
 const table: TableRow[] = [];
 const goals: string[] = [];
 const rate = (cell: Cell | undefined, key: 'requestsPerSec' | 'cyclesPerSec' | 'cycleP50' = 'requestsPerSec') => cell?.median?.[key] ?? NaN;
+// Rows 4 and 7: a real redis-server and two Parley processes on it, started once for both rows.
+let instances: Promise<[ServerProcess, ServerProcess]> | undefined;
+const acrossInstances = () =>
+  (instances ??= (async () => {
+    redis = await startRedis();
+    // Both instances share the session secret and the state key, as a deployment behind a load balancer would.
+    const env = { ...sessionSecret, BENCH_REDIS_URL: redis.url, VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
+    return [await start('parley', [], env), await start('parley', [], env)] as [ServerProcess, ServerProcess];
+  })());
 const verdict = (ok: boolean, value: number) => (Number.isNaN(value) ? 'not measured' : ok ? 'met' : 'NOT met');
 
 try {
@@ -119,10 +131,7 @@ try {
   }
   if (rows.has('4')) {
     log('row 4: an older client\'s elicitation round (2025-11-25), memory store and two processes through Redis');
-    redis = await startRedis();
-    // Both instances share the session secret and the state key, as a deployment behind a load balancer would.
-    const env = { ...sessionSecret, BENCH_REDIS_URL: redis.url, VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
-    const [a, b] = [await start('parley', [], env), await start('parley', [], env)];
+    const [a, b] = await acrossInstances();
     for (const clients of [1, 8]) {
       const measure = async (label: string, call: string, answer: string) => {
         await runLegacyRounds(call, answer, { clients, seconds: Math.min(settings.warmup, 1) });
@@ -153,6 +162,31 @@ try {
     }
   }
 
+  if (rows.has('7')) {
+    const [sessions, perSession] = [Number(values['questions-sessions']), Number(values['questions-per-session'])];
+    log(`row 7: many questions per session (2025-11-25) across two processes through Redis: ${sessions} sessions × ${perSession} concurrent calls`);
+    const [a, b] = await acrossInstances();
+    await runManyQuestions(a.url, b.url, { sessions, perSession, seconds: Math.min(settings.warmup, 1) });
+    const runs: ManyQuestionsResult[] = [];
+    for (let i = 0; i < settings.runs; i++) runs.push(await runManyQuestions(a.url, b.url, { sessions, perSession, seconds: settings.duration }));
+    const m = (k: 'roundsPerSec' | 'p50' | 'p99') => median(runs.map((r) => r[k]));
+    const lost = runs.reduce((n, r) => n + r.lost, 0);
+    const calls = runs.reduce((n, r) => n + r.calls, 0);
+    log(`  p50 ${runs.map((r) => r.p50.toFixed(2)).join(', ')} ms, lost ${lost} of ${calls}`);
+    const valid = lost === 0 && calls > 0;
+    table.push({
+      row: '7',
+      measure: `older client, ${perSession} questions at once per session, ${sessions} sessions (question → result)`,
+      server: 'Parley, two processes through Redis (call on A, answer to B)',
+      throughput: valid ? `${Math.round(m('roundsPerSec')).toLocaleString('en-US')} rounds/s` : 'invalid',
+      p50: valid ? ms(m('p50')) : '–',
+      p99: valid ? ms(m('p99')) : '–',
+      vsParley: '',
+      cpu: '–',
+      bodies: valid ? `${calls.toLocaleString('en-US')} calls, lost 0` : `INVALID: lost ${lost} of ${calls} (${runs.find((r) => r.lostSample)?.lostSample ?? ''})`,
+    });
+  }
+
   if (rows.has('5')) {
     log('row 5: inside workerd (miniflare)');
     const workerd = await measureWorkerd(settings);
@@ -170,7 +204,7 @@ try {
     const held = await start('parley', [], sessionSecret);
     const memory = await measurePending(held, count);
     const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-    table.push({ row: '', measure: `${count.toLocaleString('en-US')} pending older-client questions`, server: 'Parley, one process, memory store', throughput: `RSS ${mb(memory.before)} → ${mb(memory.after)}`, p50: '', p99: '', vsParley: '', cpu: '', bodies: `${(memory.perQuestion / 1024).toFixed(1)} KB each (RSS, with its open SSE connection)` });
+    table.push({ row: '', measure: `${count.toLocaleString('en-US')} pending older-client questions (a record each, 100 per session)`, server: 'Parley, one process, memory store', throughput: `RSS ${mb(memory.before)} → ${mb(memory.after)}`, p50: '', p99: '', vsParley: '', cpu: '', bodies: `${(memory.perQuestion / 1024).toFixed(1)} KB each (RSS, with its open SSE connection)` });
   }
 } finally {
   await Promise.all(started.map((s) => s.stop()));
@@ -182,7 +216,7 @@ const notes = [
   '- Row 4 is driven by a hand-written client (fetch, reading each call\'s SSE stream and posting the answer), not autocannon; at 8 clients that client, not the server, is the limit.',
   '- Row 5 runs with elicitation off in the Worker (on the edge it needs a distributed store); autocannon reaches workerd through miniflare\'s loopback port.',
 ];
-const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')} --pending ${values.pending}`;
+const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')} --pending ${values.pending}${rows.has('7') ? ` --questions-sessions ${values['questions-sessions']} --questions-per-session ${values['questions-per-session']}` : ''}`;
 const report = [
   markdownTable(table),
   '',

@@ -107,3 +107,71 @@ export async function askAndLeave(url: string, session: string, n: number, signa
   for await (const message of sseMessages(response)) if (message.method === 'elicitation/create') return;
   throw new Error('the call ended without asking');
 }
+
+export interface ManyQuestionsResult {
+  calls: number;
+  /** Calls that did not end with their own answer's result (a wrong or missing result, an error). */
+  lost: number;
+  lostSample?: string;
+  roundsPerSec: number;
+  /** Question received (elicitation/create on the call's stream) to the call's result, in ms. */
+  p50: number;
+  p99: number;
+}
+
+/** One call that asks: question on `callUrl`'s stream, answer POSTed to `answerUrl`; resolves to the question-to-result ms, or throws. */
+async function timedRound(callUrl: string, answerUrl: string, session: string, n: number): Promise<number> {
+  const id = `M-${n}`;
+  const response = await post(callUrl, { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id } } }, session);
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`call answered ${response.status} ${await response.text()}`);
+  let asked: number | undefined;
+  for await (const message of sseMessages(response)) {
+    if (message.method === 'elicitation/create') {
+      if (message.params?.message !== roundQuestion(id)) throw new Error(`asked ${JSON.stringify(message)}`);
+      asked = performance.now();
+      const answer = await post(answerUrl, { jsonrpc: '2.0', id: message.id, result: { action: 'accept', content: { confirm: true } } }, session);
+      await answer.text();
+      if (answer.status !== 202) throw new Error(`answer got ${answer.status}`);
+    } else if (message.id === n) {
+      if (asked === undefined || message.result?.content?.[0]?.text !== roundDone(id)) throw new Error(`result ${JSON.stringify(message)}`);
+      return performance.now() - asked;
+    }
+  }
+  throw new Error('the stream ended with no result');
+}
+
+/**
+ * Row 7: `sessions` sessions, each with `perSession` concurrent calls that ask at once (one pending record each),
+ * every answer POSTed to `answerUrl`; waves back to back for `seconds` (or `waves` waves). Each call's result must carry
+ * its own order id, so a crossed or dropped answer counts as lost.
+ */
+export async function runManyQuestions(callUrl: string, answerUrl: string, options: { sessions: number; perSession: number; seconds?: number; waves?: number }): Promise<ManyQuestionsResult> {
+  const times: number[] = [];
+  let calls = 0;
+  let lost = 0;
+  let lostSample: string | undefined;
+  let next = 0;
+  const started = performance.now();
+  const until = started + (options.seconds ?? Infinity) * 1000;
+  await Promise.all(
+    Array.from({ length: options.sessions }, async () => {
+      const session = await openSession(callUrl);
+      for (let wave = 0; performance.now() < until && (options.waves === undefined || wave < options.waves); wave++) {
+        await Promise.all(
+          Array.from({ length: options.perSession }, async () => {
+            calls++;
+            try {
+              times.push(await timedRound(callUrl, answerUrl, session, ++next));
+            } catch (e) {
+              lost++;
+              lostSample ??= (e as Error).message.slice(0, 300);
+            }
+          }),
+        );
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  return { calls, lost, lostSample, roundsPerSec: times.length / elapsed, p50: percentile(times, 50), p99: percentile(times, 99) };
+}

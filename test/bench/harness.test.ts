@@ -1,6 +1,8 @@
 // A smoke of the benchmark harness against Parley in its own process: bodies are checked, and a wrong one makes the run invalid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runManyQuestions } from '../../bench/lib/legacy-round';
 import { runLoad } from '../../bench/lib/load';
+import { startRedis } from '../helpers/redis';
 import { startServer, type ServerProcess } from '../../bench/lib/processes';
 import { elicitationRound, simpleCall } from '../../bench/scenarios';
 
@@ -28,4 +30,18 @@ describe('the benchmark harness', () => {
     expect(run).toMatchObject({ checked: 20, bad: 0, valid: true });
     expect(run.cycleP50).toBeGreaterThan(0);
   });
+
+  it('row 7: every concurrent question of a session gets its own answer across two processes (0 lost)', async () => {
+    const redis = await startRedis();
+    const env = { BENCH_REDIS_URL: redis.url, MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef', VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
+    const [a, b] = [await startServer('parley', { env }), await startServer('parley', { env })];
+    try {
+      const run = await runManyQuestions(a.url, b.url, { sessions: 4, perSession: 4, waves: 1 });
+      console.log(`row 7 smoke: ${run.calls} calls, lost ${run.lost}`);
+      expect(run).toMatchObject({ calls: 16, lost: 0 });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await redis.stop();
+    }
+  }, 60_000);
 });
