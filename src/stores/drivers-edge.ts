@@ -17,4 +17,6 @@ export const drivers: StoreDrivers = {
   },
   questionsHome: unavailable('The default question file'),
   questions: unavailable('Persistent questions'),
+  // Never imported here, so the bundle holds it only when the entry passes `telemetry: { api }` itself.
+  otel: () => Promise.resolve(undefined),
 };
