@@ -2,7 +2,7 @@
 // the legacy transport takes the rest.
 import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
 import { isKnownMethod, handleRequest, type RequestScope } from '../server/methods';
-import { traced } from '../runtime/telemetry';
+import { traced } from '../runtime/traced';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';

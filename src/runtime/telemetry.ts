@@ -42,15 +42,9 @@ export function createTelemetry(api: OtelApi | undefined): Telemetry | undefined
   return api ? new Telemetry(api, api.trace.getTracer('parley-mcp')) : undefined;
 }
 
-/** Loads @opentelemetry/api quietly: undefined when it is not installed. */
-export const importOtel = (load: () => Promise<unknown>): Promise<OtelApi | undefined> =>
-  load().then(
-    (api) => api as OtelApi,
-    () => undefined,
-  );
-
-/** `work`, ending `trace` (if any) when it settles. */
-export const traced = <T extends Record<string, unknown>>(trace: RequestTrace | undefined, work: Promise<T>): Promise<T> => (trace ? trace.watch(work) : work);
+/** The given @opentelemetry/api, else the installed one loaded quietly: undefined when it is not installed. */
+export const loadTelemetry = async (given: OtelApi | undefined, load: () => Promise<unknown>): Promise<Telemetry | undefined> =>
+  createTelemetry(given ?? (await load().then((api) => api as OtelApi, () => undefined)));
 
 export class Telemetry {
   constructor(
@@ -90,37 +84,16 @@ export class RequestTrace {
 
   /** Ends the span when `work` settles, with its result's type and round, or its error's code. */
   watch<T>(work: Promise<T>, resultOf: (value: T) => Record<string, unknown> | undefined = (value) => value as Record<string, unknown>): Promise<T> {
-    return work.then(
-      (value) => {
-        this.end(resultOf(value));
-        return value;
-      },
-      (error: unknown) => {
-        this.fail(error);
-        throw error;
-      },
-    );
+    return settle(this.span, work, (value) => {
+      const result = resultOf(value);
+      const round = result && this.facts.era === 'modern' ? roundOf(this.facts.params, result) : undefined;
+      if (round !== undefined) this.span.setAttribute('parley.round', round);
+      return result;
+    });
   }
 
   end(result: Record<string, unknown> | undefined): void {
-    const span = this.span;
-    if (span.isRecording() && result) {
-      const type = resultTypeOf(result);
-      span.setAttribute('parley.result.type', type);
-      if (type === 'tool_error') {
-        span.setAttribute('error.type', 'tool_error');
-        const code = toolErrorCode(result);
-        if (code) span.setAttribute('parley.tool.error_code', code);
-      }
-      const round = this.facts.era === 'modern' ? roundOf(this.facts.params, result) : undefined;
-      if (round !== undefined) span.setAttribute('parley.round', round);
-    }
-    span.end();
-  }
-
-  fail(error: unknown): void {
-    failSpan(this.span, error);
-    this.span.end();
+    void this.watch(Promise.resolve(result));
   }
 }
 
@@ -149,30 +122,36 @@ export class ToolTrace {
     });
   }
 
-  /** Ends the span when the run settles: `suspended` is an input_required round. */
+  /** Ends the span when the run settles: `suspended` is an input_required round; a tool error sets its status. */
   watch<T extends { kind: string; result?: Record<string, unknown> }>(work: Promise<T>): Promise<T> {
-    return work.then(
-      (outcome) => {
-        if (this.span.isRecording()) {
-          const type = outcome.kind === 'suspended' ? 'input_required' : resultTypeOf(outcome.result ?? {});
-          this.span.setAttribute('parley.result.type', type);
-          if (type === 'tool_error') {
-            this.span.setAttribute('error.type', 'tool_error');
-            const code = toolErrorCode(outcome.result ?? {});
-            if (code) this.span.setAttribute('parley.tool.error_code', code);
-            this.span.setStatus({ code: ERROR });
-          }
-        }
-        this.span.end();
-        return outcome;
-      },
-      (error: unknown) => {
-        failSpan(this.span, error);
-        this.span.end();
-        throw error;
-      },
-    );
+    return settle(this.span, work, (outcome) => (outcome.kind === 'suspended' ? { resultType: 'input_required' } : outcome.result), true);
   }
+}
+
+/** Ends `span` when `work` settles: the result's type (and a tool error's code), or the error's code. */
+function settle<T>(span: OtelSpan, work: Promise<T>, resultOf: (value: T) => Record<string, unknown> | undefined, toolStatus = false): Promise<T> {
+  return work.then(
+    (value) => {
+      const result = resultOf(value);
+      if (span.isRecording() && result) {
+        const type = resultTypeOf(result);
+        span.setAttribute('parley.result.type', type);
+        if (type === 'tool_error') {
+          span.setAttribute('error.type', 'tool_error');
+          const code = (result._meta as Record<string, unknown> | undefined)?.code;
+          if (typeof code === 'string') span.setAttribute('parley.tool.error_code', code);
+          if (toolStatus) span.setStatus({ code: ERROR });
+        }
+      }
+      span.end();
+      return value;
+    },
+    (error: unknown) => {
+      failSpan(span, error);
+      span.end();
+      throw error;
+    },
+  );
 }
 
 /** A JSON-RPC error: its numeric code, and its class name as error.type (the message may carry the caller's input). */
@@ -198,11 +177,6 @@ const stringOr = (value: unknown): string | undefined => (typeof value === 'stri
 function resultTypeOf(result: Record<string, unknown>): string {
   if (result.resultType === 'input_required') return 'input_required';
   return result.isError === true ? 'tool_error' : 'complete';
-}
-
-function toolErrorCode(result: Record<string, unknown>): string | undefined {
-  const meta = result._meta as Record<string, unknown> | undefined;
-  return typeof meta?.code === 'string' ? meta.code : undefined;
 }
 
 /** The round of a 2026-07-28 request that asks or answers: one past the highest question it answers (as the access log counts). */

@@ -14,7 +14,7 @@ import { buildResources, type Resources } from './resource-registry';
 import { createElicitationStore, type ElicitationStore } from '../stores';
 import { createQuestionService } from '../questions/open';
 import { drivers } from '#store-drivers';
-import { createTelemetry, type Telemetry } from '../runtime/telemetry';
+import type { Telemetry } from '../runtime/telemetry';
 import type { QuestionService } from '../questions/service';
 
 export interface ParleyServer {
@@ -75,8 +75,8 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const questions = await createQuestionService(config, env, logger);
-  // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (never on an edge bundle).
-  const telemetry = config.telemetry === false ? undefined : createTelemetry(config.telemetry?.api ?? (await drivers.otel()));
+  // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
+  const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
   return new BuiltServer(env, {
     config: redactor.data(config),
     info: config.info,

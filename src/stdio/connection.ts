@@ -15,7 +15,7 @@ import {
 } from '../protocol';
 import type { ParleyServer } from '../server/instance';
 import { handleRequest, isKnownMethod } from '../server/methods';
-import { traced } from '../runtime/telemetry';
+import { traced } from '../runtime/traced';
 import type { AuthInfo } from '../server/tool-types';
 import { StdioLegacySession } from './legacy-session';
 

@@ -1,5 +1,4 @@
 // The store drivers where TCP and files exist (package.json "#store-drivers", default condition): loaded on first use.
-import { importOtel } from '../runtime/telemetry';
 import type { StoreDrivers } from './drivers';
 
 /**
@@ -22,5 +21,5 @@ export const drivers: StoreDrivers = {
   redisHttp: needs('@upstash/redis', 'Redis over HTTP', () => import('./redis-http')),
   questionsHome: () => import('../questions/home-file'),
   questions: () => import('../questions/setup'),
-  otel: () => importOtel(() => import('@opentelemetry/api')),
+  otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),
 };

@@ -2,7 +2,7 @@
 import type { QuestionService } from '../questions/service';
 import type { PersistentOptions } from '../questions/options';
 import type { EnvSource, Logger } from '../runtime';
-import type { OtelApi } from '../runtime/telemetry';
+import type { OtelApi, Telemetry } from '../runtime/telemetry';
 import type { FrontMcpConfig } from '../server/config';
 import type { RedisTcpOptions, SqliteOptions } from './options';
 import type { RedisHttpStoreOptions } from './redis-http';
@@ -23,8 +23,8 @@ export interface StoreDrivers {
   questions(): Promise<{
     buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
   }>;
-  /** @opentelemetry/api when it is installed (Node), else undefined: tracing is then off, quietly. */
-  otel(): Promise<OtelApi | undefined>;
+  /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */
+  otel(given: OtelApi | undefined): Promise<Telemetry | undefined>;
 }
 
 let enabledRedisHttp: RedisHttpDriver | undefined;

@@ -4,7 +4,7 @@ import { callerKey } from '../../elicitation/round-call';
 import { pendingOf, type Delivery } from '../../elicitation/pending';
 import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
 import { readEnv } from '../../runtime';
-import { traced } from '../../runtime/telemetry';
+import { traced } from '../../runtime/traced';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
