@@ -81,7 +81,7 @@ export const configSchema = z.strictObject({
   logging: z.strictObject({ level: z.enum(['debug', 'info', 'warn', 'error']).optional() }).optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null).optional(),
   cache: z.strictObject({ ttlMs: z.number().int().min(0), scope: z.enum(['public', 'private']) }).optional(),
-  /** OpenTelemetry spans: by default @opentelemetry/api when installed (Node); `{ api }` passes it in (edge); `false` turns tracing off. */
+  /** OpenTelemetry spans (Node): by default @opentelemetry/api when installed; `{ api }` passes in your copy; `false` turns tracing off. */
   telemetry: z.union([z.literal(false), z.strictObject({ api: z.custom<OtelApi>((v) => typeof v === 'object' && v !== null && 'trace' in v && 'context' in v, 'expected @opentelemetry/api') })]).optional(),
 });
 
