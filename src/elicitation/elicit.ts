@@ -6,6 +6,7 @@ import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
 import { checkRoots, checkSample, sampleParams, type Root, type SampleOptions, type SampleParams, type SampleResult } from './inputs';
 import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
+import type { ToolTrace } from '../runtime/telemetry';
 
 export interface ElicitSettings {
   enabled: boolean;
@@ -19,6 +20,8 @@ export interface ElicitSettings {
 export interface ElicitCall {
   tool: string;
   auth: AuthInfo;
+  /** The tool call's span, when tracing is on: each question is an event on it. */
+  trace?: ToolTrace;
 }
 
 type Kind = 'elicitation' | 'sampling' | 'roots';
@@ -72,8 +75,11 @@ export class ElicitRun {
     const known = this.asker.known?.(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
     if (!known && hooks?.request?.length) params = { ...params, message: await runRequestHooks(hooks, question()) };
-    const raw = await this.asker.ask(key, params, options);
+    const trace = this.call.trace;
+    if (!known) trace?.question('asked', key, mode);
+    const raw = await (trace ? trace.awaitAnswer(key, mode, this.asker.ask(key, params, options)) : this.asker.ask(key, params, options));
     const result = checkAnswer(raw ?? {}, schema, mode);
+    if (!known?.replayed) trace?.answered(key, mode, result.status);
     if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result });
     return result;
   }

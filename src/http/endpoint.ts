@@ -2,6 +2,7 @@
 // the legacy transport takes the rest.
 import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
 import { isKnownMethod, handleRequest, type RequestScope } from '../server/methods';
+import { traced } from '../runtime/traced';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { resolveCaller } from './auth';
@@ -22,6 +23,7 @@ class StreamScope implements RequestScope {
     readonly capabilities: Record<string, unknown>,
     readonly meta: Record<string, unknown> | undefined,
     private readonly stream: RequestStream,
+    readonly trace?: RequestScope['trace'],
   ) {}
 
   get signal(): AbortSignal {
@@ -62,11 +64,12 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
+    const trace = server.telemetry?.request({ method: message.method, era, params, version: envelope?.version, store: 'request-state' });
     return await respondToRequest(
       message.id,
       // Read only when a handler asks: on Node, request.signal builds the whole Fetch Request.
       () => request.signal,
-      (stream) => handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream)),
+      (stream) => traced(trace, handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream, trace))),
       (error) => toWireError(error, server.logger),
     );
   } catch (error) {

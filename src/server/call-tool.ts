@@ -7,6 +7,7 @@ import { toCallToolResult, toToolError, type CallToolResult } from './result';
 import { runHandler, type HandlerScope } from './run-handler';
 import { describeIssues } from './schema';
 import type * as z from 'zod';
+import type { ToolTrace } from '../runtime/telemetry';
 
 export type CallScope = HandlerScope;
 
@@ -21,7 +22,13 @@ export function findTool(server: ParleyServer, params: Record<string, unknown>) 
   return { entry, args };
 }
 
-export async function runTool(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, scope: CallScope): Promise<Outcome> {
+export function runTool(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, scope: CallScope): Promise<Outcome> {
+  // Fast path: untraced, the call runs as is.
+  const trace = scope.trace?.tool(entry.name);
+  return trace ? trace.watch(execute(server, entry, args, scope, trace)) : execute(server, entry, args, scope);
+}
+
+async function execute(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, scope: CallScope, trace?: ToolTrace): Promise<Outcome> {
   const name = entry.name;
   try {
     let input: unknown = args;
@@ -30,7 +37,7 @@ export async function runTool(server: ParleyServer, entry: ToolEntry, args: Reco
       if (!parsed.success) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
       input = parsed.data;
     }
-    const run = await runHandler(server, name, new entry.cls(), scope, (ctx) => ctx.execute(input));
+    const run = await runHandler(server, name, new entry.cls(), scope, (ctx) => ctx.execute(input), trace);
     if (run.kind === 'suspended') return run;
     return { kind: 'result', result: toCallToolResult(run.value, entry) };
   } catch (error) {

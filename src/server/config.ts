@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { AuthInfo } from './tool-types';
 import type { ElicitationRequestHook, ElicitationResultHook } from '../elicitation/hooks';
 import type { Logger, LogLevel } from '../runtime';
+import type { OtelApi } from '../runtime/telemetry';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores/options';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
@@ -80,6 +81,8 @@ export const configSchema = z.strictObject({
   logging: z.strictObject({ level: z.enum(['debug', 'info', 'warn', 'error']).optional() }).optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null).optional(),
   cache: z.strictObject({ ttlMs: z.number().int().min(0), scope: z.enum(['public', 'private']) }).optional(),
+  /** OpenTelemetry spans (Node): by default @opentelemetry/api when installed; `{ api }` passes in your copy; `false` turns tracing off. */
+  telemetry: z.union([z.literal(false), z.strictObject({ api: z.custom<OtelApi>((v) => typeof v === 'object' && v !== null && 'trace' in v && 'context' in v, 'expected @opentelemetry/api') })]).optional(),
 });
 
 export type FrontMcpConfigInput = z.input<typeof configSchema>;

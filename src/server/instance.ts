@@ -13,6 +13,8 @@ import { buildRegistry, type ToolEntry } from './registry';
 import { buildResources, type Resources } from './resource-registry';
 import { createElicitationStore, type ElicitationStore } from '../stores';
 import { createQuestionService } from '../questions/open';
+import { drivers } from '#store-drivers';
+import type { Telemetry } from '../runtime/telemetry';
 import type { QuestionService } from '../questions/service';
 
 export interface ParleyServer {
@@ -44,6 +46,8 @@ export interface ParleyServer {
   elicitationStore?: ElicitationStore;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
   questions?: QuestionService;
+  /** OpenTelemetry spans; absent when @opentelemetry/api is not installed (or not passed in on an edge isolate). */
+  telemetry?: Telemetry;
 }
 
 /** A config object, or a class decorated with @FrontMcp. */
@@ -71,6 +75,8 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const questions = await createQuestionService(config, env, logger);
+  // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
+  const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
   return new BuiltServer(env, {
     config: redactor.data(config),
     info: config.info,
@@ -90,6 +96,7 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
     questions,
+    telemetry,
   });
 }
 

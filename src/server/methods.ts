@@ -14,6 +14,7 @@ import { createNotifier, type Emit, type Notifier } from './notifier';
 import { locateResource, runResource } from './read-resource';
 import type { HandlerScope } from './run-handler';
 import type { AuthInfo } from './tool-types';
+import type { RequestTrace } from '../runtime/telemetry';
 
 export interface RequestScope {
   /** 'unversioned': the request named no protocol version, so nobody can be asked. */
@@ -25,6 +26,8 @@ export interface RequestScope {
   meta?: Record<string, unknown>;
   /** Sends a notification on this request's own stream; absent when the transport has none. */
   emit?: Emit;
+  /** The request's span, when tracing is on: tool calls start theirs under it. */
+  trace?: RequestTrace;
 }
 
 type Method = (server: ParleyServer, params: Record<string, unknown>, scope: RequestScope) => Promise<Record<string, unknown>> | Record<string, unknown>;
@@ -63,6 +66,10 @@ class RunScope implements HandlerScope {
 
   get capabilities(): Record<string, unknown> {
     return this.request.capabilities;
+  }
+
+  get trace(): RequestTrace | undefined {
+    return this.request.trace;
   }
 }
 

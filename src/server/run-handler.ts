@@ -9,6 +9,7 @@ import type { ParleyServer } from './instance';
 import type { Notifier } from './notifier';
 import { attachRequest, type RequestContext } from './request-context';
 import type { AuthInfo } from './tool-types';
+import type { RequestTrace, ToolTrace } from '../runtime/telemetry';
 
 export interface HandlerScope {
   auth: AuthInfo;
@@ -19,6 +20,8 @@ export interface HandlerScope {
   changes: ListChanges;
   /** Resolves when the run asked a question that ends it (an input_required round). */
   suspended?: Promise<void>;
+  /** The request's span, when tracing is on. */
+  trace?: RequestTrace;
 }
 
 export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
@@ -34,9 +37,9 @@ const settle = () =>
   ));
 
 /** `name` is the tool, prompt or resource URI the hooks see as the asker. */
-export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>): Promise<Run<T>> {
+export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>, trace?: ToolTrace): Promise<Run<T>> {
   const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks, questions: server.questions?.forCall(scope.auth, scope.signal) };
-  const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth });
+  const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth, trace });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));
   const suspended = scope.suspended;

@@ -15,6 +15,7 @@ import {
 } from '../protocol';
 import type { ParleyServer } from '../server/instance';
 import { handleRequest, isKnownMethod } from '../server/methods';
+import { traced } from '../runtime/traced';
 import type { AuthInfo } from '../server/tool-types';
 import { StdioLegacySession } from './legacy-session';
 
@@ -105,7 +106,8 @@ export class StdioConnection {
     // Progress and log notifications go out as lines of their own, before the answer.
     const emit = (method: string, notification: Record<string, unknown>) => void this.send({ jsonrpc: '2.0', method, params: notification });
     const meta = isObject(params._meta) ? params._meta : undefined;
-    return handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal, meta, emit });
+    const trace = this.server.telemetry?.request({ method: request.method, era: 'modern', params, version: envelope.version, store: 'request-state' });
+    return traced(trace, handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal, meta, emit, trace }));
   }
 
   private toWireError(error: unknown): McpWireError {

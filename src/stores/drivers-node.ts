@@ -21,4 +21,5 @@ export const drivers: StoreDrivers = {
   redisHttp: needs('@upstash/redis', 'Redis over HTTP', () => import('./redis-http')),
   questionsHome: () => import('../questions/home-file'),
   questions: () => import('../questions/setup'),
+  otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),
 };

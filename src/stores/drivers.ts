@@ -2,6 +2,7 @@
 import type { QuestionService } from '../questions/service';
 import type { PersistentOptions } from '../questions/options';
 import type { EnvSource, Logger } from '../runtime';
+import type { OtelApi, Telemetry } from '../runtime/telemetry';
 import type { FrontMcpConfig } from '../server/config';
 import type { RedisClusterOptions, RedisTcpOptions, SqliteOptions } from './options';
 import type { RedisHttpStoreOptions } from './redis-http';
@@ -22,6 +23,8 @@ export interface StoreDrivers {
   questions(): Promise<{
     buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
   }>;
+  /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */
+  otel(given: OtelApi | undefined): Promise<Telemetry | undefined>;
 }
 
 let enabledRedisHttp: RedisHttpDriver | undefined;

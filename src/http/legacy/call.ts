@@ -38,7 +38,8 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
   const notifier = createNotifier(meta, emit, server.logger);
   // A caller with no token is known by its session: that is the subject of its persistent questions.
   const known = auth.anonymous ? { ...auth, sessionId: session.record.sessionId } : auth;
-  const scope = { auth: known, signal: controller.signal, asker, capabilities: caps, notifier, changes: server.changes };
+  const trace = server.telemetry?.request({ method: 'tools/call', era: 'legacy', params, version: session.record.version, store: server.elicitationStore?.info.type });
+  const scope = { auth: known, signal: controller.signal, asker, capabilities: caps, notifier, changes: server.changes, trace };
   const outcome = fallback
     ? callToolWithFallback(server, params.name as string, args, {
         auth,
@@ -47,7 +48,7 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
         through: { notifier, capabilities: caps, request: (key, method, p) => asker.request(key, method, p) },
       }).then((result) => ({ kind: 'result' as const, result }))
     : runTool(server, entry!, args, scope);
-  const reply = outcome.then(
+  const reply = (trace ? trace.watch(outcome, (o) => (o.kind === 'result' ? o.result : undefined)) : outcome).then(
     (outcome) => ({ jsonrpc: '2.0' as const, id: message.id, result: outcome.kind === 'result' ? outcome.result : {} }),
     (error: unknown) => errorResponse(message.id, error instanceof McpWireError ? error : internal(server, error)),
   );

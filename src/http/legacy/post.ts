@@ -4,6 +4,7 @@ import { callerKey } from '../../elicitation/round-call';
 import { pendingOf, type Delivery } from '../../elicitation/pending';
 import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
 import { readEnv } from '../../runtime';
+import { traced } from '../../runtime/traced';
 import type { ParleyServer } from '../../server/instance';
 import type { AuthInfo } from '../../server/tool-types';
 import { resolveCaller } from '../auth';
@@ -67,6 +68,7 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
     const session = await limited(id, () => sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }));
     if (session instanceof Response) return session;
+    server.telemetry?.request({ method: 'initialize', era: 'legacy', params: {}, version }).end({});
     return jsonResponse({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, { [HEADER.sessionId]: session.record.sessionId });
   }
   const opened = await openSession(server, request, given, id);
@@ -87,7 +89,8 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   try {
     if (message.method === 'initialize') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, keepAlive);
-    const result = await legacyMethod(server, message.method, params, { session, auth, signal: request.signal });
+    const trace = server.telemetry?.request({ method: message.method, era: 'legacy', params, version: session.record.version });
+    const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
     return jsonResponse({ jsonrpc: '2.0', id, result });
   } catch (error) {
     // A limit is refused with its status and Retry-After; before 2026-07-28 any other JSON-RPC error travels in a 200.
