@@ -1,5 +1,5 @@
 // npm run build: src/ to dist/ as ESM with .d.ts and source maps, one output file per source file (unbundled), so
-// dist/ keeps src/'s layout: the lazy driver imports stay separate files and "#store-drivers" stays a runtime choice.
+// dist/ keeps src/'s layout: the lazy driver imports stay separate files and "#node-only" stays a runtime choice.
 import { defineConfig } from 'tsdown';
 import { writeZodNamespace } from './scripts/zod-namespace';
 
@@ -9,15 +9,15 @@ export default defineConfig({
     'src/testing/index.ts',
     'src/client/index.ts',
     'src/adapters/node.ts',
-    'src/stdio/index.ts',
+    'src/adapters/stdio.ts',
     'src/adapters/cloudflare.ts',
     'src/adapters/vercel.ts',
     'src/stores/redis.ts',
     'src/stores/sqlite.ts',
     'src/stores/redis-http.ts',
     // What package.json "imports" and the parley command load by path.
-    'src/stores/drivers-node.ts',
-    'src/stores/drivers-edge.ts',
+    'src/app/node-only-node.ts',
+    'src/app/node-only-edge.ts',
     'src/cli/index.ts',
     'src/cli/dev-child.ts',
   ],
@@ -32,7 +32,7 @@ export default defineConfig({
   clean: true,
   tsconfig: 'tsconfig.build.json',
   // The edge/Node split is package.json's, at run time; dependencies and peers are the user's install.
-  deps: { neverBundle: [/^#store-drivers$/, /^node:/] },
+  deps: { neverBundle: [/^#node-only$/, /^node:/] },
   // z's modules as ESM re-exports, so bundlers leave zod's translations out (scripts/zod-namespace.ts says why).
   hooks: { 'build:done': () => writeZodNamespace(import.meta.dirname) },
 });

@@ -1,18 +1,18 @@
 // Parley's public API. Each group is listed by name, with why it is public.
 
 // Declaring a server: the decorators and base class users write their tools with.
-export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool } from './server/decorators';
-export type { AppOptions } from './server/decorators';
-export { ToolContext } from './server/tool-context';
-export { PromptContext } from './server/prompt-context';
-export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './server/prompt-context';
-export { ResourceContext } from './server/resource-context';
-export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './server/resource-context';
-export type { Root, SampleOptions, SampleParams, SampleResult } from './elicitation/inputs';
-export type { McpLogLevel } from './server/notifier';
-export type { ListChanges } from './server/changes';
-export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server/tool-types';
-export type { FrontMcpConfig, FrontMcpConfigInput } from './server/config';
+export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool } from './server';
+export type { AppOptions } from './server';
+export { ToolContext } from './server';
+export { PromptContext } from './server';
+export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './server';
+export { ResourceContext } from './server';
+export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './server';
+export type { Root, SampleOptions, SampleParams, SampleResult } from './server';
+export type { McpLogLevel } from './server';
+export type { ListChanges } from './server';
+export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server';
+export type { FrontMcpConfig, FrontMcpConfigInput } from './server';
 
 // Elicitation hooks: plain functions in `elicitation.hooks` that see and shape questions and answers on every transport.
 export type {
@@ -22,10 +22,10 @@ export type {
   ElicitationRequestChange,
   ElicitationRequestHook,
   ElicitationResultHook,
-} from './elicitation/hooks';
+} from './server';
 
 // Zod, re-exported so tools need one import (without its translations: see server/zod.ts).
-export * as z from './server/zod';
+export { z } from './server';
 
 // Errors a tool throws, or a caller may see by code.
 export {
@@ -34,7 +34,7 @@ export {
   ElicitationTimeoutError,
   InvalidInputError,
   PublicMcpError,
-} from './server/errors';
+} from './protocol';
 export { ErrorCode, McpWireError } from './protocol';
 
 // Persistent questions: answered later in the inbox, by a person signed in for the caller's subject.
@@ -49,12 +49,12 @@ export {
 export type { InboxLinks, PersistentOptions, QuestionStorage } from './questions';
 
 // Serving: a fetch handler for any runtime; adapters live under parley-mcp/node, parley-mcp/cloudflare, parley-mcp/vercel.
-export { createFetchHandler } from './http/handler';
-export type { FetchHandler, HandlerOptions } from './http/handler';
-export { FrontMcpInstance } from './server/front-mcp-instance';
+export { createFetchHandler } from './app';
+export type { FetchHandler, HandlerOptions } from './app';
+export { FrontMcpInstance } from './app';
 // In-process: the docs' connect() client and createDirect() server, with no HTTP in between.
-export { connect, createDirect } from './server/direct';
-export type { ConnectedClient, DirectAnswer, DirectCallOptions, DirectElicitationHandler, DirectServer } from './server/direct';
+export { connect, createDirect } from './app';
+export type { ConnectedClient, DirectAnswer, DirectCallOptions, DirectElicitationHandler, DirectServer } from './app';
 
 // Protocol constants that clients and tests name.
 export { MODERN_VERSION, SUPPORTED_VERSIONS } from './protocol';

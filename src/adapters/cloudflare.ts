@@ -1,7 +1,7 @@
 // Cloudflare Workers: a module Worker's default export. workerd takes a function export for a class, so this is an object.
-import { createStartingHandler, type FetchHandler } from '../http/handler';
-import type { ParleyServer, ServerInput } from '../server/instance';
-import { providedRedisHttp } from '../stores/drivers';
+import { createStartingHandler, type FetchHandler, type ServerInput } from '../app';
+import type { ParleyServer } from '../engine';
+import { providedRedisHttp } from '../stores';
 
 export interface WorkerExport {
   fetch: FetchHandler['fetch'];

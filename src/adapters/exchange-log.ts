@@ -1,6 +1,6 @@
 // One line per request, the same in `parley dev` and in serve()'s access log: method, tool, result type, round, status, time.
 // `tools/call close_ticket → input_required (asks elicitation-1) (round 1, HTTP 200, 5 ms)`
-import type { HandlerOptions } from '../http/handler';
+import type { HandlerOptions } from '../app';
 
 export type Print = (line: string) => void;
 type Fetch = (request: Request, options: HandlerOptions) => Promise<Response>;

@@ -1,7 +1,7 @@
 // What serve() says when it starts: where it listens, what it serves, and the settings that will bite later.
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol';
 import { isProduction, readEnv } from '../runtime';
-import type { ParleyServer } from '../server/instance';
+import type { ParleyServer } from '../engine';
 
 export interface BannerFacts {
   url: string;
@@ -45,9 +45,7 @@ function warningsOf(server: ParleyServer, facts: BannerFacts): string[] {
   const store = server.elicitationStore;
   const production = isProduction(server.env);
   const shared = store?.backend.distributed === true;
-  // buildServer already warns about this in production when the config names Redis.
-  const warnedAtBuild = production && (server.config.redis !== undefined || server.config.elicitation.redis !== undefined);
-  if (server.config.elicitation.enabled && server.ephemeralStateKey && shared && !warnedAtBuild)
+  if (server.config.elicitation.enabled && server.ephemeralStateKey && shared && !server.ephemeralKeyWarned)
     warnings.push(
       `No VAULT_SECRET (or JWT_SECRET): requestState is signed with this process's own key, yet the ${STORE_LABEL[store!.info.type] ?? store!.info.type} store says more instances share this server. Set the same VAULT_SECRET on every instance, or rounds that reach another instance start over.`,
     );

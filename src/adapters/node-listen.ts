@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import type { HandlerOptions } from '../http/handler';
+import type { HandlerOptions } from '../app';
 import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
 import { answerFailure, writeResponse } from './node-response';
 import { queueAnswer } from './node-turn';

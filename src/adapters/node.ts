@@ -1,24 +1,9 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
-import { startFetchHandler, type CloseOptions, type FetchHandler } from '../http/handler';
-import { useNativeAead, useNativeHmac } from '../crypto';
-import { usePlainResponses } from '../http/respond';
-import { useTurnEnd } from '../runtime';
-import { configOf, type ServerInput } from '../server/instance';
+import { startFetchHandler, type CloseOptions, type FetchHandler, configOf, type ServerInput } from '../app';
 import { ExchangeLog, observeExchanges } from './exchange-log';
-import { nodeAead } from './node-aead';
 import { startupBanner } from './node-banner';
-import { nodeHmac } from './node-hmac';
 import { listenError, listenFetch } from './node-listen';
-import { plainResponse } from './node-response';
-import { atNodeTurnEnd } from './node-turn';
-
-// JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together.
-usePlainResponses(plainResponse);
-useTurnEnd(atNodeTurnEnd);
-
-// requestState is signed and sealed with node:crypto here: the same bytes as WebCrypto's, with no thread-pool round trip per request.
-useNativeHmac(nodeHmac);
-useNativeAead(nodeAead);
+import { NODE_PLATFORM } from './node-platform';
 
 export interface NodeServeOptions {
   port?: number;
@@ -58,7 +43,7 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   // Bound to loopback, a request naming another Host is a DNS-rebinding attempt.
   const http = { ...config.http, allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined) };
-  const { handler, server } = await startFetchHandler({ ...config, http });
+  const { handler, server } = await startFetchHandler({ ...config, http }, NODE_PLATFORM);
   const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
   const listen = { host, port, fastPaths: new Set([path, '/']) };

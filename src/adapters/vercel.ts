@@ -1,6 +1,5 @@
 // Vercel (edge runtime or Node functions): a route handler that is the fetch handler; env comes from process.env.
-import type { FetchHandler } from '../http/handler';
-import type { ServerInput } from '../server/instance';
+import type { FetchHandler, ServerInput } from '../app';
 import { handlerOf } from './handler-of';
 
 /**

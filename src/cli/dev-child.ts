@@ -1,11 +1,9 @@
 // parley dev's child process: loads the user's server module, serves it, and tells the parent it is ready or failed.
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { configOf, buildServer, type ServerInput } from '../server/instance';
-import { serverOptionsOf } from '../server/decorators';
-import type { FrontMcpConfigInput } from '../server/config';
-import { serveStdio } from '../stdio';
-import { ExchangeLog } from '../adapters/exchange-log';
+import { configOf, buildServer, type ServerInput } from '../app';
+import { serverOptionsOf, type FrontMcpConfigInput } from '../server';
+import { serveStdio, ExchangeLog } from '../adapters';
 import { loggingHooks } from './dev-log';
 import { serveDevHttp } from './dev-http';
 import { describeModuleError } from './module-error';

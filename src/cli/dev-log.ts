@@ -1,6 +1,6 @@
 // parley dev's log of questions: a line per question asked and per answer received (requests: ../adapters/exchange-log.ts).
-import { clip, isRecord, type ExchangeLog } from '../adapters/exchange-log';
-import type { ElicitationHooks } from '../elicitation/hooks';
+import { clip, isRecord, type ExchangeLog } from '../adapters';
+import type { ElicitationHooks } from '../server';
 
 /** Hooks that log each question as it is asked and each answer as it arrives. */
 export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {

@@ -1,5 +1,5 @@
 // The inbox over HTTP for the CLI: spend the one-time code for a session, list the questions, answer one. No redirects.
-import { parseJson } from '../protocol/json';
+import { parseJson } from '../protocol';
 import { checkAddress, type InboxLink } from './inbox-link';
 
 export interface InboxQuestion {

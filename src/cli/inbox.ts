@@ -2,7 +2,7 @@
 // list the caller's questions, and answer them on a terminal or with --answer <id> --content '{…}' / --decline / --cancel.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { parseJson } from '../protocol/json';
+import { parseJson } from '../protocol';
 import { InboxClient, type InboxQuestion } from './inbox-client';
 import { clean, parseInboxLink } from './inbox-link';
 import { askForm, describeFields } from './inbox-form';

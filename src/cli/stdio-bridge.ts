@@ -1,6 +1,6 @@
 // parley dev --stdio: the client's stdin/stdout stay with this process while the server's child comes and goes.
 import type { ChildProcess } from 'node:child_process';
-import { readLines } from '../stdio/line-reader';
+import { readLines } from '../stdio';
 
 const REPLAY_ID = 'parley-dev-replay';
 const MAX_LINE = 4 * 1024 * 1024;

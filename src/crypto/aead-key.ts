@@ -13,14 +13,11 @@ export type AeadFactory = (key: Uint8Array<ArrayBuffer>) => AeadKey;
 
 export const AEAD_TAG_BYTES = 16;
 
-let native: AeadFactory | undefined;
-
-/** parley-mcp/node registers node:crypto's AES-GCM: synchronous, with no thread-pool round trip per state as WebCrypto's has on Node. */
-export function useNativeAead(factory: AeadFactory): void {
-  native = factory;
-}
-
-export async function createAeadKey(raw: Uint8Array<ArrayBuffer>): Promise<AeadKey> {
+/**
+ * WebCrypto's AES-GCM, or the runtime's own when its adapter passes one (parley-mcp/node: node:crypto's, synchronous,
+ * with no thread-pool round trip per state as WebCrypto's has on Node).
+ */
+export async function createAeadKey(raw: Uint8Array<ArrayBuffer>, native?: AeadFactory): Promise<AeadKey> {
   if (raw.length !== 32) throw new Error('AES-256-GCM takes a 32-byte key');
   if (native) return native(raw);
   const key = await crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);

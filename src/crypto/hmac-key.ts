@@ -10,14 +10,11 @@ export interface HmacKey {
 
 export type HmacFactory = (secret: Uint8Array<ArrayBuffer>) => HmacKey;
 
-let native: HmacFactory | undefined;
-
-/** parley-mcp/node registers node:crypto's HMAC: synchronous, and several times cheaper on Node than WebCrypto's thread-pool round trip. */
-export function useNativeHmac(factory: HmacFactory): void {
-  native = factory;
-}
-
-export async function createHmacKey(secret: string | Uint8Array<ArrayBuffer>): Promise<HmacKey> {
+/**
+ * WebCrypto's HMAC, or the runtime's own when its adapter passes one (parley-mcp/node: node:crypto's, synchronous and
+ * several times cheaper on Node than WebCrypto's thread-pool round trip).
+ */
+export async function createHmacKey(secret: string | Uint8Array<ArrayBuffer>, native?: HmacFactory): Promise<HmacKey> {
   const raw = typeof secret === 'string' ? utf8(secret) : secret;
   if (native) return native(raw);
   const key = await importHmacKey(raw);

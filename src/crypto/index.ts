@@ -1,10 +1,10 @@
 // The crypto subsystem's door: encodings and WebCrypto primitives.
 export { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from './encoding';
 export { deriveAesKey, hmac, importHmacKey, randomBytes, sha256 } from './keys';
-export { createHmacKey, sameSignature, useNativeHmac } from './hmac-key';
+export { createHmacKey, sameSignature } from './hmac-key';
 export type { HmacFactory, HmacKey } from './hmac-key';
 export { aesOpen, aesSeal, decryptJson, ELICITATION_STORE_PURPOSE, encryptJson, ownerKey } from './aes';
 export type { AesSealed } from './aes';
 export { cacheKeyOf, hkdfBytes, KEY_ID, keyIdOf, secretList } from './keyring';
-export { AEAD_TAG_BYTES, createAeadKey, useNativeAead } from './aead-key';
+export { AEAD_TAG_BYTES, createAeadKey } from './aead-key';
 export type { AeadFactory, AeadKey } from './aead-key';

@@ -1,8 +1,7 @@
 // Checking an answer: an unknown action counts as cancel, and accepted form content must fit the schema.
 import type * as z from 'zod';
-import { InvalidInputError } from '../server/errors';
-import { describeIssues, toZod } from '../server/schema';
-import type { ElicitResult, ElicitStatus, SchemaInput } from '../server/tool-types';
+import { InvalidInputError } from '../protocol';
+import { describeIssues, toZod, type ElicitResult, type ElicitStatus, type SchemaInput } from '../server';
 import { checkFlatForm } from './form-check';
 import type { RawAnswer } from './types';
 

@@ -1,12 +1,11 @@
 // The questions one run of a handler asks: it keys them, builds their params, runs the hooks, asks, and checks the answers.
-import { ElicitationDisabledError, InvalidInputError, PublicMcpError } from '../server/errors';
-import { toFormSchema } from '../server/schema';
-import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from '../server/tool-types';
+import { ElicitationDisabledError, InvalidInputError, PublicMcpError } from '../protocol';
+import { toFormSchema, type AuthInfo, type ElicitOptions, type ElicitResult, type SchemaInput, type ElicitationHooks, type ElicitationQuestion, type Root, type SampleOptions, type SampleParams, type SampleResult } from '../server';
 import { checkAnswer } from './answer';
-import { runRequestHooks, runResultHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
-import { checkRoots, checkSample, sampleParams, type Root, type SampleOptions, type SampleParams, type SampleResult } from './inputs';
+import { runRequestHooks, runResultHooks } from './hooks';
+import { checkRoots, checkSample, sampleParams } from './inputs';
 import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
-import type { ToolTrace } from '../runtime/telemetry';
+import type { ToolTrace } from '../runtime';
 
 export interface ElicitSettings {
   enabled: boolean;

@@ -1,5 +1,5 @@
 // Checks content against a hand-written JSON Schema form (the flat subset elicitation allows).
-import { ownValue } from '../protocol/json';
+import { ownValue } from '../protocol';
 type Choice = { const?: unknown };
 type Field = {
   type?: string;

@@ -1,52 +1,6 @@
 // Elicitation hooks: plain functions that see each question before it is asked and each answer when it arrives.
-import type { AuthInfo, ElicitResult } from '../server/tool-types';
+import type { ElicitationAnswer, ElicitationHooks, ElicitationQuestion } from '../server';
 
-/** A question a tool is about to ask. */
-export interface ElicitationQuestion {
-  /** The name of the tool that asks. */
-  tool: string;
-  /** The question's key in this run: 'elicitation-1', 'elicitation-2', … */
-  key: string;
-  mode: 'form' | 'url';
-  /** The message the tool wrote (a request hook sees it as the hooks before it left it). */
-  message: string;
-  /** The form's JSON Schema (form mode). */
-  requestedSchema?: Record<string, unknown>;
-  /** The page to open (URL mode). */
-  url?: string;
-  /** The caller who is asked. */
-  auth: AuthInfo;
-}
-
-/** What a request hook may change: return it, or nothing to ask as is. */
-export interface ElicitationRequestChange {
-  message?: string;
-}
-
-/**
- * Runs when a question is about to be asked. Return `{ message }` to change what the person reads; throw to refuse
- * (a PublicMcpError's message reaches the caller as the tool's error, any other error is hidden behind an error id).
- * @example const noSecrets: ElicitationRequestHook = (q) => { if (/password/i.test(q.message)) throw new PublicMcpError('Never ask for passwords'); };
- */
-export type ElicitationRequestHook = (question: Readonly<ElicitationQuestion>) => void | ElicitationRequestChange | Promise<void | ElicitationRequestChange>;
-
-/** An answer that arrived, already checked against the schema. */
-export interface ElicitationAnswer extends ElicitationQuestion {
-  result: ElicitResult<unknown>;
-}
-
-/**
- * Runs when an answer arrives. Throw to reject it: the tool's elicit() throws that error instead of returning.
- * @example const audit: ElicitationResultHook = (a) => console.error(`${a.tool}: ${a.message} -> ${a.result.status}`);
- */
-export type ElicitationResultHook = (answer: Readonly<ElicitationAnswer>) => void | Promise<void>;
-
-export interface ElicitationHooks {
-  request?: ElicitationRequestHook[];
-  result?: ElicitationResultHook[];
-}
-
-/** Runs the request hooks in order, each seeing the message the one before it left; returns the message to send. */
 export async function runRequestHooks(hooks: ElicitationHooks | undefined, question: ElicitationQuestion): Promise<string> {
   let message = question.message;
   for (const hook of hooks?.request ?? []) {

@@ -1,48 +1,7 @@
 // Sampling and roots questions: their params, and checks that an answer has the shape its method promises.
-import { isObject } from '../protocol';
-import { InvalidInputError } from '../server/errors';
+import { isObject, InvalidInputError } from '../protocol';
+import type { Root, SampleOptions, SampleParams, SampleResult } from '../server';
 import type { RawAnswer } from './types';
-
-export interface SamplingMessage {
-  role: 'user' | 'assistant';
-  content: Record<string, unknown> | Record<string, unknown>[];
-}
-
-/** sampling/createMessage params, as the protocol defines them. */
-export interface SampleParams {
-  messages: SamplingMessage[];
-  maxTokens: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  modelPreferences?: Record<string, unknown>;
-  includeContext?: 'none' | 'thisServer' | 'allServers';
-  tools?: Record<string, unknown>[];
-  toolChoice?: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-}
-
-export interface SampleOptions {
-  /** The inputRequests key; default `sampling-1`, `sampling-2`, … in the order asked. */
-  key?: string;
-  /** For a prompt given as a string: the token budget. Default 1000. */
-  maxTokens?: number;
-}
-
-/** What the client's model answered (CreateMessageResult). */
-export interface SampleResult {
-  role: 'user' | 'assistant';
-  content: Record<string, unknown> | Record<string, unknown>[];
-  model: string;
-  stopReason?: string;
-  [key: string]: unknown;
-}
-
-export interface Root {
-  uri: string;
-  name?: string;
-  [key: string]: unknown;
-}
 
 export function sampleParams(input: string | SampleParams, options: SampleOptions): Record<string, unknown> {
   if (typeof input === 'string') {

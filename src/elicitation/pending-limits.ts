@@ -1,5 +1,5 @@
 // elicitation.pending: how many questions may wait at once in this process, counted per session and per caller.
-import { PublicMcpError } from '../server/errors';
+import { PublicMcpError } from '../protocol';
 
 /** Who asks: the session, and the caller (callerKey) who owns it. */
 export interface Asking {

@@ -6,7 +6,7 @@
 // The binding (caller, method, name, argument digest, expiry) is inside the payload in both forms, so one check reads
 // it after the seal or signature holds and the log can say which part did not match. Nothing is read before that.
 import { AEAD_TAG_BYTES, fromBase64Url, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
-import { parseJson } from '../protocol/json';
+import { parseJson } from '../protocol';
 import type { StateKeys } from './state-keys';
 import type { RawAnswer } from './types';
 

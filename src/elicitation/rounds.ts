@@ -1,8 +1,6 @@
 // 2026-07-28: questions as input_required rounds. A question without its answer ends the run; the retry runs it again.
-import { ErrorCode, McpWireError, isObject } from '../protocol';
-import { ElicitationNotSupportedError, PublicMcpError } from '../server/errors';
-import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from './types';
-import { ELICIT_METHOD } from './types';
+import { ErrorCode, McpWireError, isObject, ElicitationNotSupportedError, PublicMcpError } from '../protocol';
+import { type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer, ELICIT_METHOD } from './types';
 
 export interface InputRequest {
   method: string;

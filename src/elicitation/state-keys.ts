@@ -1,6 +1,6 @@
 // The keys of requestState: one per listed secret (VAULT_SECRET, else JWT_SECRET, newest first), each with its key id,
 // an HMAC-SHA256 key that signs and an AES-256-GCM key that seals, all derived once when the server is built.
-import { createAeadKey, createHmacKey, hkdfBytes, keyIdOf, type AeadKey, type HmacKey } from '../crypto';
+import { createAeadKey, createHmacKey, hkdfBytes, keyIdOf, type AeadFactory, type AeadKey, type HmacFactory, type HmacKey } from '../crypto';
 
 export interface StateKey {
   /** 8 characters of base64url naming the secret (an HMAC of a fixed label under it): safe to show to the client. */
@@ -20,15 +20,21 @@ export interface StateKeys {
 const SIGNING = 'parley requestState signing v1';
 const SEALING = 'parley requestState sealing v1';
 
-async function stateKey(secret: string | Uint8Array<ArrayBuffer>): Promise<StateKey> {
+/** The runtime's own HMAC and AES-GCM, when its adapter passes them (else WebCrypto's). */
+export interface StateCrypto {
+  hmac?: HmacFactory;
+  aead?: AeadFactory;
+}
+
+async function stateKey(secret: string | Uint8Array<ArrayBuffer>, native: StateCrypto): Promise<StateKey> {
   const [id, signing, sealing] = await Promise.all([keyIdOf(secret), hkdfBytes(secret, SIGNING), hkdfBytes(secret, SEALING)]);
-  return { id, hmac: await createHmacKey(signing), aes: await createAeadKey(sealing) };
+  return { id, hmac: await createHmacKey(signing, native.hmac), aes: await createAeadKey(sealing, native.aead) };
 }
 
 /** The keys of a secret list, newest first (at least one: a server with no secret passes its per-process random bytes). */
-export async function createStateKeys(secrets: readonly (string | Uint8Array<ArrayBuffer>)[]): Promise<StateKeys> {
+export async function createStateKeys(secrets: readonly (string | Uint8Array<ArrayBuffer>)[], native: StateCrypto = {}): Promise<StateKeys> {
   if (secrets.length === 0) throw new Error('requestState needs at least one key');
-  const keys = await Promise.all(secrets.map(stateKey));
+  const keys = await Promise.all(secrets.map((secret) => stateKey(secret, native)));
   const byId = new Map<string, StateKey>();
   for (const key of keys) if (!byId.has(key.id)) byId.set(key.id, key);
   return { primary: keys[0]!, byId };

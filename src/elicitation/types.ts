@@ -1,5 +1,5 @@
 // What travels between the asking calls (elicit, sample, listRoots) and the era-specific ways of asking.
-import type { ElicitOptions } from '../server/tool-types';
+import type { ElicitOptions } from '../server';
 
 export interface ElicitParams {
   mode?: 'url';

@@ -1,18 +1,13 @@
 // The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version;
 // the legacy transport takes the rest.
-import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId } from '../protocol';
-import { isKnownMethod, handleRequest, type RequestScope } from '../server/methods';
-import { traced } from '../runtime/traced';
-import type { ParleyServer } from '../server/instance';
-import type { AuthInfo } from '../server/tool-types';
+import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId, readBody, type BodyReader, checkHeaders, readEnvelope, toWireError } from '../protocol';
+import { isKnownMethod, handleRequest, type RequestScope, type ParleyServer, type KeepAlive } from '../engine';
+import { traced } from '../runtime';
+import type { AuthInfo } from '../server';
 import { resolveCaller } from './auth';
-import { readBody, type BodyReader } from './body';
-import type { KeepAlive } from './handler';
 import { handleLegacyPost, isLegacyMessage } from './legacy';
 import { listenResponse } from './listen-stream';
-import { checkHeaders, readEnvelope } from './modern-checks';
 import { checkParamHeaders } from './param-headers';
-import { accepted, errorResponseOf, toWireError } from './respond';
 import { respondToRequest, type RequestStream } from './sse';
 
 /** A request's scope on HTTP: its signal and notifications are its response stream's, the signal built on first read. */
@@ -38,7 +33,7 @@ class StreamScope implements RequestScope {
 /** `keepAlive`: the platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
 export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo, hostRead?: BodyReader, keepAlive?: KeepAlive): Promise<Response> {
   const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
-  if (body instanceof McpWireError) return errorResponseOf(null, body);
+  if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
   try {
     const message = parseMessage(body);
@@ -55,7 +50,7 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const tool = envelope && message.method === 'tools/call' && typeof params.name === 'string' ? server.tools.get(params.name) : undefined;
     if (tool) checkParamHeaders(headers, tool.headerParams, params.arguments);
     // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.
-    if (!isRequest(message)) return accepted();
+    if (!isRequest(message)) return server.respond.accepted();
     const listen = message.method === 'subscriptions/listen';
     if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     const caller = await resolveCaller(request, server, given);
@@ -66,13 +61,13 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const meta = isObject(params._meta) ? params._meta : undefined;
     const trace = server.telemetry?.request({ method: message.method, era, params, version: envelope?.version, store: 'request-state' });
     return await respondToRequest(
+      server,
       message.id,
       // Read only when a handler asks: on Node, request.signal builds the whole Fetch Request.
       () => request.signal,
       (stream) => traced(trace, handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream, trace))),
-      (error) => toWireError(error, server.logger),
     );
   } catch (error) {
-    return errorResponseOf(id, toWireError(error, server.logger));
+    return server.respond.error(id, toWireError(error, server.logger));
   }
 }

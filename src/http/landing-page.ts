@@ -1,6 +1,6 @@
 // What a person sees who opens the MCP endpoint in a browser: the server's name, that this is an MCP endpoint, and how
 // to connect. Static text with every dynamic value escaped, no script, and a CSP that allows only its own style.
-import type { ParleyServer } from '../server/instance';
+import type { ParleyServer } from '../engine';
 
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}code,pre{background:#f3f3f3;padding:.1rem .3rem;border-radius:4px}pre{padding:.75rem;overflow-x:auto}';

@@ -1,7 +1,6 @@
 // subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it.
 import type { JsonRpcId } from '../protocol';
-import type { ParleyServer } from '../server/instance';
-import { openSubscription } from '../server/listen';
+import { type ParleyServer, openSubscription } from '../engine';
 import { SSE_HEADERS, sseEvent } from './sse';
 
 const KEEP_ALIVE_MS = 15_000;

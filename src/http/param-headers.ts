@@ -1,7 +1,6 @@
 // Mcp-Param-* validation: each x-mcp-header value must be present, decodable and equal to the argument it mirrors.
-import { headerMismatch, isObject, ownValue } from '../protocol';
-import type { HeaderParam } from '../server/header-params';
-import { decodeHeader } from './modern-checks';
+import { headerMismatch, isObject, ownValue, decodeHeader } from '../protocol';
+import type { HeaderParam } from '../server';
 
 const valueAt = (args: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), args);
 

@@ -1,7 +1,7 @@
 // One request's answer: plain JSON, or an SSE stream once the request sends a notification (progress, a log line) first.
-import type { JsonRpcId, McpWireError } from '../protocol';
-import type { Emit } from '../server/notifier';
-import { resultResponse } from './respond';
+import { toWireError, type JsonRpcId } from '../protocol';
+import type { ParleyServer } from '../engine';
+import type { Emit } from '../server';
 
 const encoder = new TextEncoder();
 
@@ -65,10 +65,10 @@ class ResponseStream implements RequestStream {
  * carries nothing else and ends with the response. Closing it cancels the request.
  */
 export async function respondToRequest(
+  server: ParleyServer,
   id: JsonRpcId,
   requestSignal: () => AbortSignal,
   work: (stream: RequestStream) => Promise<Record<string, unknown>>,
-  toWireError: (error: unknown) => McpWireError,
 ): Promise<Response> {
   // Settles with the work's outcome, or with 'stream' as soon as something is emitted first: whichever comes first.
   let decide!: (first: Settled | 'stream') => void;
@@ -82,7 +82,7 @@ export async function respondToRequest(
   const outcome = await first;
   if (outcome !== 'stream') {
     stream.closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
-    if (outcome.ok) return resultResponse(id, outcome.result);
+    if (outcome.ok) return server.respond.result(id, outcome.result);
     throw outcome.error;
   }
   const body = new ReadableStream<Uint8Array>({
@@ -92,7 +92,7 @@ export async function respondToRequest(
       void settled.then((outcome) => {
         if (stream.closed) return;
         stream.closed = true;
-        const message = outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: toWireError(outcome.error).toJSON() };
+        const message = outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: toWireError(outcome.error, server.logger).toJSON() };
         controller.enqueue(sseEvent(message));
         controller.close();
       });

@@ -5,3 +5,8 @@ export { checkMessage, errorResponse, isNotification, isObject, isRequest, isRes
 export { HEADER, META } from './meta';
 export { ownValue, parseJson, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyVersion } from './revisions';
+export { readBody } from './body';
+export type { BodyReader } from './body';
+export { ElicitationDisabledError, ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError, InvalidOutputError, PublicMcpError } from './framework-errors';
+export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
+export { fetchResponder, methodNotAllowed, Responder, toWireError, type PlainResponseMaker } from './respond';

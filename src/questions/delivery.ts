@@ -1,6 +1,6 @@
 // Delivery, once: the waiting call gets the answer; a call that stopped waiting leaves it to the next call of the key;
 // a newer call of the same key takes over from an older one.
-import type { ElicitParams, RawAnswer } from '../elicitation/types';
+import type { ElicitParams, RawAnswer } from '../elicitation';
 import { QuestionPendingError, QuestionSupersededError } from './errors';
 import type { QuestionStore, StoredQuestion } from './question-store';
 

@@ -1,9 +1,9 @@
 // The inbox's server-sent events: the same view as GET /questions, sent at once and again on every change.
-import type { QuestionService } from './service';
+import type { Inbox } from './inbox';
 
 const HEARTBEAT_MS = 15_000;
 
-export function questionEvents(service: QuestionService, subject: string, signal: AbortSignal): Response {
+export function questionEvents(service: Inbox, subject: string, signal: AbortSignal): Response {
   const encoder = new TextEncoder();
   let stop: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({

@@ -2,7 +2,10 @@
 export { InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './errors';
 export { questionSubjectOf } from './subject';
 export { LoopbackTokenAuth } from './people';
-export type { QuestionService } from './service';
-export { createQuestionService } from './open';
+export { QuestionService } from './service';
 export { printQuestionInboxLink } from './link';
 export type { InboxLinks, PersistentOptions, QuestionStorage } from './options';
+export { QuestionCodec } from './codec';
+export { EDGE_REFUSAL } from './errors';
+export { readPersistentOptions } from './options';
+export { QuestionStore } from './question-store';

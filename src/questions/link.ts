@@ -1,6 +1,7 @@
 // printQuestionInboxLink(this): a one-time inbox link for the caller, printed for the person, never returned.
-import { ElicitationNotSupportedError } from '../server/errors';
-import { runOf, type RequestContext } from '../server/request-context';
+import { ElicitationNotSupportedError } from '../protocol';
+import { ElicitRun } from '../elicitation';
+import { runOf, type RequestContext } from '../server';
 
 /**
  * Prints a one-time sign-in link to the caller's inbox on the server's stderr (as `persistent.inboxLinks` allows) and
@@ -8,7 +9,8 @@ import { runOf, type RequestContext } from '../server/request-context';
  * @example async execute() { return printQuestionInboxLink(this); } // { expiresAt }
  */
 export function printQuestionInboxLink(ctx: RequestContext): Promise<{ expiresAt: number }> {
-  const questions = runOf(ctx)?.settings.questions;
+  const run = runOf(ctx);
+  const questions = run instanceof ElicitRun ? run.settings.questions : undefined;
   if (!questions) return Promise.reject(new ElicitationNotSupportedError('printQuestionInboxLink() needs `elicitation: { enabled: true, persistent: true }`'));
   return questions.printLink();
 }

@@ -1,12 +1,10 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in with a one-time code, the JSON view, its SSE, answers.
 import { Hono, type Context } from 'hono';
-import { readBody } from '../http/body';
-import { jsonResponse } from '../http/respond';
-import { McpWireError, parseJson } from '../protocol';
-import { checkFlatForm } from '../elicitation/form-check';
+import { fetchResponder, McpWireError, parseJson, readBody } from '../protocol';
+import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
-import type { QuestionService } from './service';
+import type { Inbox } from './inbox';
 import { questionEvents } from './events';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -21,7 +19,7 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-const problem = (status: number, error: string, message: string) => jsonResponse({ error, message }, status, { 'cache-control': 'no-store' });
+const problem = (status: number, error: string, message: string) => fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store' });
 
 /** Refuses a request another site made: its Origin must be this server's own, and the browser must not call it cross-site. */
 function crossSite(request: Request): Response | undefined {
@@ -45,7 +43,7 @@ async function readJson(request: Request): Promise<Record<string, unknown> | Res
   return problem(400, 'invalid_json', 'The body must be a JSON object');
 }
 
-export function questionRoutes(service: QuestionService): Hono {
+export function questionRoutes(service: Inbox): Hono {
   const app = new Hono();
   const text = (body: string, type: string) => new Response(body, { headers: { ...PAGE_HEADERS, 'content-type': type } });
 
@@ -77,7 +75,7 @@ export function questionRoutes(service: QuestionService): Hono {
   app.get('/questions', async (c) => {
     const subject = await subjectOf(c);
     if (subject instanceof Response) return subject;
-    return jsonResponse(await service.view(subject), 200, { 'cache-control': 'no-store' });
+    return fetchResponder.json(await service.view(subject), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/questions/events', async (c) => {
@@ -107,7 +105,7 @@ export function questionRoutes(service: QuestionService): Hono {
     const answer = { action: action as (typeof ACTIONS)[number], ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}), answeredAt: Date.now() };
     const outcome = await service.store.answer(subject, id, answer);
     if (!outcome.ok) return outcome.reason === 'not-found' ? problem(404, 'not_found', 'No such question') : problem(409, 'already_answered', 'This question already has an answer');
-    return jsonResponse({ status: 'answered', action, delivered: outcome.waiting ? 'waiting-call' : 'next-call' }, 200, { 'cache-control': 'no-store' });
+    return fetchResponder.json({ status: 'answered', action, delivered: outcome.waiting ? 'waiting-call' : 'next-call' }, 200, { 'cache-control': 'no-store' });
   });
 
   app.all('*', () => problem(404, 'not_found', 'Not found'));
@@ -115,8 +113,8 @@ export function questionRoutes(service: QuestionService): Hono {
 }
 
 /** The inbox as an app of its own: its routes under /_frontmcp, and `{ error: 'not_found' }` (404) off them. */
-export function inboxApp(service: QuestionService): Hono {
+export function inboxApp(service: Inbox): Hono {
   const app = new Hono().route('/_frontmcp', questionRoutes(service));
-  app.notFound(() => jsonResponse({ error: 'not_found' }, 404));
+  app.notFound(() => fetchResponder.json({ error: 'not_found' }, 404));
   return app;
 }

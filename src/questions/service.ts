@@ -1,12 +1,13 @@
 // The persistent questions of one server: its store, options and people auth, and what one call may do with them.
 import type { Hono } from 'hono';
-import type { ElicitParams, PersistentAsker, RawAnswer } from '../elicitation/types';
-import { ElicitationNotSupportedError, InvalidInputError } from '../server/errors';
-import type { AuthInfo, ElicitOptions } from '../server/tool-types';
+import type { ElicitParams, PersistentAsker, RawAnswer } from '../elicitation';
+import { ElicitationNotSupportedError, InvalidInputError } from '../protocol';
+import type { AuthInfo, ElicitOptions } from '../server';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
-import type { QuestionStore, QuestionView } from './question-store';
+import type { QuestionStore } from './question-store';
+import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import { questionSubjectOf } from './subject';
 
@@ -25,12 +26,7 @@ export const stderrPrinter: LinkPrinter = {
   write: (line) => console.error(line),
 };
 
-export interface InboxView {
-  signedInAs: string;
-  questions: QuestionView[];
-}
-
-export class QuestionService {
+export class QuestionService implements Inbox {
   /** The origin this server was last reached at over HTTP; inbox links point there. */
   origin?: string;
   printer: LinkPrinter = stderrPrinter;

@@ -7,4 +7,6 @@ export { createLogger, formatRecord, redactingLogger } from './logger';
 export { createRedactor, INSPECT, inspectFields, isSecretField, REDACTED, redactText, secretsIn } from './redact';
 export type { Redactor } from './redact';
 export type { LogLevel, Logger } from './logger';
-export { atTurnEnd, useTurnEnd } from './turn-end';
+export { defaultTurnEnd, type TurnEnd } from './turn-end';
+export type { OtelApi, RequestTrace, Telemetry, ToolTrace } from './telemetry';
+export { traced } from './traced';

@@ -1,5 +1,5 @@
 // OpenTelemetry tracing: a span per JSON-RPC request, a child span per tool call, and an event per question.
-// Parley never imports @opentelemetry/api itself: on Node "#store-drivers" loads it once per server when installed,
+// Parley never imports @opentelemetry/api itself: on Node "#node-only" loads it once per server when installed,
 // and an edge bundle gets it only from `telemetry: { api }` in the config. Attributes name what happened, never a
 // message, an answer or a secret.
 

@@ -1,4 +1,4 @@
-// The one piece of tracing the core bundles: the implementation (src/runtime/telemetry.ts) loads through "#store-drivers".
+// The one piece of tracing the core bundles: the implementation (src/runtime/telemetry.ts) loads through "#node-only".
 import type { RequestTrace } from './telemetry';
 
 /** `work`, ending `trace` (if any) when it settles. */

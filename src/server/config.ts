@@ -1,10 +1,9 @@
 // The server's configuration: what @FrontMcp takes, checked with zod so a typo is a clear startup error.
 import * as z from 'zod';
 import type { AuthInfo } from './tool-types';
-import type { ElicitationRequestHook, ElicitationResultHook } from '../elicitation/hooks';
-import type { Logger, LogLevel } from '../runtime';
-import type { OtelApi } from '../runtime/telemetry';
-import { redisOptionsSchema, sqliteOptionsSchema } from '../stores/options';
+import type { ElicitationRequestHook, ElicitationResultHook } from './asking';
+import type { Logger, LogLevel, OtelApi } from '../runtime';
+import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -87,6 +86,14 @@ export const configSchema = z.strictObject({
 
 export type FrontMcpConfigInput = z.input<typeof configSchema>;
 export type FrontMcpConfig = z.output<typeof configSchema>;
+
+/** What the engine and the transports read of the config; only app/ sees the whole of it. */
+export interface ServerSettings {
+  info: { name: string; version: string; title?: string };
+  instructions?: string;
+  elicitation: z.output<typeof elicitationSchema>;
+  http: z.output<typeof httpSchema>;
+}
 export type { AuthInfo, LogLevel };
 
 export function parseConfig(input: unknown): FrontMcpConfig {

@@ -1,8 +1,7 @@
 // RequestContext: what every handler (tool, prompt, resource) can do mid-request: ask, report progress, log, announce.
-import type { ElicitRun } from '../elicitation/elicit';
-import type { Root, SampleOptions, SampleParams, SampleResult } from '../elicitation/inputs';
+import type { Asking, Root, SampleOptions, SampleParams, SampleResult } from './asking';
 import type { ListChanges } from './changes';
-import { PublicMcpError } from './errors';
+import { PublicMcpError } from '../protocol';
 import type { McpLogLevel, Notifier } from './notifier';
 import type { AuthInfo, ElicitOptions, ElicitResult, Infer, SchemaInput } from './tool-types';
 
@@ -19,7 +18,7 @@ export interface CallScope {
 
 interface RequestCall {
   scope: CallScope;
-  run: ElicitRun;
+  run: Asking;
 }
 
 export abstract class RequestContext {
@@ -92,9 +91,9 @@ export abstract class RequestContext {
 }
 
 /** The elicitation run of a handler's request (for helpers such as printQuestionInboxLink). */
-export const runOf = (ctx: RequestContext): ElicitRun | undefined => (ctx as unknown as Record<symbol, RequestCall | undefined>)[CALL]?.run;
+export const runOf = (ctx: RequestContext): Asking | undefined => (ctx as unknown as Record<symbol, RequestCall | undefined>)[CALL]?.run;
 
 /** Gives a freshly constructed context its request: caller, signal, capabilities, questions and notifications. */
-export function attachRequest(ctx: RequestContext, scope: CallScope, run: ElicitRun): void {
+export function attachRequest(ctx: RequestContext, scope: CallScope, run: Asking): void {
   (ctx as unknown as Record<symbol, RequestCall>)[CALL] = { scope, run };
 }

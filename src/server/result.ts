@@ -1,6 +1,6 @@
 // Turning what execute() returned, or threw, into a CallToolResult.
 import { describeIssues } from './schema';
-import { InvalidOutputError, PublicMcpError } from './errors';
+import { InvalidOutputError, PublicMcpError } from '../protocol';
 import type { ToolEntry } from './registry';
 import type { Logger } from '../runtime';
 import type * as z from 'zod';

@@ -56,3 +56,6 @@ export interface AuthInfo {
   anonymous?: boolean;
   [key: string]: unknown;
 }
+
+/** The caller of a request that carried no credentials (and a server with no `auth`). */
+export const ANONYMOUS: AuthInfo = Object.freeze({ user: Object.freeze({ sub: 'anonymous' }), anonymous: true }) as AuthInfo;

@@ -1,22 +1,8 @@
 // One stdio connection: each line in is a JSON-RPC message, each answer goes out as one line; calls run side by side.
-import { readEnvelope } from '../http/modern-checks';
-import {
-  ErrorCode,
-  META,
-  McpWireError,
-  errorResponse,
-  isObject,
-  isRequest,
-  isResponse,
-  methodNotFound,
-  parseMessage,
-  type JsonRpcId,
-  type JsonRpcRequest,
-} from '../protocol';
-import type { ParleyServer } from '../server/instance';
-import { handleRequest, isKnownMethod } from '../server/methods';
-import { traced } from '../runtime/traced';
-import type { AuthInfo } from '../server/tool-types';
+import { readEnvelope, ErrorCode, META, McpWireError, errorResponse, isObject, toWireError, isRequest, isResponse, methodNotFound, parseMessage, type JsonRpcId, type JsonRpcRequest } from '../protocol';
+import { type ParleyServer, handleRequest, isKnownMethod } from '../engine';
+import { traced } from '../runtime';
+import type { AuthInfo } from '../server';
 import { StdioLegacySession } from './legacy-session';
 
 export class StdioConnection {
@@ -82,7 +68,7 @@ export class StdioConnection {
     try {
       reply = { jsonrpc: '2.0', id: request.id, result: await this.dispatch(request, controller.signal) };
     } catch (error) {
-      reply = errorResponse(request.id, this.toWireError(error));
+      reply = errorResponse(request.id, toWireError(error, this.server.logger));
     } finally {
       this.inflight.delete(request.id);
     }
@@ -108,12 +94,5 @@ export class StdioConnection {
     const meta = isObject(params._meta) ? params._meta : undefined;
     const trace = this.server.telemetry?.request({ method: request.method, era: 'modern', params, version: envelope.version, store: 'request-state' });
     return traced(trace, handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal, meta, emit, trace }));
-  }
-
-  private toWireError(error: unknown): McpWireError {
-    if (error instanceof McpWireError) return error;
-    const errorId = crypto.randomUUID();
-    this.server.logger.error(`Request failed (error id ${errorId})`, error);
-    return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);
   }
 }

@@ -1,3 +1,4 @@
-// parley-mcp/stdio: serving a server to a client that starts it as a child process and speaks on its stdin/stdout.
-export { serveStdio } from './serve-stdio';
-export type { StdioOptions, StdioServer } from './serve-stdio';
+// The stdio transport's door: one connection over newline-delimited JSON-RPC, and the pieces serveStdio needs.
+export { StdioConnection } from './connection';
+export { readLines } from './line-reader';
+export { guardOutput } from './stdout-guard';

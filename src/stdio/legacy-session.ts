@@ -1,20 +1,9 @@
 // Clients before 2026-07-28 over stdio: initialize opens the one session of this process, and elicit() sends
 // elicitation/create on stdout and waits up to ttl for the client's answer, with legacy's own asker and methods.
-import { callToolWithFallback, takesFallback } from '../elicitation/fallback';
-import { FALLBACK_TOOL } from '../elicitation/fallback-tool';
-import { callerKey } from '../elicitation/round-call';
-import { pendingOf } from '../elicitation/pending';
-import { StreamAsker } from '../elicitation/stream-asker';
-import { watchChanges } from '../http/legacy/changes';
-import { deliverAnswer } from '../http/legacy/post';
-import { initializeResult, legacyMethod, negotiate } from '../http/legacy/methods';
-import type { LiveSession } from '../http/legacy/sessions';
+import { callToolWithFallback, takesFallback, FALLBACK_TOOL, callerKey, pendingOf, StreamAsker, watchChanges, deliverAnswer, initializeResult, legacyMethod, negotiate, type LiveSession, findTool, runTool, type ParleyServer } from '../engine';
 import { randomBytes, toBase64Url } from '../crypto';
 import { META, invalidParams, isObject, type JsonRpcResponse } from '../protocol';
-import { findTool, runTool } from '../server/call-tool';
-import type { ParleyServer } from '../server/instance';
-import { createNotifier } from '../server/notifier';
-import type { AuthInfo } from '../server/tool-types';
+import { createNotifier, type AuthInfo } from '../server';
 
 export class StdioLegacySession {
   private readonly session: LiveSession;

@@ -2,22 +2,13 @@
 // publish/subscribe as one server-sent-event stream per subscribed channel. Nothing polls.
 import { Redis } from '@upstash/redis/cloudflare'; // the platform-neutral build: global fetch, no process.env
 import { createRedactor, readEnv, type EnvSource, type Redactor } from '../runtime';
-import { ElicitationNotSupportedError } from '../server/errors';
-import { provideRedisHttp } from './drivers';
+import { ElicitationNotSupportedError } from '../protocol';
+import { provideRedisHttp, type RedisHttpStoreOptions } from './provided';
+export type { RedisHttpStoreOptions } from './provided';
 import { probePubSub } from './probe';
 import { openSubscription } from './redis-http-stream';
 import type { MessageHandler, StoreBackend } from './types';
 
-export interface RedisHttpStoreOptions {
-  /** The REST URL, e.g. https://eu1-example.upstash.io (UPSTASH_REDIS_REST_URL). */
-  url: string;
-  /** The REST token (UPSTASH_REDIS_REST_TOKEN). */
-  token: string;
-  /** How long subscribe() waits for the stream to open before it fails. Default 10 s. */
-  subscribeTimeoutMs?: number;
-  /** Told when a subscription's stream drops (it is opened again, with backoff) or can't be opened again. */
-  onError?: (error: Error) => void;
-}
 
 /** A store failure, with the driver's message but never the command (it would carry stored values). */
 export class RedisHttpError extends Error {

@@ -30,3 +30,32 @@ export interface StoreBackend {
   onRestored?(listener: () => void): () => void;
   close(): Promise<void>;
 }
+
+/** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice). */
+export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'persistent.storage' | 'env' | 'upstash-env' | 'memory';
+
+export interface ElicitationStoreInfo {
+  type: string;
+  keyPrefix: string;
+  supportsPubSub: boolean;
+  encrypted: boolean;
+}
+
+export interface ElicitationStore {
+  backend: StoreBackend;
+  keyPrefix: string;
+  /**
+   * The secret records are encrypted with (MCP_ELICITATION_SECRET, else MCP_SESSION_SECRET, else MCP_SERVER_SECRET).
+   * The factory's stores hold it in a #private field behind this getter, so JSON.stringify and util.inspect never show it.
+   */
+  readonly secret?: string;
+  info: ElicitationStoreInfo;
+  /** Which row of the docs' table chose the store. */
+  source?: StoreSource;
+  /**
+   * Sessions may live in this store too: it is shared with other processes and the config named it (`redis`,
+   * `elicitation.redis` or `sqlite`). Redis found only through REDIS_URL / REDIS_HOST keeps sessions in memory.
+   * (Optional so a stand-in store can leave it out: absent means false.)
+   */
+  sessionsDistributed?: boolean;
+}

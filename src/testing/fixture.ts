@@ -1,6 +1,6 @@
 // test(name, async ({ mcp }) => …): vitest's test with an `mcp` fixture connected to the server under test.
 import { test as base } from 'vitest';
-import type { ServerInput } from '../server/instance';
+import type { ServerInput } from '../app';
 import { connectMcp, type ConnectOptions, type McpTestClient } from './mcp';
 import { serverNextTo } from './server-module';
 

@@ -1,6 +1,5 @@
 // The `mcp` a test gets: tools.list/call, onElicitation and raw requests, over Parley's client.
-import { createFetchHandler, type FetchHandler } from '../http/handler';
-import type { ServerInput } from '../server/instance';
+import { createFetchHandler, type FetchHandler, type ServerInput } from '../app';
 import { McpClient, type ElicitationHandler, type RawRequest, type RpcResponse, type Tool } from '../client';
 import { ToolResult } from './tool-result';
 

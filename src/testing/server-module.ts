@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { vi } from 'vitest';
-import { serverOptionsOf } from '../server/decorators';
-import type { ServerInput } from '../server/instance';
+import { serverOptionsOf } from '../server';
+import type { ServerInput } from '../app';
 
 export const SERVER_MODULES = ['server.ts', 'main.ts'] as const;
 

@@ -21,7 +21,7 @@ describe('the Worker bundle', () => {
     // (nor hono, which only their inbox uses).
     for (const size of [core, withHttp]) {
       expect(where(size)).not.toContain('hono');
-      expect(size.files).toContain('src/questions/open.ts');
+      expect(size.files).toContain('src/app/questions.ts');
       for (const file of ['setup.ts', 'service.ts', 'routes.ts', 'page-script.ts', 'question-store.ts', 'delivery.ts', 'codec.ts'])
         expect(size.files).not.toContain(`src/questions/${file}`);
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { App, Tool, ToolContext, z } from 'parley-mcp';
 import { describeModuleError } from '../../src/cli/module-error';
 import { main } from '../../src/cli/index';
-import { buildServer } from '../../src/server/instance';
+import { buildServer } from '../../src/app/build-server';
 
 const SRC = resolve(__dirname, '../../src');
 // Under vitest's transform the line is approximate; the exact line under tsx is checked in dev.test.ts.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
-import { callToolWithFallback } from '../../src/elicitation/fallback';
-import { buildServer } from '../../src/server/instance';
+import { callToolWithFallback } from '../../src/engine/fallback';
+import { buildServer } from '../../src/app/build-server';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { mcpRequest, read } from '../helpers/requests';
 

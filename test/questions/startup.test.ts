@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidQuestionStoreError, questionSubjectOf } from 'parley-mcp';
-import { createQuestionService } from '../../src/questions';
+import { createQuestionService } from '../../src/app/questions';
 import { parseConfig } from '../../src/server/config';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidQuestionStoreError } from 'parley-mcp';
-import { createQuestionService } from '../../src/questions';
+import { createQuestionService } from '../../src/app/questions';
 import { parseConfig } from '../../src/server/config';
 
 const root = mkdtempSync(join(tmpdir(), 'parley-home-'));

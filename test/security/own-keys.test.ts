@@ -5,11 +5,11 @@ import { z } from 'parley-mcp';
 import { askForm } from '../../src/cli/inbox-form';
 import { declaredModes } from '../../src/client/answer';
 import { checkFlatForm } from '../../src/elicitation/form-check';
-import { withRounds, type RoundOutcome } from '../../src/elicitation/round-call';
+import { withRounds, type RoundOutcome } from '../../src/engine/round-call';
 import { elicitationModes } from '../../src/elicitation/rounds';
-import { ANONYMOUS } from '../../src/http/auth';
+import { ANONYMOUS } from '../../src/server/tool-types';
 import { McpWireError, parseJson, withoutProtoKeys } from '../../src/protocol';
-import { buildServer } from '../../src/server/instance';
+import { buildServer } from '../../src/app/build-server';
 import { config, PROTOTYPE_NAMES } from './fixture';
 
 const POLLUTED = '{"a":1,"__proto__":{"admin":true},"nested":[{"__proto__":{"admin":true},"b":2}],"deep":{"\\u005f_proto__":{"admin":true}}}';

@@ -6,7 +6,8 @@ import { format, inspect } from 'node:util';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetchHandler, type FrontMcpConfigInput } from 'parley-mcp';
-import { buildServer } from '../../src/server/instance';
+import { buildServer } from '../../src/app/build-server';
+import type { QuestionService } from '../../src/questions/service';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { bearer } from '../helpers/bearer';
 import { LEGACY } from '../helpers/legacy';
@@ -245,6 +246,7 @@ describe('secret canaries', () => {
       ['upstash', httpConfig(), httpEnv],
     ] as const) {
       const server = await buildServer(config, env);
+      const questions = server.questions as QuestionService | undefined; // the full service behind the engine's view
       try {
         expect(server.elicitationStore?.secret).toBe(label === 'tcp' ? SECRET.session : SECRET.elicitation); // still there for the code that needs it
         expect(server.env).toBe(env);
@@ -258,15 +260,15 @@ describe('secret canaries', () => {
         ];
         expect(views[0]!.text).toContain('close_ticket'); // the server really was serialized
         expect(leaksIn(views)).toEqual([]);
-        const startupToken = server.questions?.people?.startupToken;
+        const startupToken = questions?.people?.startupToken;
         if (label === 'tcp') {
           expect(startupToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
           for (const view of views) expect(view.text).not.toContain(startupToken);
         }
       } finally {
-        server.questions?.people?.unregister();
+        questions?.people?.unregister();
         await server.elicitationStore?.backend.close();
-        await server.questions?.store.backend.close();
+        await questions?.store.backend.close();
       }
     }
   });

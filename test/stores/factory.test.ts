@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createFetchHandler } from '../../src';
 import { createLogger } from '../../src/runtime';
 import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
-import { createElicitationStore, type ElicitationStore } from '../../src/stores';
+import { createElicitationStore } from '../../src/app/store-factory';
+import type { ElicitationStore } from '../../src/stores';
 import { mcpRequest } from '../helpers/requests';
 import { sparePort, startRedis, type RunningRedis } from '../helpers/redis';
 

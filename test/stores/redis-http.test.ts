@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/runtime';
 import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
-import { createElicitationStore } from '../../src/stores';
+import { createElicitationStore } from '../../src/app/store-factory';
 import { RedisHttpStore, redisHttpStore } from '../../src/stores/redis-http';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';

@@ -1,17 +1,7 @@
 // tools/call before 2026-07-28: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
-import { callToolWithFallback, takesFallback } from '../../elicitation/fallback';
-import { FALLBACK_TOOL } from '../../elicitation/fallback-tool';
-import type { KeepAlive } from '../handler';
-import { pendingOf } from '../../elicitation/pending';
-import { StreamAsker } from '../../elicitation/stream-asker';
-import { ErrorCode, META, McpWireError, errorResponse, invalidParams, isObject, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol';
-import { findTool, runTool } from '../../server/call-tool';
-import { ElicitationNotSupportedError } from '../../server/errors';
-import type { ParleyServer } from '../../server/instance';
-import { createNotifier } from '../../server/notifier';
-import type { AuthInfo } from '../../server/tool-types';
-import { jsonResponse } from '../respond';
-import { sessionsOf, type LiveSession } from './sessions';
+import { callToolWithFallback, takesFallback, FALLBACK_TOOL, type KeepAlive, pendingOf, StreamAsker, findTool, runTool, type ParleyServer, sessionsOf, type LiveSession } from '../../engine';
+import { META, McpWireError, errorResponse, toWireError, invalidParams, isObject, type JsonRpcRequest, type JsonRpcResponse, ElicitationNotSupportedError } from '../../protocol';
+import { createNotifier, type AuthInfo } from '../../server';
 
 export async function callTool(server: ParleyServer, session: LiveSession, message: JsonRpcRequest, auth: AuthInfo, request: Request, keepAlive?: KeepAlive): Promise<Response> {
   const params = message.params ?? {};
@@ -50,7 +40,7 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
     : runTool(server, entry!, args, scope);
   const reply = (trace ? trace.watch(outcome, (o) => (o.kind === 'result' ? o.result : undefined)) : outcome).then(
     (outcome) => ({ jsonrpc: '2.0' as const, id: message.id, result: outcome.kind === 'result' ? outcome.result : {} }),
-    (error: unknown) => errorResponse(message.id, error instanceof McpWireError ? error : internal(server, error)),
+    (error: unknown) => errorResponse(message.id, toWireError(error, server.logger)),
   );
   const finished = reply.finally(() => session.calls.delete(message.id));
   // The server ends a call with a reason (its session ended, the server shuts down): the client gets that error at
@@ -63,7 +53,7 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
   if (!stream) {
     const response = await Promise.race([finished, cut]);
     controller.abort();
-    return jsonResponse(response);
+    return server.respond.json(response);
   }
   let done = false;
   const finish = (response?: JsonRpcResponse) => {
@@ -79,10 +69,4 @@ export async function callTool(server: ParleyServer, session: LiveSession, messa
   // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
   keepAlive?.waitUntil(delivered);
   return stream.connect();
-}
-
-function internal(server: ParleyServer, error: unknown): McpWireError {
-  const errorId = crypto.randomUUID();
-  server.logger.error(`Request failed (error id ${errorId})`, error);
-  return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);
 }

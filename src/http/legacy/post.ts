@@ -1,23 +1,14 @@
 // POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
-import type { KeepAlive } from '../handler';
-import { callerKey } from '../../elicitation/round-call';
-import { pendingOf, type Delivery } from '../../elicitation/pending';
-import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../protocol';
-import { readEnv } from '../../runtime';
-import { traced } from '../../runtime/traced';
-import type { ParleyServer } from '../../server/instance';
-import type { AuthInfo } from '../../server/tool-types';
+import { type KeepAlive, callerKey, type Delivery, type ParleyServer, isClosing, shuttingDown, initializeResult, legacyMethod, negotiate, sessionsOf, deliverAnswer } from '../../engine';
+import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage } from '../../protocol';
+import { readEnv, traced } from '../../runtime';
+import type { AuthInfo } from '../../server';
 import { resolveCaller } from '../auth';
-import { accepted, errorResponseOf, jsonResponse } from '../respond';
 import { callTool } from './call';
-import { isClosing, shuttingDown } from './shutdown';
-import { initializeResult, legacyMethod, negotiate } from './methods';
-import { sessionsOf, type LiveSession } from './sessions';
 
 export const SESSION_SECRET_REQUIRED = 'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
 
-export const sessionNotFound = (id: string | number | null = null): Response =>
-  jsonResponse({ jsonrpc: '2.0', id, error: { code: -32001, message: 'Session not found' } }, 404);
+const sessionNotFound = () => new McpWireError(ErrorCode.SessionNotFound, 'Session not found', undefined, 404);
 
 /** Whether a message belongs to the legacy transport: initialize, a session header, or a legacy version header. */
 export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): boolean {
@@ -33,19 +24,19 @@ export async function openSession(server: ParleyServer, request: Request, given:
   const auth = await resolveCaller(request, server, given);
   if (auth instanceof Response) return auth;
   const header = request.headers.get(HEADER.sessionId);
-  if (header === null) return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: 'Bad Request: Mcp-Session-Id header is required' } }, 400);
-  const session = await limited(id, () => sessionsOf(server).find(header, callerKey(auth)));
+  if (header === null) return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required'));
+  const session = await limited(server, id, () => sessionsOf(server).find(header, callerKey(auth)));
   if (session instanceof Response) return session;
-  if (!session) return sessionNotFound(id);
+  if (!session) return server.respond.error(id, sessionNotFound());
   return { auth, session };
 }
 
 /** Runs `open`, turning a LimitError (a session of another instance this one has no room for) into its response. */
-async function limited<T>(id: string | number | null, open: () => Promise<T>): Promise<T | Response> {
+async function limited<T>(server: ParleyServer, id: string | number | null, open: () => Promise<T>): Promise<T | Response> {
   try {
     return await open();
   } catch (error) {
-    if (error instanceof LimitError) return errorResponseOf(id, error);
+    if (error instanceof LimitError) return server.respond.error(id, error);
     throw error;
   }
 }
@@ -54,7 +45,7 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   const id = isRequest(message) ? message.id : null;
   const params = (isResponse(message) ? undefined : message.params) ?? {};
   // Shutting down: no new session, no new call; answers to waiting questions are still taken.
-  if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call')) return errorResponseOf(id, shuttingDown());
+  if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call')) return server.respond.error(id, shuttingDown());
   if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
     const auth = await resolveCaller(request, server, given);
     if (auth instanceof Response) return auth;
@@ -62,40 +53,40 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
     // Until it is set, that service is unavailable (503): a refusal by configuration, not a crash.
     if (server.production && !readEnv('MCP_SESSION_SECRET', server.env)) {
       server.logger.error(SESSION_SECRET_REQUIRED);
-      return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: SESSION_SECRET_REQUIRED } }, 503);
+      return server.respond.error(id, new McpWireError(ErrorCode.InternalError, SESSION_SECRET_REQUIRED, undefined, 503));
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    const session = await limited(id, () => sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }));
+    const session = await limited(server, id, () => sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }));
     if (session instanceof Response) return session;
     server.telemetry?.request({ method: 'initialize', era: 'legacy', params: {}, version }).end({});
-    return jsonResponse({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, { [HEADER.sessionId]: session.record.sessionId });
+    return server.respond.json({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, { [HEADER.sessionId]: session.record.sessionId });
   }
   const opened = await openSession(server, request, given, id);
   if (opened instanceof Response) return opened;
   const { auth, session } = opened;
   const version = request.headers.get(HEADER.protocolVersion);
   if (version !== null && !isLegacyVersion(version))
-    return jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Bad Request: Unsupported protocol version ${version}` } }, 400);
+    return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, `Bad Request: Unsupported protocol version ${version}`));
   if (isResponse(message)) {
     const delivery = await deliverAnswer(server, session, message);
     // Accepted only when it reached its call, or when this instance can't tell (a record sealed with another secret).
-    return delivery === 'delivered' || delivery === 'unreadable' ? accepted() : undeliverable(message.id, delivery);
+    return delivery === 'delivered' || delivery === 'unreadable' ? server.respond.accepted() : server.respond.error(message.id, undeliverable(delivery));
   }
   if (!isRequest(message)) {
     if (message.method === 'notifications/cancelled') session.calls.get(params.requestId as string | number)?.abort();
-    return accepted();
+    return server.respond.accepted();
   }
   try {
     if (message.method === 'initialize') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, keepAlive);
     const trace = server.telemetry?.request({ method: message.method, era: 'legacy', params, version: session.record.version });
     const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
-    return jsonResponse({ jsonrpc: '2.0', id, result });
+    return server.respond.result(message.id, result);
   } catch (error) {
     // A limit is refused with its status and Retry-After; before 2026-07-28 any other JSON-RPC error travels in a 200.
-    if (error instanceof LimitError) return errorResponseOf(id, error);
-    if (error instanceof McpWireError) return jsonResponse({ jsonrpc: '2.0', id, error: error.toJSON() });
+    if (error instanceof LimitError) return server.respond.error(id, error);
+    if (error instanceof McpWireError) return server.respond.error(id, new McpWireError(error.code, error.message, error.data, 200));
     throw error;
   }
 }
@@ -106,15 +97,6 @@ const UNDELIVERABLE: Record<Exclude<Delivery, 'delivered' | 'unreadable'>, strin
 };
 
 /** 410 Gone with a JSON-RPC error under the answer's id: the client learns its answer reached nobody. */
-const undeliverable = (id: JsonRpcResponse['id'], delivery: Exclude<Delivery, 'delivered' | 'unreadable'>): Response =>
-  jsonResponse({ jsonrpc: '2.0', id, error: { code: ErrorCode.AnswerUndeliverable, message: UNDELIVERABLE[delivery], data: { code: 'ANSWER_UNDELIVERABLE', reason: delivery } } }, 410);
+const undeliverable = (delivery: Exclude<Delivery, 'delivered' | 'unreadable'>) =>
+  new McpWireError(ErrorCode.AnswerUndeliverable, UNDELIVERABLE[delivery], { code: 'ANSWER_UNDELIVERABLE', reason: delivery }, 410);
 
-/** The client's answer to a request this server sent (elicitation/create, sampling/createMessage, roots/list). */
-export async function deliverAnswer(server: ParleyServer, session: LiveSession, message: JsonRpcResponse): Promise<Delivery> {
-  // Every question Parley sends has a string id: any other id answers nothing.
-  if (typeof message.id !== 'string') return 'no-question';
-  // An error answers sample() and listRoots() with a failure; elicit() counts it as cancel.
-  if (message.error) server.logger.warn(`The client answered request ${message.id} with an error (${message.error.code}: ${message.error.message}); an elicitation treats it as cancel`);
-  const answer = message.error ? { action: 'cancel', error: { code: message.error.code, message: message.error.message } } : { ...message.result };
-  return pendingOf(server).deliver(session.record.sessionId, message.id, answer);
-}

@@ -1,16 +1,13 @@
 // GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
-import { LimitError } from '../../protocol';
-import type { ParleyServer } from '../../server/instance';
-import type { AuthInfo } from '../../server/tool-types';
-import { errorResponseOf, jsonResponse } from '../respond';
-import { parseEventId } from './event-stream';
+import { ErrorCode, LimitError, McpWireError } from '../../protocol';
+import { type ParleyServer, parseEventId, sessionsOf } from '../../engine';
+import type { AuthInfo } from '../../server';
 import { openSession } from './post';
-import { sessionsOf } from './sessions';
 
 /** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */
 export async function handleLegacyGet(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
   if (!(request.headers.get('accept') ?? '').includes('text/event-stream'))
-    return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Acceptable: the client must accept text/event-stream' } }, 406);
+    return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, 'Not Acceptable: the client must accept text/event-stream', undefined, 406));
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
   const { session } = opened;
@@ -19,14 +16,14 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     const at = parseEventId(lastEventId);
     const stream = at && session.streams.get(at.streamId);
     if (!at || !stream)
-      return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Bad Request: Last-Event-ID names no stream this server can resume' } }, 400);
+      return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID names no stream this server can resume'));
     return stream.connect(at.seq);
   }
   // One GET stream per session: a new one replaces the old connection.
   try {
     session.standalone ??= sessionsOf(server).openStream(session);
   } catch (error) {
-    if (error instanceof LimitError) return errorResponseOf(null, error);
+    if (error instanceof LimitError) return server.respond.error(null, error);
     throw error;
   }
   return session.standalone.connect();

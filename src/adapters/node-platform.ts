@@ -1,0 +1,12 @@
+// What parley-mcp/node passes to the handlers it builds: answers written to the socket, its end of turn, node:crypto.
+import type { Platform } from '../engine';
+import { nodeAead } from './node-aead';
+import { nodeHmac } from './node-hmac';
+import { plainResponse } from './node-response';
+import { atNodeTurnEnd } from './node-turn';
+
+/**
+ * JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together;
+ * requestState is signed and sealed with node:crypto: the same bytes as WebCrypto's, with no thread-pool round trip.
+ */
+export const NODE_PLATFORM: Platform = { respond: plainResponse, turnEnd: atNodeTurnEnd, hmac: nodeHmac, aead: nodeAead };

@@ -1,0 +1,89 @@
+// Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
+// Its secrets stay where neither JSON.stringify nor util.inspect reach them: the environment in a #private field, keys
+// in closures, and the server's copy of its config redacted (the stores and the bearer verifier took the real values).
+import { createBearerVerifier } from './bearer';
+import { randomBytes, secretList } from '../crypto';
+import { createStateKeys } from '../elicitation';
+import { createSettler, type ParleyServer, type Platform } from '../engine';
+import { createLogger, createRedactor, INSPECT, inspectFields, isProduction, readEnv, redactingLogger, secretsIn, defaultTurnEnd, type EnvSource } from '../runtime';
+import { Responder } from '../protocol';
+import { parseConfig, type FrontMcpConfigInput, serverOptionsOf, createChangeHub, type ChangeHub, buildPrompts, buildRegistry, buildResources } from '../server';
+import { createElicitationStore } from './store-factory';
+import { createQuestionService } from './questions';
+import { drivers } from '#node-only';
+
+
+/** A config object, or a class decorated with @FrontMcp. */
+export type ServerInput = FrontMcpConfigInput | Function;
+
+export function configOf(input: ServerInput): FrontMcpConfigInput {
+  if (typeof input !== 'function') return input;
+  const options = serverOptionsOf(input);
+  if (!options) throw new Error(`${input.name || 'The class'} is not decorated with @FrontMcp`);
+  return options;
+}
+
+/** `platform`: what a runtime adapter passes (parley-mcp/node: its response writer, end of turn and node:crypto). */
+export async function buildServer(input: ServerInput, env?: EnvSource, changes: ChangeHub = createChangeHub(), platform: Platform = {}): Promise<ParleyServer> {
+  const config = parseConfig(configOf(input));
+  const redactor = createRedactor(secretsIn(config, env));
+  const logger = config.logger ? redactingLogger(config.logger, redactor) : createLogger(config.logging?.level ?? 'info', undefined, redactor);
+  const production = isProduction(env);
+  const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
+  const prompts = buildPrompts(config.apps);
+  const resources = buildResources(config.apps);
+  // A comma-separated list, newest first: new states use the first, states of any listed key still open (rotation).
+  const secrets = secretList(readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env));
+  const stateKeys = await createStateKeys(secrets.length > 0 ? secrets : [randomBytes(32)], platform);
+  const ephemeralKeyWarned = secrets.length === 0 && production && (config.redis !== undefined || config.elicitation.redis !== undefined);
+  if (ephemeralKeyWarned)
+    logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
+  const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
+  const questions = await createQuestionService(config, env, logger);
+  // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
+  const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
+  return new BuiltServer(env, {
+    config: redactor.data(config),
+    info: config.info,
+    tools,
+    toolList: [...tools.values()].map((t) => t.wire),
+    prompts,
+    promptList: [...prompts.values()].map((p) => p.wire),
+    resources,
+    resourceList: [...resources.fixed.values()].map((r) => r.wire),
+    templateList: resources.templates.map((t) => t.wire),
+    changes,
+    logger,
+    respond: new Responder(platform.respond),
+    settle: createSettler(platform.turnEnd ?? defaultTurnEnd),
+    stateKeys,
+    ephemeralStateKey: secrets.length === 0,
+    ephemeralKeyWarned,
+    production,
+    verifyBearer: createBearerVerifier(config.auth),
+    cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
+    elicitationStore,
+    questions,
+    telemetry,
+  });
+}
+
+/** A built server: its fields as given, and the environment behind a getter, so serializing the server never shows it. */
+// The interface merges the fields in (set by Object.assign); the class adds only the #private environment.
+interface BuiltServer extends Omit<ParleyServer, 'env'> {}
+class BuiltServer implements ParleyServer {
+  readonly #env: EnvSource;
+
+  constructor(env: EnvSource, fields: Omit<ParleyServer, 'env'>) {
+    this.#env = env;
+    Object.assign(this, fields);
+  }
+
+  get env(): EnvSource {
+    return this.#env;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('ParleyServer', this, options, inspect);
+  }
+}

@@ -1,0 +1,123 @@
+// In-process servers: connect() sends questions to a handler and checks the answers; createDirect()'s take the fallback.
+import { callToolWithFallback, FALLBACK_TOOL_WIRE, DEFAULT_TTL_MS, findTool, runTool, type ParleyServer } from '../engine';
+import { checkFlatForm, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
+import { ANONYMOUS, createNotifier, type CallToolResult, type AuthInfo, type ElicitOptions } from '../server';
+import { withoutProtoKeys, ElicitationTimeoutError, InvalidInputError } from '../protocol';
+import { buildServer, type ServerInput } from './build-server';
+
+export interface DirectCallOptions {
+  /** Who calls: `{ user: { sub } }`. Default anonymous. */
+  authContext?: AuthInfo;
+  signal?: AbortSignal;
+}
+
+/** An elicitation answer, as a handler of connect() returns it. */
+export interface DirectAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+export type DirectElicitationHandler = (params: ElicitParams, context: { signal: AbortSignal }) => DirectAnswer | Promise<DirectAnswer>;
+
+export interface DirectServer {
+  listTools(): Promise<{ tools: Record<string, unknown>[] }>;
+  /** Runs a tool in this process. Errors the wire would carry as JSON-RPC errors are thrown (McpWireError). */
+  callTool(name: string, args?: Record<string, unknown>, options?: DirectCallOptions): Promise<CallToolResult>;
+  dispose(): Promise<void>;
+}
+
+export interface ConnectedClient extends DirectServer {
+  /** Answers every question; without a handler the answer is decline. */
+  onElicitation(handler: DirectElicitationHandler | undefined): void;
+}
+
+/** Asks the handler in this process and waits up to ttl; an accepted form answer must fit the schema it was asked with. */
+class HandlerAsker implements Asker {
+  constructor(
+    private readonly handler: () => DirectElicitationHandler | undefined,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async ask(_key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
+    const handler = this.handler();
+    if (!handler) return { action: 'decline' };
+    const ttl = options.ttl ?? DEFAULT_TTL_MS;
+    const waiting = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        waiting.abort();
+        reject(new ElicitationTimeoutError('Elicitation request timed out'));
+      }, ttl);
+    });
+    try {
+      const answer = await Promise.race([Promise.resolve(handler(params, { signal: AbortSignal.any([waiting.signal, this.signal]) })), timeout]);
+      if (answer?.action === 'accept' && params.mode !== 'url' && params.requestedSchema) {
+        const problem = checkFlatForm(answer.content ?? {}, params.requestedSchema);
+        if (problem) throw new InvalidInputError(`Invalid elicitation result content: ${problem}`);
+      }
+      return answer ? withoutProtoKeys({ ...answer }) : { action: 'cancel' };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function directServer(input: ServerInput, askerFor: (signal: AbortSignal) => Asker): DirectServer & { server: Promise<ParleyServer> } {
+  const server = buildServer(input);
+  return {
+    server,
+    async listTools() {
+      return { tools: (await server).toolList };
+    },
+    async callTool(name, args = {}, options = {}) {
+      const built = await server;
+      // Arguments handed over in-process carry no `__proto__` key, as arguments parsed from the wire do not.
+      const { entry, args: checked } = findTool(built, { name, arguments: withoutProtoKeys(args) });
+      const signal = options.signal ?? new AbortController().signal;
+      const scope = {
+        auth: options.authContext ?? ANONYMOUS,
+        signal,
+        capabilities: { elicitation: { form: {} } },
+        asker: askerFor(signal),
+        notifier: createNotifier(undefined, undefined, built.logger),
+        changes: built.changes,
+      };
+      const outcome = await runTool(built, entry, checked, scope);
+      return outcome.kind === 'result' ? outcome.result : { content: [] };
+    },
+    async dispose() {
+      await (await server).elicitationStore?.backend.close();
+    },
+  };
+}
+
+/**
+ * The docs' in-process client: tools run in this process, questions go to `onElicitation`, and an accepted answer
+ * that doesn't fit its schema fails the call with INVALID_INPUT ("Invalid elicitation result content").
+ * @example const client = await connect(config); client.onElicitation(() => ({ action: 'accept', content: { confirm: true } }));
+ */
+export async function connect(input: ServerInput): Promise<ConnectedClient> {
+  let handler: DirectElicitationHandler | undefined;
+  const direct = directServer(input, (signal) => new HandlerAsker(() => handler, signal));
+  await direct.server;
+  const { server: _server, ...api } = direct;
+  return { ...api, onElicitation: (h) => void (handler = h) };
+}
+
+/**
+ * The server in this process, called directly with a caller of your choosing: `callTool(name, args, { authContext })`.
+ * Its caller can show no form, so a question takes the sendElicitationResult fallback (listed in its tools).
+ * @example const server = await createDirect(config); await server.callTool('list_tickets', {}, { authContext: { user: { sub: 'nour' } } });
+ */
+export async function createDirect(input: ServerInput): Promise<DirectServer> {
+  const server = await buildServer(input);
+  return {
+    async listTools() {
+      return { tools: server.config.elicitation.enabled ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
+    },
+    callTool: (name, args = {}, options = {}) => callToolWithFallback(server, name, withoutProtoKeys(args), { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
+    async dispose() {
+      await server.elicitationStore?.backend.close();
+    },
+  };
+}

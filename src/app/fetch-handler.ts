@@ -1,0 +1,174 @@
+// createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
+import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo } from '../server';
+import { buildServer, configOf, type ServerInput } from './build-server';
+import type { KeepAlive, ParleyServer, Platform } from '../engine';
+export type { KeepAlive } from '../engine';
+import { createRedactor, secretsIn, type EnvSource } from '../runtime';
+import { ErrorCode, fetchResponder, HEADER, McpWireError, methodNotAllowed } from '../protocol';
+import { handlePost, closeServer, handleLegacyDelete, handleLegacyGet, type CloseOptions, checkRequestOrigin, isBrowserVisit, landingPage } from '../http';
+export type { CloseOptions } from '../http';
+
+export interface HandlerOptions {
+  /** The caller, when the host verified it itself. */
+  auth?: AuthInfo;
+  /** The platform's environment bindings (a Worker's env). */
+  env?: EnvSource;
+  /** The platform's execution context (a Worker's ctx), for work that outlives the response. */
+  ctx?: KeepAlive;
+  /**
+   * Reads the request body when the host can do it faster than `request.text()` (parley-mcp/node reads the socket);
+   * resolves undefined once the body passes `limit` bytes.
+   */
+  readBody?: (limit: number) => Promise<string | undefined>;
+  /**
+   * The platform routed this request here (a Vercel route file): it is the MCP endpoint at whatever path the route
+   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
+   */
+  mounted?: boolean;
+}
+
+export interface FetchHandler {
+  (request: Request, options?: HandlerOptions): Promise<Response>;
+  /** The Workers-style entry point. workerd takes a function default export for a class, so export `{ fetch: handler.fetch }` (or use parley-mcp/cloudflare). */
+  fetch(request: Request, env?: unknown, ctx?: unknown): Promise<Response>;
+  /**
+   * Announces list changes and resource updates to this process's open subscriptions/listen streams.
+   * @example handler.changes.toolsListChanged();
+   */
+  changes: ListChanges;
+  /**
+   * Shuts down gracefully: older clients get no new sessions or calls (503), questions waiting here may still be
+   * answered for `graceMs` (10 s), then the calls left end with a JSON-RPC error (-31002) and the store closes.
+   * A host calls it on SIGTERM before it closes its listener.
+   * @example process.on('SIGTERM', () => void handler.close({ graceMs: 5_000 }).then(() => server.close()));
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+type Route = (request: Request, options: HandlerOptions) => Promise<Response> | Response;
+
+/** The path of a request URL, without parsing the whole URL. */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const query = url.indexOf('?', start);
+  const hash = url.indexOf('#', start);
+  const end = Math.min(query === -1 ? url.length : query, hash === -1 ? url.length : hash);
+  return url.slice(start, end);
+}
+
+/** The MCP endpoint by method: POST for every client; GET and DELETE only for sessions of clients before 2026-07-28. */
+function mcpRoute(server: ParleyServer, request: Request, options: HandlerOptions): Promise<Response> | Response {
+  const session = request.headers.has(HEADER.sessionId);
+  const postOnly = () => server.respond.error(null, methodNotAllowed('POST'), { allow: 'POST' });
+  switch (request.method) {
+    case 'POST':
+      return handlePost(server, request, options.auth, options.readBody, options.ctx);
+    case 'GET':
+      if (session) return handleLegacyGet(server, request, options.auth);
+      return isBrowserVisit(request) ? landingPage(server, request) : postOnly();
+    case 'DELETE':
+      return session ? handleLegacyDelete(server, request, options.auth) : postOnly();
+    default:
+      return postOnly();
+  }
+}
+
+function buildRoutes(server: ParleyServer): Route {
+  const http = server.config.http;
+  const mcpPaths = new Set([http.path, '/']);
+  // The inbox's routes (persistent questions) are the only ones off the MCP path.
+  const inbox = server.questions?.routes();
+  return (request, options) => {
+    const problem = checkRequestOrigin(request, http);
+    if (problem) {
+      server.logger.warn(`Refused a request: ${problem}`);
+      return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
+    }
+    if (server.questions) server.questions.origin = new URL(request.url).origin; // inbox links point where the server is reached
+    const path = pathOf(request.url);
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
+    return inbox ? inbox.fetch(request) : server.respond.json({ error: 'not_found' }, 404);
+  };
+}
+
+/** What a failed build says, redacted: a driver's message may carry a URL's credentials or a password. */
+function startFailure(input: ServerInput, env: EnvSource, error: unknown): string {
+  let secrets: string[] = [];
+  try {
+    secrets = secretsIn(configOf(input), env);
+  } catch {
+    // no config to read secrets from: the rules alone redact
+  }
+  return createRedactor(secrets).text(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+}
+
+/**
+ * Creates the server's fetch handler, usable as `(request) => response`, with a Workers-style `fetch(request, env, ctx)`.
+ * `platform` is for runtime adapters (parley-mcp/node passes its own); left out, the handler uses Web APIs only.
+ * @example export default createFetchHandler({ info: { name: 'desk', version: '1.0.0' }, apps: [HelpDesk] });
+ */
+export function createFetchHandler(input: ServerInput, platform: Platform = {}): FetchHandler {
+  return handlerOver(input, createChangeHub(), platform);
+}
+
+/** For adapters: the lazy handler, calling `onStart` with the server once it is built (a Worker's startup checks). */
+export function createStartingHandler(input: ServerInput, onStart: (server: ParleyServer) => void): FetchHandler {
+  return handlerOver(input, createChangeHub(), {}, undefined, onStart);
+}
+
+/**
+ * For parley-mcp/node: builds the server now, rejecting with its error (a bad config fails `serve()`, not the first
+ * request), and returns the handler over it with the built server, for the startup banner.
+ */
+export async function startFetchHandler(input: ServerInput, platform: Platform = {}): Promise<{ handler: FetchHandler; server: ParleyServer }> {
+  const changes = createChangeHub();
+  let server: ParleyServer;
+  try {
+    server = await buildServer(input, undefined, changes, platform);
+  } catch (error) {
+    // The caller prints this: it carries the error's name and message, redacted, and no stack of Parley's internals.
+    const failure = new Error(`Server failed to start: ${startFailure(input, undefined, error).replace(/^Error: /, '')}`);
+    failure.stack = `Error: ${failure.message}`;
+    throw failure;
+  }
+  return { handler: handlerOver(input, changes, platform, server), server };
+}
+
+function handlerOver(input: ServerInput, changes: ChangeHub, platform: Platform, prebuilt?: ParleyServer, onStart?: (server: ParleyServer) => void): FetchHandler {
+  let built: ParleyServer | undefined = prebuilt;
+  let route: Route | undefined = prebuilt && buildRoutes(prebuilt); // once built, requests skip the wait
+  let ready: Promise<Route> | undefined;
+  const start = (env?: EnvSource) =>
+    (ready ??= buildServer(input, env, changes, platform).then(
+      (server) => {
+        built = server;
+        onStart?.(server);
+        return (route = buildRoutes(server));
+      },
+      (error: unknown) => {
+        ready = undefined; // a failed build is tried again on the next request
+        throw error;
+      },
+    ));
+
+  const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
+    if (route) return route(request, options);
+    let started: Route;
+    try {
+      started = await start(options.env);
+    } catch (error) {
+      console.error(`[parley] ERROR Server failed to start: ${startFailure(input, options.env, error)}`);
+      return fetchResponder.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
+    }
+    return started(request, options);
+  };
+  const handler = handle as FetchHandler;
+  handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
+  handler.changes = changes;
+  handler.close = async (options) => {
+    if (!built) await ready?.catch(() => undefined);
+    if (built) await closeServer(built, options);
+  };
+  return handler;
+}

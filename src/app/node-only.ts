@@ -1,0 +1,20 @@
+// What an edge bundle leaves out, loaded on first use: store drivers and persistent questions. Node gets the real ones.
+import type { QuestionService, PersistentOptions } from '../questions';
+import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
+import type { FrontMcpConfig } from '../server';
+import type { RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
+
+
+export interface StoreDrivers {
+  redis(): Promise<{ createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra: { onError?: (error: Error) => void }): Promise<StoreBackend> }>;
+  sqlite(): Promise<{ createSqliteStore(options: SqliteOptions): Promise<StoreBackend> }>;
+  redisHttp(): Promise<RedisHttpDriver>;
+  /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */
+  questionsHome(): Promise<{ defaultQuestionFile(home: string | undefined, encrypted: boolean): { path: string } | { refused: string } }>;
+  /** Persistent questions once their options passed: the store, codec, people auth, delivery and inbox routes. */
+  questions(): Promise<{
+    buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
+  }>;
+  /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */
+  otel(given: OtelApi | undefined): Promise<Telemetry | undefined>;
+}

@@ -1,0 +1,55 @@
+// Building a server's persistent questions from their checked options: the store they name, the codec and people auth.
+import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
+import type { FrontMcpConfig } from '../server';
+import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
+import { DEFAULT_KEY_PREFIX, redisChoice, sqliteChoice } from './store-choice';
+import { encryptionSecret } from './store-factory';
+// Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
+import { drivers } from '#node-only';
+import { QuestionCodec, InvalidQuestionStoreError, type PersistentOptions, LoopbackTokenAuth, QuestionStore, QuestionService } from '../questions';
+
+/** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
+export async function buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService> {
+  const secret = encryptionSecret(env);
+  const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
+  const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
+  const people = config.http.auth?.people === 'loopback-token' ? new LoopbackTokenAuth(config.info.name, backend, codec) : undefined;
+  logger.info(`Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`);
+  if (!people) logger.warn("elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.");
+  const port = config.http.port;
+  return new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
+}
+
+/** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */
+async function openStore(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger, encrypted: boolean): Promise<{ backend: StoreBackend; keyPrefix: string }> {
+  const onError = (error: Error) => logger.warn(`Question store: ${error.message}`);
+  const redis = async (value: unknown, from: string) => {
+    const parsed = redisOptionsSchema.safeParse(value);
+    if (!parsed.success) throw new InvalidQuestionStoreError(`${from}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    const choice = redisChoice(parsed.data, 'redis', env);
+    if (choice.refused) throw new InvalidQuestionStoreError(`${from}: ${choice.refused}`);
+    return { backend: await choice.open(onError), keyPrefix: choice.keyPrefix };
+  };
+  const sqlite = async (path: string) => ({ backend: await sqliteChoice({ path }).open(onError), keyPrefix: DEFAULT_KEY_PREFIX });
+  const homeFile = async () => {
+    const place = (await drivers.questionsHome()).defaultQuestionFile(readEnv('FRONTMCP_HOME', env), encrypted);
+    if ('refused' in place) throw new InvalidQuestionStoreError(place.refused);
+    return sqlite(place.path);
+  };
+  const serverSqlite = (config.sqlite as { path?: unknown } | undefined)?.path;
+  const storage = options.storage;
+  if (storage?.type === 'memory') return { backend: memoryStore(), keyPrefix: DEFAULT_KEY_PREFIX };
+  if (storage?.type === 'redis') {
+    const value = storage.redis ?? config.elicitation.redis ?? config.redis;
+    if (value === undefined) throw new InvalidQuestionStoreError("storage { type: 'redis' } needs Redis options: storage.redis, elicitation.redis or the server's redis");
+    return redis(value, 'storage.redis');
+  }
+  if (storage?.type === 'sqlite') {
+    const path = storage.sqlite?.path ?? serverSqlite;
+    return typeof path === 'string' ? sqlite(path) : homeFile();
+  }
+  if (config.elicitation.redis !== undefined) return redis(config.elicitation.redis, 'elicitation.redis');
+  if (config.redis !== undefined) return redis(config.redis, 'redis');
+  if (typeof serverSqlite === 'string') return sqlite(serverSqlite);
+  return homeFile();
+}

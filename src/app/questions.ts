@@ -1,0 +1,15 @@
+// Persistent questions at startup: their options and refusals here, the subsystem itself loaded only where it can run.
+import { isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
+import type { FrontMcpConfig } from '../server';
+// Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports"), after the edge refusal below.
+import { drivers } from '#node-only';
+import { EDGE_REFUSAL, InvalidQuestionStoreError, readPersistentOptions, type QuestionService } from '../questions';
+
+/** The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served. */
+export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
+  const options = readPersistentOptions(config.elicitation.persistent);
+  if (!options) return undefined;
+  if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
+  if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
+  return (await drivers.questions()).buildQuestionService(config, options, env, logger);
+}

@@ -1,0 +1,65 @@
+// Opening the elicitation store the config chose, refusing the places it can't serve, and naming it in the startup log.
+import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
+import type { FrontMcpConfig } from '../server';
+import { ElicitationNotSupportedError } from '../protocol';
+import { chooseElicitationStore } from './store-choice';
+import type { ElicitationStore } from '../stores';
+
+export const EDGE_NEEDS_DISTRIBUTED = 'Elicitation requires distributed storage when running on Edge runtime';
+
+export const encryptionSecret = (env: EnvSource): string | undefined =>
+  readEnv('MCP_ELICITATION_SECRET', env) ?? readEnv('MCP_SESSION_SECRET', env) ?? readEnv('MCP_SERVER_SECRET', env);
+
+/**
+ * Opens the store for pending elicitations of clients before 2026-07-28, as the docs' table chooses it.
+ * Resolves to undefined only on an edge isolate with `elicitation.edge: 'stateless'` and no store that serves there.
+ * @example const store = await createElicitationStore(config, env, logger);
+ */
+export async function createElicitationStore(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<ElicitationStore | undefined> {
+  const choice = chooseElicitationStore(config, env);
+  if (choice.refused) throw new ElicitationNotSupportedError(choice.refused);
+  if (isEdgeRuntime()) {
+    // A store the config names but the isolate can't run is the config's mistake: say so. One only found in the
+    // environment counts as no store at all.
+    if (choice.notOnEdge && choice.source !== 'env' && choice.source !== 'memory') throw new ElicitationNotSupportedError(choice.notOnEdge);
+    if (!choice.distributed || choice.notOnEdge) {
+      if (config.elicitation.edge !== 'stateless') throw new ElicitationNotSupportedError(EDGE_NEEDS_DISTRIBUTED);
+      logger.info("No elicitation store on this Edge runtime (elicitation.edge: 'stateless'): clients on 2026-07-28 are asked through requestState; older clients can't be asked");
+      return undefined;
+    }
+  }
+  const backend = await choice.open(onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`)));
+  const secret = encryptionSecret(env);
+  const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
+  logger.info(`Created elicitation store ${formatRecord({ ...info })}`);
+  const sessionsDistributed = backend.distributed && choice.source !== 'env' && choice.source !== 'memory';
+  return new OpenedStore(secret, { backend, keyPrefix: info.keyPrefix, info, source: choice.source, sessionsDistributed });
+}
+
+/** An opened store: its fields as given, and the encryption secret behind a getter over a #private field (never serialized). */
+interface OpenedStore extends Omit<ElicitationStore, 'secret'> {}
+class OpenedStore implements ElicitationStore {
+  readonly #secret: string | undefined;
+
+  constructor(secret: string | undefined, fields: Omit<ElicitationStore, 'secret'>) {
+    this.#secret = secret;
+    Object.assign(this, fields);
+  }
+
+  get secret(): string | undefined {
+    return this.#secret;
+  }
+
+  [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
+    return inspectFields('ElicitationStore', this, options, inspect);
+  }
+}
+
+/** A driver that keeps reconnecting reports the same error again and again: log it once until another one comes. */
+function onceEach(log: (error: Error) => void): (error: Error) => void {
+  let last: string | undefined;
+  return (error) => {
+    if (error.message !== last) log(error);
+    last = error.message;
+  };
+}

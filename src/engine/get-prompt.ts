@@ -1,0 +1,35 @@
+// prompts/get: find the prompt, check its arguments, run execute(), and shape the messages it returns.
+import { invalidParams, isObject, ownValue, toWireError } from '../protocol';
+import type { RoundOutcome } from './round-call';
+import type { ParleyServer } from './server';
+import type { PromptReturn, PromptEntry } from '../server';
+import { runHandler, type HandlerScope } from './run-handler';
+
+export function findPrompt(server: ParleyServer, params: Record<string, unknown>): { entry: PromptEntry; args: Record<string, string> } {
+  const { name, arguments: args = {} } = params;
+  if (typeof name !== 'string') throw invalidParams('prompts/get needs params.name, a string');
+  const entry = server.prompts.get(name);
+  if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === 'string')) throw invalidParams('params.arguments must be an object of strings');
+  const missing = (entry.options.arguments ?? []).filter((a) => a.required && ownValue(args, a.name) === undefined).map((a) => a.name);
+  if (missing.length) throw invalidParams(`Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
+  return { entry, args: args as Record<string, string> };
+}
+
+function toPromptResult(value: PromptReturn, entry: PromptEntry): Record<string, unknown> {
+  const description = entry.options.description;
+  const base = description ? { description } : {};
+  if (typeof value === 'string') return { ...base, messages: [{ role: 'user', content: { type: 'text', text: value } }] };
+  if (Array.isArray(value)) return { ...base, messages: value };
+  if (isObject(value) && Array.isArray(value.messages)) return { ...base, ...value };
+  throw new Error(`Prompt "${entry.name}" returned neither text, messages nor { messages }`);
+}
+
+export async function runPrompt(server: ParleyServer, entry: PromptEntry, args: Record<string, string>, scope: HandlerScope): Promise<RoundOutcome> {
+  try {
+    const run = await runHandler(server, entry.name, new entry.cls(), scope, (ctx) => ctx.execute(args));
+    return run.kind === 'suspended' ? run : { kind: 'result', result: toPromptResult(run.value, entry) };
+  } catch (error) {
+    throw toWireError(error, server.logger); // they have no isError result: a PublicMcpError keeps its message
+  }
+}

@@ -1,0 +1,22 @@
+// The engine's door: dispatch of every method, one tools/call, rounds, the fallback, pending questions, older sessions.
+export { findTool, runTool } from './call-tool';
+export { callToolWithFallback, takesFallback } from './fallback';
+export { FALLBACK_TOOL, FALLBACK_TOOL_WIRE } from './fallback-tool';
+export { watchChanges } from './legacy/changes';
+export { deliverAnswer } from './legacy/deliver';
+export { parseEventId } from './legacy/event-stream';
+export { initializeResult, legacyMethod, negotiate } from './legacy/methods';
+export { sessionsOf } from './legacy/sessions';
+export type { LiveSession } from './legacy/sessions';
+export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';
+export type { CloseOptions } from './legacy/shutdown';
+export { openSubscription } from './listen';
+export { handleRequest, isKnownMethod } from './methods';
+export type { RequestScope } from './methods';
+export { pendingOf } from './pending';
+export type { Delivery } from './pending';
+export { callerKey } from './round-call';
+export type { BearerVerifier, KeepAlive, ParleyServer } from './server';
+export { DEFAULT_TTL_MS, StreamAsker } from './stream-asker';
+export { createSettler } from './run-handler';
+export type { Platform } from './server';

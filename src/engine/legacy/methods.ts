@@ -1,0 +1,59 @@
+// The methods of protocol revisions before 2026-07-28 that differ from the modern table; the rest are served by it.
+import { FALLBACK_TOOL_WIRE } from '../fallback-tool';
+import { elicitationModes } from '../../elicitation';
+import { LEGACY_VERSIONS, invalidParams, isLegacyVersion, isObject, methodNotFound } from '../../protocol';
+import { capabilitiesOf, handleRequest, isKnownMethod } from '../methods';
+import type { ParleyServer } from '../server';
+import type { AuthInfo } from '../../server';
+import { changeSubscription } from './changes';
+import type { LiveSession } from './sessions';
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** The revision the session speaks: the client's when Parley serves it, else the newest legacy one. */
+export const negotiate = (requested: unknown): string =>
+  typeof requested === 'string' && isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0];
+
+export function initializeResult(server: ParleyServer, version: string): Record<string, unknown> {
+  return {
+    protocolVersion: version,
+    capabilities: { ...capabilitiesOf(server), logging: {} },
+    serverInfo: server.info,
+    ...(server.config.instructions ? { instructions: server.config.instructions } : {}),
+  };
+}
+
+export interface LegacyScope {
+  session: LiveSession;
+  auth: AuthInfo;
+  signal: AbortSignal;
+}
+
+export async function legacyMethod(server: ParleyServer, method: string, params: Record<string, unknown>, scope: LegacyScope): Promise<Record<string, unknown>> {
+  switch (method) {
+    case 'ping':
+      return {};
+    case 'tools/list': {
+      // sendElicitationResult is listed only to clients that declared no elicitation: they need the fallback.
+      const modes = elicitationModes(scope.session.record.capabilities);
+      const fallback = server.config.elicitation.enabled && !modes.form && !modes.url;
+      return { tools: fallback ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
+    }
+    case 'logging/setLevel':
+      if (!LOG_LEVELS.includes(params.level as string)) throw invalidParams(`level must be one of ${LOG_LEVELS.join(', ')}`);
+      scope.session.logLevel = params.level as string;
+      return {};
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return changeSubscription(server, scope.session, method, params);
+  }
+  if (!isKnownMethod(method) || method === 'server/discover') throw methodNotFound(method);
+  // The modern handler, without the fields only 2026-07-28 results carry.
+  const { resultType: _r, ttlMs: _t, cacheScope: _c, ...result } = await handleRequest(server, method, params, {
+    era: 'unversioned',
+    auth: scope.auth,
+    capabilities: isObject(scope.session.record.capabilities) ? scope.session.record.capabilities : {},
+    signal: scope.signal,
+  });
+  return result;
+}

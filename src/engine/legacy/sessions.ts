@@ -1,0 +1,308 @@
+// Sessions of clients before 2026-07-28: a random id bound to its caller, held here, and in the store when instances share one.
+import { randomBytes, toBase64Url } from '../../crypto';
+import { openRecord, sealRecord } from '../../elicitation';
+import { LimitError, type JsonRpcId, type McpWireError } from '../../protocol';
+import { pendingOf, sessionEndedError } from '../pending';
+import { readEnv } from '../../runtime';
+import type { ParleyServer } from '../server';
+import type { ElicitationStore } from '../../stores';
+import { watchChanges } from './changes';
+import { EventStream } from './event-stream';
+
+export interface SessionRecord {
+  sessionId: string;
+  createdAt: number;
+  expiresAt: number;
+  version: string;
+  /** callerKey() of who opened it: the session serves only them. */
+  caller: string;
+  capabilities: Record<string, unknown>;
+  clientInfo?: unknown;
+}
+
+export interface LiveSession {
+  record: SessionRecord;
+  /** The calls running here, by request id, so notifications/cancelled and DELETE can stop them. */
+  calls: Map<JsonRpcId, AbortController>;
+  /** This process's streams of the session, by stream id. */
+  streams: Map<string, EventStream>;
+  /** The GET stream, for messages that belong to no call. */
+  standalone?: EventStream;
+  logLevel?: string;
+  /** The resource URIs the client subscribed to: their updates go out on the GET stream. */
+  subscriptions?: Set<string>;
+  /** Stops forwarding the server's changes to the session. */
+  unwatch?: () => void;
+}
+
+const ID = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** What the table knows of a live session besides the session itself. */
+interface Entry {
+  session: LiveSession;
+  /** The last request, stream event or running call seen: the session ends idleTtlMs after it. */
+  lastActiveAt: number;
+  /** The sealed record as stored, and when its TTL was last renewed there (shared stores only). */
+  sealed?: string;
+  storedAt: number;
+}
+
+/**
+ * The sessions this process holds, capped per caller and in total, and ended when idle. Both maps are kept in order
+ * of last activity (a touch moves an entry to the end), so a sweep reads only the entries at the front that expired.
+ */
+export class SessionTable {
+  private readonly live = new Map<string, Entry>();
+  private readonly byCaller = new Map<string, Map<string, Entry>>();
+  private warnedAt = -Infinity;
+  constructor(private readonly server: ParleyServer) {}
+
+  private get limits(): SessionLimits {
+    return this.server.config.http.sessions;
+  }
+
+  /** How many sessions this process holds, and how many of them are the caller's. */
+  count(caller?: string): number {
+    return caller === undefined ? this.live.size : (this.byCaller.get(caller)?.size ?? 0);
+  }
+
+  /**
+   * The store sessions live in, so any instance serves any session: a shared store the config names (`redis`,
+   * `elicitation.redis` or `sqlite`; not REDIS_URL alone), as the docs' table says.
+   */
+  private get shared(): ElicitationStore | undefined {
+    const store = this.server.elicitationStore;
+    return store?.sessionsDistributed ? store : undefined;
+  }
+
+  /** Session records are sealed with MCP_SESSION_SECRET, so instances that share it serve each other's sessions whatever their MCP_ELICITATION_SECRET. */
+  private secret(store: ElicitationStore): string | undefined {
+    return readEnv('MCP_SESSION_SECRET', this.server.env) ?? store.secret;
+  }
+
+  private key(store: ElicitationStore, id: string): string {
+    return `${store.keyPrefix}session:${id}`;
+  }
+
+  /** Opens a session for the caller, or throws a LimitError (429 for the caller's cap, 503 when the process is full). */
+  async create(init: Pick<SessionRecord, 'version' | 'caller' | 'capabilities' | 'clientInfo'>): Promise<LiveSession> {
+    const now = Date.now();
+    this.sweep(now);
+    const record: SessionRecord = { sessionId: toBase64Url(randomBytes(24)), createdAt: now, expiresAt: now + this.limits.ttlMs, ...init };
+    // Admitted and counted before the first await, so concurrent initializes cannot pass the caps together.
+    const entry = this.adopt(record, now);
+    const shared = this.shared;
+    if (shared) {
+      try {
+        entry.sealed = await sealRecord({ ...record }, this.secret(shared));
+        await shared.backend.set(this.key(shared, record.sessionId), entry.sealed, this.storeTtl(record, now));
+      } catch (error) {
+        this.drop(entry);
+        throw error;
+      }
+    }
+    return entry.session;
+  }
+
+  /**
+   * The session, if it exists, has not ended and belongs to this caller; otherwise undefined (the client gets 404).
+   * Finding it counts as activity. A session of another instance is held here too, within this process's caps.
+   */
+  async find(id: string, caller: string): Promise<LiveSession | undefined> {
+    if (!ID.test(id)) return undefined;
+    const now = Date.now();
+    this.sweep(now);
+    let entry = this.live.get(id);
+    const shared = this.shared;
+    if (shared) {
+      // Ask the store every time: another instance may have ended the session.
+      const stored = await shared.backend.get(this.key(shared, id));
+      if (!stored) {
+        if (entry) this.drop(entry, 'the store no longer holds it (it was ended on another instance, it expired, or the store lost its data)');
+        return undefined;
+      }
+      entry ??= this.live.get(id); // adopted by a request that was waiting on the store with this one
+      if (!entry) {
+        const opened = await openRecord<SessionRecord>(stored, this.secret(shared));
+        if (!opened.ok || opened.record.caller !== caller) return undefined;
+        entry = this.live.get(id) ?? this.adopt(opened.record, now);
+        entry.sealed = stored;
+        entry.storedAt = -Infinity; // when it was stored is not known here: renew it on this request
+      }
+    }
+    if (!entry || entry.session.record.caller !== caller) return undefined;
+    // With a shared store, the stored record's TTL is the idle clock: every instance renews it, so it decides.
+    if (entry.session.record.expiresAt <= now || (!shared && entry.lastActiveAt + this.limits.idleTtlMs <= now)) {
+      this.drop(entry, 'it expired (http.sessions)');
+      return undefined;
+    }
+    await this.touch(entry, now);
+    return entry.session;
+  }
+
+  /** Ends a session: its calls stop, its streams close, and every instance answers 404 from now on. */
+  async end(session: LiveSession): Promise<void> {
+    const entry = this.live.get(session.record.sessionId);
+    const why = 'the client ended the session (DELETE)';
+    if (entry?.session === session) this.drop(entry, why);
+    const shared = this.shared;
+    if (!shared) return;
+    await shared.backend.delete(this.key(shared, session.record.sessionId));
+    // Calls of the session waiting for an answer on other instances end now too, with the same reason.
+    await pendingOf(this.server).endSession(session.record.sessionId, why);
+  }
+
+  /** Ends every session this process holds, their running calls with `reason` (the server is shutting down). */
+  endAll(reason: McpWireError): void {
+    for (const entry of [...this.live.values()]) this.drop(entry, reason);
+  }
+
+  /**
+   * Opens a new stream in the session; it forgets the stream once the stream is over and delivered. Past maxStreams it
+   * first forgets the oldest stream that has ended (its replay is lost), and with none ended it throws a LimitError.
+   */
+  openStream(session: LiveSession): EventStream {
+    const max = this.limits.maxStreams;
+    if (session.streams.size >= max) {
+      for (const [id, stream] of session.streams) {
+        if (!stream.isEnded) continue;
+        stream.detach();
+        session.streams.delete(id);
+        break;
+      }
+      if (session.streams.size >= max)
+        throw new LimitError(
+          `Too many open streams in this session: at most ${max} (http.sessions.maxStreams). Wait for a call to finish, or close a stream, and try again`,
+          STREAM_RETRY_AFTER_S,
+          'caller',
+          { limit: 'http.sessions.maxStreams', max },
+        );
+    }
+    const id = toBase64Url(randomBytes(9));
+    const stream = new EventStream(
+      id,
+      () => session.streams.delete(id),
+      // Each event or keepalive the client is sent counts as the session's activity.
+      () => {
+        const entry = this.live.get(session.record.sessionId);
+        if (entry?.session === session) void this.touch(entry, Date.now())?.catch((error: unknown) => this.server.logger.warn('Could not renew a session in the store', error));
+      },
+    );
+    session.streams.set(id, stream);
+    return stream;
+  }
+
+  /** Counts the session in, or throws when the caller or the process is at its cap. */
+  private adopt(record: SessionRecord, now: number): Entry {
+    const { maxPerCaller, maxTotal } = this.limits;
+    const mine = this.byCaller.get(record.caller);
+    if (mine && mine.size >= maxPerCaller) {
+      const who = record.caller === 'anonymous' ? 'anonymous callers (without a token they count as one caller)' : 'this caller';
+      const wait = this.retryAfter(mine, now);
+      throw new LimitError(
+        `Too many sessions for ${who}: at most ${maxPerCaller} (http.sessions.maxPerCaller). End a session you no longer use (DELETE with its Mcp-Session-Id), or retry after ${wait} s`,
+        wait,
+        'caller',
+        { limit: 'http.sessions.maxPerCaller', max: maxPerCaller },
+      );
+    }
+    if (this.live.size >= maxTotal) {
+      const wait = this.retryAfter(this.live, now);
+      // Once a minute at most: a flood of refusals must not become a flood of log lines.
+      if (now - this.warnedAt >= 60_000) {
+        this.warnedAt = now;
+        this.server.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
+      }
+      throw new LimitError(`The server holds as many sessions as it allows (${maxTotal}, http.sessions.maxTotal): retry after ${wait} s`, wait, 'server', {
+        limit: 'http.sessions.maxTotal',
+        max: maxTotal,
+      });
+    }
+    const session: LiveSession = { record, calls: new Map(), streams: new Map() };
+    const entry: Entry = { session, lastActiveAt: now, storedAt: now };
+    // Changes reach the client only on its GET stream; without one open, there is nowhere to send them.
+    session.unwatch = watchChanges(this.server, session, (message) => session.standalone?.send(message));
+    this.live.set(record.sessionId, entry);
+    if (mine) mine.set(record.sessionId, entry);
+    else this.byCaller.set(record.caller, new Map([[record.sessionId, entry]]));
+    return entry;
+  }
+
+  /** Forgets the session here: its calls end with a JSON-RPC error naming why, and its streams close once that is sent. */
+  private drop(entry: Entry, why: string | McpWireError = 'it ended'): void {
+    const { session } = entry;
+    const id = session.record.sessionId;
+    if (this.live.get(id) !== entry) return;
+    this.live.delete(id);
+    const mine = this.byCaller.get(session.record.caller);
+    mine?.delete(id);
+    if (mine?.size === 0) this.byCaller.delete(session.record.caller);
+    session.unwatch?.();
+    const reason = typeof why === 'string' ? sessionEndedError(why) : why;
+    for (const call of session.calls.values()) call.abort(reason);
+    // Ended, not cut: a call's stream closes once its last event (that error) reached the client.
+    for (const stream of session.streams.values()) stream.end();
+  }
+
+  /**
+   * Marks the entry active now: two Map moves, cheap enough for every request. With a shared store the stored record's
+   * TTL is renewed too, at most once a tenth of idleTtlMs, so the store forgets an idle session on every instance.
+   */
+  private touch(entry: Entry, now: number): Promise<void> | undefined {
+    entry.lastActiveAt = now;
+    const { sessionId, caller } = entry.session.record;
+    this.live.delete(sessionId);
+    this.live.set(sessionId, entry);
+    const mine = this.byCaller.get(caller);
+    mine?.delete(sessionId);
+    mine?.set(sessionId, entry);
+    const shared = this.shared;
+    if (!shared || entry.sealed === undefined || now - entry.storedAt < this.limits.idleTtlMs / 10) return undefined;
+    entry.storedAt = now;
+    return shared.backend.set(this.key(shared, sessionId), entry.sealed, this.storeTtl(entry.session.record, now));
+  }
+
+  /** A stored record lives until the session would idle out, and never past its end. */
+  private storeTtl(record: SessionRecord, now: number): number {
+    return Math.max(1, Math.min(this.limits.idleTtlMs, record.expiresAt - now));
+  }
+
+  /**
+   * Ends the sessions idle for idleTtlMs, reading from the least recently active and stopping at the first that is not:
+   * nothing to do costs one look. A session with a running call or a connected stream is active, and moves to the back.
+   */
+  private sweep(now: number): void {
+    const idle = this.limits.idleTtlMs;
+    for (const entry of this.live.values()) {
+      if (entry.lastActiveAt + idle > now) return;
+      if (entry.session.record.expiresAt > now && isBusy(entry.session)) void this.touch(entry, now)?.catch(() => {});
+      else this.drop(entry);
+    }
+  }
+
+  /** Seconds until the least recently active of these sessions would idle out: when a slot may free, at the soonest. */
+  private retryAfter(entries: Map<string, Entry>, now: number): number {
+    const first = entries.values().next().value;
+    const at = first ? Math.min(first.lastActiveAt + this.limits.idleTtlMs, first.session.record.expiresAt) : now;
+    return Math.max(1, Math.ceil((at - now) / 1000));
+  }
+}
+
+type SessionLimits = ParleyServer['config']['http']['sessions'];
+
+/** A full session's streams free when a call finishes: soon, usually. */
+const STREAM_RETRY_AFTER_S = 5;
+
+const isBusy = (session: LiveSession): boolean => {
+  if (session.calls.size > 0) return true;
+  for (const stream of session.streams.values()) if (stream.isConnected) return true;
+  return false;
+};
+
+const tables = new WeakMap<ParleyServer, SessionTable>();
+
+export function sessionsOf(server: ParleyServer): SessionTable {
+  let table = tables.get(server);
+  if (!table) tables.set(server, (table = new SessionTable(server)));
+  return table;
+}

@@ -1,0 +1,37 @@
+// Shutting down with older clients' calls in flight: no new calls, waiting questions get a grace period, the rest end
+// with a JSON-RPC error that says why. Nothing is cut in silence.
+import { pendingOf } from '../pending';
+import { ErrorCode, McpWireError } from '../../protocol';
+import type { ParleyServer } from '../server';
+import { sessionsOf } from './sessions';
+
+export interface CloseOptions {
+  /** How long waiting questions may still be answered before their calls are ended. Default 10 s. */
+  graceMs?: number;
+}
+
+const closing = new WeakSet<ParleyServer>();
+
+export const SHUTTING_DOWN = 'The server is shutting down: call again, and another instance (or this one, once restarted) serves you';
+
+/** The refusal of a new call or session while the server shuts down (503). */
+export const shuttingDown = () => new McpWireError(ErrorCode.ShuttingDown, SHUTTING_DOWN, { code: 'SHUTTING_DOWN' }, 503);
+
+export const isClosing = (server: ParleyServer): boolean => closing.has(server);
+
+/**
+ * Stops taking new calls and sessions of older clients, waits up to `graceMs` for the questions waiting in this process
+ * to be answered, then ends every call still running with `SHUTTING_DOWN` and closes the elicitation store.
+ */
+export async function closeServer(server: ParleyServer, { graceMs = 10_000 }: CloseOptions = {}): Promise<void> {
+  closing.add(server);
+  const pending = pendingOf(server);
+  const deadline = Date.now() + graceMs;
+  while (pending.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+  const error = shuttingDown();
+  sessionsOf(server).endAll(error);
+  pending.failAll(error);
+  // The calls' last events go out before the store (and the process) goes.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await server.elicitationStore?.backend.close();
+}

@@ -1,0 +1,254 @@
+// Questions waiting for clients before 2026-07-28: each in the elicitation store under its session and its request id,
+// answered by publish/subscribe, and ended with an error (never in silence) when the store or the session lets it down.
+import { ErrorCode, McpWireError, PublicMcpError } from '../protocol';
+import type { Logger } from '../runtime';
+import { memoryStore, type ElicitationStore } from '../stores';
+import type { ParleyServer } from './server';
+import { NO_LIMITS, PendingCounts, type Asking, type PendingLimits, openRecord, sealRecord, type ElicitParams, type RawAnswer } from '../elicitation';
+
+export type { Asking, PendingLimits } from '../elicitation';
+
+export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
+
+export interface OpenQuestion {
+  /** The client's answer; rejects when the question can no longer be answered (its session ended, the store lost it). */
+  answer: Promise<RawAnswer>;
+  /** Stops listening and removes the stored question; call once the wait is over, however it ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * What became of an answer: `delivered` to the waiting call (here, or published to a subscriber); `no-question` when
+ * no question of the session has that id (answered already, timed out, never asked); `no-listener` when the question is
+ * stored but nobody subscribed hears it (the instance that asked is gone, or the store passes nothing between processes);
+ * `unreadable` when the stored question can't be decrypted here (another secret): whether anyone waits can't be told.
+ */
+export type Delivery = 'delivered' | 'no-question' | 'no-listener' | 'unreadable';
+
+interface Waiter {
+  sessionId: string;
+  deliver(answer: RawAnswer): void;
+  fail(error: Error): void;
+}
+
+/** A channel subscription shared by every question of one session that waits here. */
+interface SessionWatch {
+  count: number;
+  stop: Promise<() => Promise<void>>;
+}
+
+/** The question waited in a store that no longer holds it: the store restarted without its data, or it was deleted. */
+export const QUESTION_LOST =
+  'The question was lost while it waited: the elicitation store no longer holds it (Redis restarted without persistence, or the record was deleted). Call the tool again';
+
+/** The session of a waiting question ended (DELETE, or another instance found it gone): a JSON-RPC error on the call. */
+export const sessionEndedError = (why: string) => new McpWireError(ErrorCode.SessionNotFound, `Session ended while the call waited: ${why}`, { code: 'SESSION_ENDED' });
+
+/** How often, and how far apart, an answer is published again while nobody hears it (a subscriber reconnecting). */
+const PUBLISH_ATTEMPTS = 3;
+const PUBLISH_RETRY_MS = 150;
+
+export class PendingQuestions {
+  // Questions asked by this process: an answer that reaches the instance that asked needs no store round trip.
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly sessions = new Map<string, SessionWatch>();
+  private readonly counts: PendingCounts;
+  private stopRestored?: () => void;
+  constructor(
+    private readonly store: ElicitationStore,
+    private readonly logger: Logger,
+    /** Set when no store can keep questions here (the stateless edge opt-in): every question is refused with it. */
+    readonly unavailable?: string,
+    limits: PendingLimits = NO_LIMITS,
+  ) {
+    this.counts = new PendingCounts(limits);
+  }
+
+  /** How many questions wait now in this process for the session. */
+  waiting(sessionId: string): number {
+    return this.counts.waiting(sessionId);
+  }
+
+  /** How many questions wait now in this process, over every session. */
+  get size(): number {
+    return this.waiters.size;
+  }
+
+  private key(kind: 'pending' | 'result' | 'ended', id: string): string {
+    return `${this.store.keyPrefix}${kind}:${id}`;
+  }
+
+  /** Records the question (an elicitation, or a sampling or roots request) and starts listening for its answer. Call it before the question is sent. */
+  async open(asking: Asking, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
+    const { sessionId } = asking;
+    // Counted before the first await, so questions asked together cannot pass the limits together.
+    const release = this.counts.reserve(asking);
+    let deliver!: (answer: RawAnswer) => void;
+    let fail!: (error: Error) => void;
+    const answer = new Promise<RawAnswer>((resolve, reject) => ((deliver = resolve), (fail = reject)));
+    answer.catch(() => undefined); // a question failed after its call stopped waiting is nobody's concern
+    this.waiters.set(elicitId, { sessionId, deliver, fail });
+    this.watchRestarts();
+    const { backend, secret } = this.store;
+    const questionKey = this.key('pending', `${sessionId}:${elicitId}`);
+    const sessionKey = this.key('pending', sessionId);
+    const stops: (() => Promise<void>)[] = [];
+    const undo = async () => {
+      this.waiters.delete(elicitId);
+      release();
+      await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
+    };
+    try {
+      stops.push(
+        await backend.subscribe(this.key('result', elicitId), (message) => {
+          void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
+            if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId) deliver(opened.record.answer ?? {});
+            else this.logger.warn(`Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`);
+          });
+        }),
+      );
+      stops.push(await this.watchSession(sessionId));
+      const now = Date.now();
+      const sealed = await sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret);
+      // The question under its own key (what an answer's instance reads), and as the session's newest (the docs' key).
+      await Promise.all([backend.set(questionKey, sealed, ttlMs), backend.set(sessionKey, sealed, ttlMs)]);
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    return {
+      answer,
+      close: async () => {
+        await undo();
+        await backend.delete(questionKey);
+        // A newer question of the session may have replaced this one as the newest; leave that one alone.
+        const stored = await backend.get(sessionKey);
+        if (stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId) await backend.delete(sessionKey);
+      },
+    };
+  }
+
+  /**
+   * An answer a client POSTed for its session: to the waiter in this process, else through the store to the instance
+   * that asked. Says what became of it, so an answer nobody waits for is refused rather than accepted.
+   */
+  async deliver(sessionId: string, elicitId: string, answer: RawAnswer): Promise<Delivery> {
+    const local = this.waiters.get(elicitId);
+    if (local) {
+      if (local.sessionId !== sessionId) return 'no-question';
+      local.deliver(answer);
+      return 'delivered';
+    }
+    const { backend, secret } = this.store;
+    const stored = await backend.get(this.key('pending', `${sessionId}:${elicitId}`));
+    if (!stored) return 'no-question';
+    const opened = await openRecord<{ params: ElicitParams }>(stored, secret);
+    if (!opened.ok) {
+      if (opened.reason === 'undecryptable') this.logger.warn(DECRYPT_FAILED);
+      return opened.reason === 'undecryptable' ? 'unreadable' : 'no-question';
+    }
+    if (opened.record.elicitId !== elicitId || opened.record.sessionId !== sessionId) return 'no-question';
+    const message = await sealRecord({ sessionId, elicitId, createdAt: Date.now(), expiresAt: opened.record.expiresAt, answer }, secret);
+    const channel = this.key('result', elicitId);
+    // Fast path: the asking instance hears the first publish. Nobody heard it: over a store that reaches other
+    // processes, its subscriber may be reconnecting, so try a little longer; a local-only store never will.
+    for (let attempt = 1; ; attempt++) {
+      if ((await backend.publish(channel, message)) > 0) return 'delivered';
+      if (!backend.supportsPubSub || attempt >= PUBLISH_ATTEMPTS) return 'no-listener';
+      await sleep(PUBLISH_RETRY_MS * attempt);
+    }
+  }
+
+  /**
+   * The session ended here (DELETE, expiry, the store lost it): its questions waiting in this process fail with a
+   * JSON-RPC error naming why, and so do those waiting on other instances, told on the session's channel.
+   */
+  async endSession(sessionId: string, why: string): Promise<void> {
+    this.failSession(sessionId, why);
+    if (this.store.backend.supportsPubSub) await this.store.backend.publish(this.key('ended', sessionId), JSON.stringify({ sessionId, why }));
+  }
+
+  /** Fails every question waiting in this process (the server is shutting down). */
+  failAll(error: Error): void {
+    for (const waiter of [...this.waiters.values()]) waiter.fail(error);
+  }
+
+  private failSession(sessionId: string, why: string): void {
+    for (const waiter of [...this.waiters.values()]) if (waiter.sessionId === sessionId) waiter.fail(sessionEndedError(why));
+  }
+
+  /** One subscription per session with questions waiting here: another instance says on it that the session ended. */
+  private async watchSession(sessionId: string): Promise<() => Promise<void>> {
+    let watch = this.sessions.get(sessionId);
+    if (!watch) {
+      const stop = this.store.backend.subscribe(this.key('ended', sessionId), (message) => {
+        let why = 'it was ended on another instance';
+        try {
+          const said = JSON.parse(message) as { sessionId?: unknown; why?: unknown };
+          if (said.sessionId !== sessionId) return;
+          if (typeof said.why === 'string') why = said.why.slice(0, 200);
+        } catch {
+          return;
+        }
+        this.failSession(sessionId, why);
+      });
+      this.sessions.set(sessionId, (watch = { count: 0, stop }));
+      stop.catch(() => this.sessions.get(sessionId) === watch && this.sessions.delete(sessionId));
+    }
+    watch.count++;
+    const own = watch;
+    await own.stop;
+    let left = false;
+    return async () => {
+      if (left) return;
+      left = true;
+      if (--own.count > 0 || this.sessions.get(sessionId) !== own) return;
+      this.sessions.delete(sessionId);
+      await (await own.stop)();
+    };
+  }
+
+  /**
+   * Once per process: each time the store's connection comes back, every question waiting here checks that its record
+   * survived. One that didn't (Redis restarted without persistence) fails now, not when its ttl runs out.
+   */
+  private watchRestarts(): void {
+    if (this.stopRestored || !this.store.backend.onRestored) return;
+    this.stopRestored = this.store.backend.onRestored(() => void this.checkRecords());
+  }
+
+  private async checkRecords(): Promise<void> {
+    const { backend } = this.store;
+    await Promise.all(
+      [...this.waiters].map(async ([elicitId, waiter]) => {
+        try {
+          if ((await backend.get(this.key('pending', `${waiter.sessionId}:${elicitId}`))) === undefined && this.waiters.get(elicitId) === waiter)
+            waiter.fail(new PublicMcpError(QUESTION_LOST, 'ELICITATION_LOST'));
+        } catch {
+          // The store dropped again: the next reconnection checks once more.
+        }
+      }),
+    );
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const registry = new WeakMap<ParleyServer, PendingQuestions>();
+
+export const STATELESS_EDGE_REFUSAL =
+  "Clients before 2026-07-28 can't be asked here: this server runs on an edge runtime with elicitation.edge: 'stateless' and no distributed store. Use a client that speaks 2026-07-28, or give the server a Redis store.";
+
+/**
+ * The server's pending questions. Without a store (elicitation off, so nothing is asked; or the stateless edge
+ * opt-in, where every question is refused) an empty memory store stands in for answers that arrive anyway.
+ */
+export function pendingOf(server: ParleyServer): PendingQuestions {
+  let pending = registry.get(server);
+  if (!pending) {
+    const store = server.elicitationStore ?? { backend: memoryStore(), keyPrefix: 'mcp:', info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false } };
+    const unavailable = server.elicitationStore || !server.config.elicitation.enabled ? undefined : STATELESS_EDGE_REFUSAL;
+    registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable, server.config.elicitation.pending)));
+  }
+  return pending;
+}

@@ -1,0 +1,85 @@
+// A 2026-07-28 request that may need input: read the answers (requestState + inputResponses), run, and seal a new state.
+import { invalidParams, isObject } from '../protocol';
+import type { ParleyServer } from './server';
+import type { AuthInfo } from '../server';
+import { digestArguments, openState, sealState, type StateBinding, RoundAsker, type RawAnswer } from '../elicitation';
+
+const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+const MAX_ANSWERS = 64;
+const NONE: ReadonlySet<string> = new Set();
+
+export interface RoundRequest {
+  method: string;
+  name: string;
+  args: unknown;
+  params: Record<string, unknown>;
+  auth: AuthInfo;
+  capabilities: Record<string, unknown>;
+}
+
+/** How a run ended: with a result, or suspended on questions the client must answer first. */
+export type RoundOutcome = { kind: 'result'; result: Record<string, unknown> } | { kind: 'suspended' };
+
+export const callerKey = (auth: AuthInfo): string => (auth.anonymous ? 'anonymous' : `${auth.user.iss ?? ''}#${auth.user.sub}`);
+
+/** True when the request is a retry (it carries answers or state): its result must not be cached. */
+export const isRetry = (params: Record<string, unknown>): boolean => params.inputResponses !== undefined || params.requestState !== undefined;
+
+export async function withRounds(
+  server: ParleyServer,
+  request: RoundRequest,
+  run: (asker: RoundAsker) => Promise<RoundOutcome>,
+): Promise<Record<string, unknown>> {
+  const { inputResponses, requestState } = request.params;
+  if (inputResponses !== undefined && !isObject(inputResponses)) throw invalidParams('params.inputResponses must be an object');
+  if (requestState !== undefined && typeof requestState !== 'string') throw invalidParams('params.requestState must be a string');
+  let binding: StateBinding | undefined;
+  const bind = async () => (binding ??= { caller: callerKey(request.auth), method: request.method, name: request.name, digest: await digestArguments(request.args) });
+
+  // A Map: the keys are the client's, and `__proto__` or `constructor` must be keys like any other.
+  const answers = new Map<string, RawAnswer>();
+  let trusted = true;
+  if (requestState !== undefined) {
+    const check = await openState(server.stateKeys, requestState, await bind());
+    if (check.ok) {
+      for (const [key, value] of Object.entries(check.answers)) if (isObject(value)) answers.set(key, value);
+    }
+    // Not a state this framework could have issued at all: a protocol error, not a reason to start over.
+    else if (check.malformed) throw invalidParams('params.requestState is malformed');
+    else {
+      // Well-formed but unverifiable (a key not listed here, altered, expired, another caller or request): start over.
+      trusted = false;
+      const hint = server.ephemeralStateKey
+        ? ' This instance seals with a per-process key: set the same VAULT_SECRET on every instance.'
+        : check.unknownKey
+          ? ' A key retired from VAULT_SECRET, or another deployment\'s: keep the old secret listed after the new one (comma-separated) until its states expire.'
+          : '';
+      server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
+    }
+  }
+  // The answers the signed state brought back, before this request's own are added.
+  const replayed = requestState === undefined ? undefined : new Set(answers.keys());
+  // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
+  if (trusted && inputResponses) {
+    for (const [key, value] of Object.entries(inputResponses))
+      if (ANSWER_KEY.test(key) && isObject(value)) {
+        answers.set(key, value as RawAnswer);
+        replayed?.delete(key);
+      }
+  }
+  if (answers.size > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
+
+  const asker = new RoundAsker(answers, request.capabilities, replayed ?? NONE);
+  const outcome = await run(asker);
+  if (outcome.kind === 'result') return outcome.result;
+  if (asker.failure) throw asker.failure;
+  // Only the answers this run read travel on; unknown keys the client sent are dropped here.
+  const kept: Record<string, RawAnswer> = Object.create(null);
+  for (const key of asker.used) {
+    const answer = answers.get(key);
+    if (answer) kept[key] = answer;
+  }
+  const { requestState: form, stateTtlMs } = server.config.elicitation;
+  const state = await sealState(server.stateKeys, form, await bind(), kept, stateTtlMs);
+  return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
+}

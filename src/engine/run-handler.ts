@@ -1,0 +1,58 @@
+// Running one handler (tool, prompt or resource) with its request attached, until it returns or suspends on a question.
+import { ElicitRun, type Asker } from '../elicitation';
+import type { RequestTrace, ToolTrace, TurnEnd } from '../runtime';
+import { type ListChanges, type Notifier, attachRequest, type RequestContext, type AuthInfo } from '../server';
+import type { ParleyServer } from './server';
+
+export interface HandlerScope {
+  auth: AuthInfo;
+  signal: AbortSignal;
+  capabilities: Record<string, unknown>;
+  asker: Asker;
+  notifier: Notifier;
+  changes: ListChanges;
+  /** Resolves when the run asked a question that ends it (an input_required round). */
+  suspended?: Promise<void>;
+  /** The request's span, when tracing is on. */
+  trace?: RequestTrace;
+}
+
+export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
+
+/**
+ * A server's wait for the end of the turn, shared by every run that suspends before it ends: questions asked in
+ * parallel (Promise.all of elicit and sample) all join the round before it goes out.
+ */
+export function createSettler(turnEnd: TurnEnd): () => Promise<void> {
+  let next: Promise<void> | undefined;
+  return () =>
+    (next ??= new Promise<void>((resolve) =>
+      turnEnd(() => {
+        next = undefined;
+        resolve();
+      }),
+    ));
+}
+
+/** `name` is the tool, prompt or resource URI the hooks see as the asker. */
+export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>, trace?: ToolTrace): Promise<Run<T>> {
+  const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks, questions: server.questions?.forCall(scope.auth, scope.signal) };
+  const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth, trace });
+  attachRequest(ctx, scope, run);
+  const done = Promise.resolve().then(() => exec(ctx));
+  const suspended = scope.suspended;
+  // Fast path: with no round to wait for, there is nothing to race.
+  if (!suspended) return done.then((value): Run<T> => ({ kind: 'done', value }));
+  return new Promise((resolve, reject) => {
+    let asked = false;
+    done.then(
+      (value) => asked || resolve({ kind: 'done', value }),
+      (error: unknown) => asked || reject(error), // once suspended, the abandoned run may still fail: nobody waits for it
+    );
+    void suspended.then(async () => {
+      asked = true;
+      await server.settle();
+      resolve({ kind: 'suspended' });
+    });
+  });
+}

@@ -1,0 +1,73 @@
+// The built server as the engine and the transports see it: registries, settings, keys, stores. app/ builds it.
+import type { JWTPayload } from 'jose';
+import type { AeadFactory, HmacFactory } from '../crypto';
+import type { PlainResponseMaker, Responder } from '../protocol';
+import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
+import type { ElicitationStore } from '../stores';
+import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
+import type { PersistentAsker, StateKeys } from '../elicitation';
+
+/** Verifies a bearer JWT and resolves with its claims; rejects when it does not verify. */
+export type BearerVerifier = (token: string) => Promise<JWTPayload>;
+
+/** What a runtime adapter passes to the handler it builds; each part left out is the Web APIs' way. */
+export interface Platform {
+  /** Builds plain (JSON or empty) answers: parley-mcp/node writes them to the socket without a Fetch Response. */
+  respond?: PlainResponseMaker;
+  /** Where a turn's suspended runs settle: parley-mcp/node's also writes the turn's answers. */
+  turnEnd?: TurnEnd;
+  /** requestState's HMAC and AES-GCM: parley-mcp/node passes node:crypto's. */
+  hmac?: HmacFactory;
+  aead?: AeadFactory;
+}
+
+/** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */
+export interface KeepAlive {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Persistent questions as the engine and transports use them: a call's asker, the inbox routes, links. */
+export interface QuestionDesk {
+  forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
+  routes(): { fetch(request: Request): Response | Promise<Response> };
+  origin?: string;
+}
+
+export interface ParleyServer {
+  /** The options the engine and transports read, from the validated config (app/ keeps the rest). */
+  config: ServerSettings;
+  info: { name: string; version: string; title?: string };
+  tools: Map<string, ToolEntry>;
+  /** tools/list's tools, computed once: the list never varies per connection. */
+  toolList: Record<string, unknown>[];
+  prompts: Map<string, PromptEntry>;
+  promptList: Record<string, unknown>[];
+  resources: Resources;
+  resourceList: Record<string, unknown>[];
+  templateList: Record<string, unknown>[];
+  /** Announces list changes and resource updates to open listen streams. */
+  changes: ChangeHub;
+  logger: Logger;
+  /** Builds this server's HTTP answers, the platform's way. */
+  respond: Responder;
+  /** Resolves at the end of the turn, the platform's way: where runs that asked questions settle into one round. */
+  settle(): Promise<void>;
+  /** The keys of requestState: the first seals (or signs) new states, any of them opens one it issued. */
+  stateKeys: StateKeys;
+  /** True when no VAULT_SECRET or JWT_SECRET was set, so the key is this process's own. */
+  ephemeralStateKey: boolean;
+  /** True when the build already logged that warning (production, Redis named in the config). */
+  ephemeralKeyWarned: boolean;
+  production: boolean;
+  /** The platform's env bindings (a getter over a #private field: not serialized, not inspected). */
+  readonly env: EnvSource;
+  /** Verifies a bearer JWT when `auth` is set; its key lives in the verifier's closure. */
+  verifyBearer?: BearerVerifier;
+  cache: { ttlMs: number; scope: 'public' | 'private' };
+  /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
+  elicitationStore?: ElicitationStore;
+  /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
+  questions?: QuestionDesk;
+  /** OpenTelemetry spans; absent when @opentelemetry/api is not installed (or not passed in on an edge isolate). */
+  telemetry?: Telemetry;
+}

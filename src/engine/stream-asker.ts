@@ -1,0 +1,76 @@
+// Before 2026-07-28: elicit(), sample() and listRoots() send their request on the call's stream and wait for the client's answer.
+import { ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError, PublicMcpError, McpWireError } from '../protocol';
+import type { ElicitOptions } from '../server';
+import type { PendingQuestions } from './pending';
+import { elicitationModes, missingFor, ELICIT_METHOD, type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer } from '../elicitation';
+
+/** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
+export function endedBy(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof McpWireError || reason instanceof PublicMcpError ? reason : new PublicMcpError('The call was cancelled', 'CANCELLED');
+}
+
+export interface StreamCall {
+  sessionId: string;
+  /** callerKey() of the session's owner: elicitation.pending counts questions per caller too. */
+  caller: string;
+  /** The capabilities the client declared in initialize. */
+  capabilities: Record<string, unknown>;
+  pending: PendingQuestions;
+  /** Sends a message on the call's own stream. */
+  send(message: unknown): void;
+  signal: AbortSignal;
+}
+
+export const DEFAULT_TTL_MS = 300_000;
+
+/** How long a question waits: the tool's `ttl`, else five minutes. */
+export function ttlOf(options: ElicitOptions): number {
+  const ttl = options.ttl ?? DEFAULT_TTL_MS;
+  if (!(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) throw new InvalidInputError('ttl must be a positive number of milliseconds');
+  return ttl;
+}
+
+export class StreamAsker implements Asker {
+  constructor(private readonly call: StreamCall) {}
+
+  async ask(_key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
+    const mode = params.mode === 'url' ? 'url' : 'form';
+    if (!elicitationModes(this.call.capabilities)[mode]) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out');
+  }
+
+  /** sampling/createMessage or roots/list, to a client that declared it; the answer waits as long as a question's default ttl. */
+  async request(_key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
+    const lacking = missingFor(method, params, this.call.capabilities);
+    if (lacking) throw new PublicMcpError(lacking.message, 'INPUT_NOT_SUPPORTED');
+    const answer = await this.exchange(method, params, DEFAULT_TTL_MS, `The client did not answer ${method} in time`);
+    const error = answer.error as { code?: unknown; message?: unknown } | undefined;
+    if (error) throw new PublicMcpError(`The client answered ${method} with an error (${String(error.code)}: ${String(error.message)})`);
+    return answer;
+  }
+
+  /** Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end. */
+  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string): Promise<RawAnswer> {
+    if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
+    const id = crypto.randomUUID();
+    const question = await this.call.pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      this.call.send({ jsonrpc: '2.0', id, method, params });
+      const ended = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ElicitationTimeoutError(timedOut)), ttl);
+        // The server ends a call with a reason that says why (its session ended, the server shuts down); a client's
+        // cancellation carries none.
+        onAbort = () => reject(endedBy(this.call.signal));
+        this.call.signal.addEventListener('abort', onAbort, { once: true });
+      });
+      return await Promise.race([question.answer, ended]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) this.call.signal.removeEventListener('abort', onAbort);
+      await question.close();
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// The HTTP transport's door: the MCP endpoint for both eras, the Origin guard, the landing page.
+export { handlePost } from './endpoint';
+export { checkRequestOrigin } from './guard';
+export { isBrowserVisit, landingPage } from './landing-page';
+export { closeServer, handleLegacyDelete, handleLegacyGet } from './legacy/index';
+export type { CloseOptions } from './legacy/index';

@@ -1,0 +1,68 @@
+// The 2026-07-28 request checks: the _meta envelope, the version, and the headers that must match the body.
+import { ErrorCode, McpWireError, headerMismatch, invalidParams } from './errors';
+import { HEADER, META } from './meta';
+import { MODERN_VERSION, SUPPORTED_VERSIONS } from './revisions';
+import { isObject } from './jsonrpc';
+
+export interface ModernEnvelope {
+  version: string;
+  capabilities: Record<string, unknown>;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A header value with surrounding whitespace trimmed, decoded when sent as =?base64?…?= (for values that are not
+ * safe ASCII). Undefined when it has control characters, or strict base64 (padding included) or UTF-8 fails.
+ */
+export function decodeHeader(raw: string): string | undefined {
+  const value = raw.trim();
+  if (!/^[\x20-\x7E]*$/.test(value)) return undefined;
+  const m = /^=\?base64\?(.*)\?=$/.exec(value);
+  if (!m) return value;
+  if (!BASE64.test(m[1]!)) return undefined;
+  try {
+    const binary = atob(m[1]!);
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads the _meta envelope. Given the request's headers (HTTP), a MCP-Protocol-Version header that disagrees with
+ * _meta is -32020 before an unsupported version is -32022.
+ */
+export function readEnvelope(params: Record<string, unknown>, headers?: Headers): ModernEnvelope {
+  const meta = params._meta;
+  const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
+  const capabilities = isObject(meta) ? meta[META.clientCapabilities] : undefined;
+  if (typeof version !== 'string' || !isObject(capabilities))
+    throw invalidParams(`params._meta must carry "${META.protocolVersion}" and "${META.clientCapabilities}"`);
+  if (headers) expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
+  if (version !== MODERN_VERSION)
+    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', { supported: SUPPORTED_VERSIONS, requested: version });
+  return { version, capabilities };
+}
+
+function expectHeader(headers: Headers, header: string, label: string, wanted: string): void {
+  const raw = headers.get(header);
+  if (raw === null) throw headerMismatch(`Header mismatch: the ${label} header is required`);
+  const value = decodeHeader(raw);
+  if (value === undefined) throw headerMismatch(`Header mismatch: the ${label} header is not valid base64 UTF-8`);
+  if (value !== wanted) throw headerMismatch(`Header mismatch: ${label} header value '${value}' does not match body value '${wanted}'`);
+}
+
+/** The value Mcp-Name must carry for a method, if it has one. */
+function nameOf(method: string, params: Record<string, unknown>): unknown {
+  if (method === 'tools/call' || method === 'prompts/get') return params.name;
+  if (method === 'resources/read') return params.uri;
+  return undefined;
+}
+
+export function checkHeaders(headers: Headers, method: string, params: Record<string, unknown>, version: string): void {
+  expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
+  expectHeader(headers, HEADER.method, 'Mcp-Method', method);
+  const name = nameOf(method, params);
+  if (typeof name === 'string') expectHeader(headers, HEADER.name, 'Mcp-Name', name);
+}

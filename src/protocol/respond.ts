@@ -1,0 +1,62 @@
+// Building HTTP responses: JSON-RPC results and errors, with the right status and no-store caching.
+import { ErrorCode, LimitError, McpWireError } from './errors';
+import { InvalidInputError, PublicMcpError } from './framework-errors';
+import type { JsonRpcId } from './jsonrpc';
+import type { Logger } from '../runtime';
+
+/** Builds a Response from a text body (or none), its status and headers. */
+export type PlainResponseMaker = (text: string | null, status: number, headers: Record<string, string>) => Response;
+
+const fetchResponse: PlainResponseMaker = (text, status, headers) => new Response(text, { status, headers });
+
+/**
+ * How a handler builds its plain answers (JSON, or empty). The default builds Fetch Responses; parley-mcp/node passes
+ * a maker that writes to the socket without one, which costs more on Node than the whole rest of a simple call. What
+ * any maker gives must behave as a Response to anyone who reads it.
+ */
+export class Responder {
+  readonly #make: PlainResponseMaker;
+
+  constructor(make: PlainResponseMaker = fetchResponse) {
+    this.#make = make;
+  }
+
+  json(body: unknown, status = 200, headers?: Record<string, string>): Response {
+    return this.#make(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });
+  }
+
+  result(id: JsonRpcId, result: unknown): Response {
+    return this.json({ jsonrpc: '2.0', id, result });
+  }
+
+  /** The one way a JSON-RPC error goes out over HTTP: its body, its status, and Retry-After for a limit. */
+  error(id: JsonRpcId | null, error: McpWireError, headers?: Record<string, string>): Response {
+    const retry = error instanceof LimitError ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+    return this.json({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, { ...retry, ...headers });
+  }
+
+  accepted(): Response {
+    return this.#make(null, 202, {});
+  }
+}
+
+/** Fetch Responses: for answers made before a server is built, and where no platform passed its own maker. */
+export const fetchResponder = new Responder();
+
+export const tooLarge = (limit: number) => new McpWireError(ErrorCode.InvalidRequest, `Request body too large (limit ${limit} bytes)`, undefined, 413);
+
+/** 405 for a method the MCP endpoint does not serve; the response names the one it does. */
+export const methodNotAllowed = (allow: string) => new McpWireError(ErrorCode.InvalidRequest, `Method not allowed: use ${allow}`, undefined, 405);
+
+/**
+ * The one place an error becomes a JSON-RPC error: wire errors as they are; a PublicMcpError keeps its message and
+ * code (bad input is -32602); anything else is hidden behind an error id, its details in the log.
+ */
+export function toWireError(error: unknown, logger: Logger): McpWireError {
+  if (error instanceof McpWireError) return error;
+  if (error instanceof PublicMcpError)
+    return new McpWireError(error instanceof InvalidInputError ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, { code: error.code });
+  const errorId = crypto.randomUUID();
+  logger.error(`Request failed (error id ${errorId})`, error);
+  return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);
+}

@@ -1,0 +1,14 @@
+// What the inbox's routes and event stream read: the caller's questions, the store that answers them, people auth.
+import type { LoopbackTokenAuth } from './people';
+import type { QuestionStore, QuestionView } from './question-store';
+
+export interface InboxView {
+  signedInAs: string;
+  questions: QuestionView[];
+}
+
+export interface Inbox {
+  readonly store: QuestionStore;
+  readonly people: LoopbackTokenAuth | undefined;
+  view(subject: string): Promise<InboxView>;
+}

@@ -1,0 +1,56 @@
+// The floors of src/ (docs/architecture.md): each folder imports only folders on floors below its own, through
+// their door (index.ts); nothing below app/ names the whole config; and the file graph has no circle.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { circles, folderOf, importEdges, ROOT, sourceFiles } from './imports';
+
+/** From the top down. A folder may import any folder on a lower line, never one on its own line or above. */
+const FLOORS: string[][] = [
+  ['.', 'cli', 'testing'], // entry points
+  ['adapters', 'client'], // platform entries; the MCP client
+  ['app'], // the composition root
+  ['http', 'stdio', 'questions'], // transports and the inbox
+  ['engine'], // dispatch
+  ['elicitation'], // elicit() and the Askers
+  ['server'], // the model
+  ['stores'],
+  ['protocol', 'crypto'],
+  ['runtime'],
+];
+const floorOf = new Map(FLOORS.flatMap((folders, depth) => folders.map((folder) => [folder, FLOORS.length - depth] as const)));
+
+const edges = importEdges();
+const across = edges.filter((e) => folderOf(e.from) !== folderOf(e.to));
+
+describe('the floors of src/', () => {
+  it('puts every folder on a floor', () => {
+    const folders = new Set(sourceFiles().map(folderOf));
+    expect([...folders].filter((folder) => !floorOf.has(folder))).toEqual([]);
+  });
+
+  it('imports only downward, type imports included', () => {
+    const upward = across.filter((e) => floorOf.get(folderOf(e.to))! >= floorOf.get(folderOf(e.from))!);
+    expect(upward.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it("enters another folder only through its door (index.ts)", () => {
+    // '#node-only' is package.json's table (the edge build swaps the file), and import() loads one file on first use.
+    const deep = across.filter((e) => !e.dynamic && e.spec !== '#node-only' && e.to !== `${folderOf(e.to)}/index.ts`);
+    expect(deep.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('has no circle of imports', () => {
+    expect(circles(edges)).toEqual([]);
+  });
+
+  it('leaves the whole config to app/: nothing below it names FrontMcpConfig', () => {
+    const appFloor = floorOf.get('app')!;
+    // server/config.ts defines it and server/index.ts is the door app/ reads it through.
+    const allowed = new Set(['server/config.ts', 'server/index.ts']);
+    const naming = sourceFiles().filter(
+      (file) => floorOf.get(folderOf(file))! < appFloor && !allowed.has(file) && /\bFrontMcpConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
+    );
+    expect(naming).toEqual([]);
+  });
+});
