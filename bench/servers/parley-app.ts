@@ -27,7 +27,7 @@ export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 
   info: { name: 'bench', version: '1.0.0' },
   apps: [BenchApp],
   // Rows 6 and 7 hold 10,000 questions at 100 per session from one (anonymous) caller: past the defaults
-  // (README "Limits on older clients' sessions"), so the bench raises them.
+  // (docs/stores-and-scaling.md, "Limits on older clients' sessions"), so the bench raises them.
   elicitation: { enabled: true, requestState, pending: { maxPerSession: 128, maxPerCaller: 1_000_000 } },
   http: { sessions: { maxTotal: 10_000, maxPerCaller: 10_000, maxStreams: 128 } },
   logging: { level: 'warn' },

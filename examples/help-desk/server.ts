@@ -1,4 +1,4 @@
-// The help-desk server: the docs' ticket tools, with elicitation on.
+// The help-desk server: the ticket tools docs/ describes, with elicitation on.
 import { App, FrontMcp, type FrontMcpConfigInput } from 'parley-mcp';
 import { CloseTicket } from './tools/close-ticket.tool';
 import { ConnectBilling, ConnectPayroll } from './tools/connect.tool';

@@ -1,7 +1,7 @@
 // Serves the inbox example on 127.0.0.1:$PORT (default 3000). AUTH_SECRET makes callers sign in with HS256 tokens
 // (a persistent question belongs to a signed-in caller or a session): `npx parley token --sub alice` signs one.
 // INBOX_LINKS sets persistent.inboxLinks: run in the background (stderr not a terminal), it needs INBOX_LINKS=stderr,
-// or inbox_link refuses to print its link. README: "Persistent questions and the inbox".
+// or inbox_link refuses to print its link. docs/elicitation.md: "Try it: examples/inbox".
 import { serve } from 'parley-mcp/node';
 import type { InboxLinks } from 'parley-mcp';
 import { config } from './server';

@@ -1,4 +1,4 @@
-// The inbox example: the docs' approve_deploy (a persistent question) and inbox_link (a one-time link on stderr).
+// The inbox example: approve_deploy (a persistent question, as in docs/elicitation.md) and inbox_link (a one-time link on stderr).
 import { App, FrontMcp, printQuestionInboxLink, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
 
 @Tool({

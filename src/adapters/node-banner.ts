@@ -27,7 +27,7 @@ export function startupBanner(server: ParleyServer, facts: BannerFacts): { banne
   const tools = names.length === 0 ? 'none' : `${names.slice(0, MAX_TOOLS).join(', ')}${names.length > MAX_TOOLS ? `, … (${names.length} in all)` : ''}`;
   const storeLabel = store ? (STORE_LABEL[store.info.type] ?? store.info.type) : "stateless: no store, so older clients can't be asked";
   const elicitation = config.elicitation.enabled
-    ? `on; ${MODERN_VERSION} asks in signed requestState (${server.ephemeralStateKey ? 'a per-process key' : 'VAULT_SECRET'}), older clients' questions wait in ${storeLabel}`
+    ? `on; ${MODERN_VERSION} asks in ${config.elicitation.requestState} requestState (${server.ephemeralStateKey ? 'a per-process key' : 'VAULT_SECRET'}), older clients' questions wait in ${storeLabel}`
     : 'off';
   const rows: [string, string][] = [
     ['protocol', `${MODERN_VERSION} (stateless), ${LEGACY_VERSIONS.join(', ')} (sessions)`],

@@ -92,7 +92,7 @@ function directServer(input: ServerInput, askerFor: (signal: AbortSignal) => Ask
 }
 
 /**
- * The docs' in-process client: tools run in this process, questions go to `onElicitation`, and an accepted answer
+ * An in-process client (docs/testing.md): tools run in this process, questions go to `onElicitation`, and an accepted answer
  * that doesn't fit its schema fails the call with INVALID_INPUT ("Invalid elicitation result content").
  * @example const client = await connect(config); client.onElicitation(() => ({ action: 'accept', content: { confirm: true } }));
  */

@@ -85,7 +85,7 @@ const ROWS: Row[] = [
   (config, env) => (config.elicitation.redis === undefined ? undefined : redisChoice(config.elicitation.redis, 'elicitation.redis', env)),
   (config, env) => (config.redis === undefined ? undefined : redisChoice(config.redis, 'redis', env)),
   (config) => (config.sqlite === undefined ? undefined : sqliteChoice(config.sqlite)),
-  // A persistent.storage that names Redis keeps the elicitation state too, under its own prefix (configure-elicitation.md).
+  // A persistent.storage that names Redis keeps the elicitation state too, under its own prefix (docs/elicitation.md, "Storage").
   (config, env) => {
     const redis = persistentRedisOf(config.elicitation.persistent);
     if (redis === undefined) return undefined;

@@ -2,7 +2,7 @@
 import type { ElicitRequestParams } from './types';
 
 /**
- * The lines a text client shows for a form request (client-howto.md's renderer).
+ * The lines a text client shows for a form request (docs/client.md, "Forms and gates").
  * @example renderForm({ message: 'Delete t3?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } })
  * // ['Delete t3?', '  [boolean] confirm:']
  */

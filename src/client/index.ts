@@ -25,7 +25,7 @@ export type {
 // Failures a caller can tell apart (a JSON-RPC error from the server is an McpWireError from 'parley-mcp').
 export { McpClientError, McpHttpError } from './errors';
 
-// client-howto.md's helpers: render a form as text, and gate destructive tools on their annotations.
+// docs/client.md's helpers: render a form as text, and gate destructive tools on their annotations.
 export { renderForm } from './form';
 export { callWithGate, needsApproval } from './gate';
 export type { GatedResult } from './gate';

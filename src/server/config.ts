@@ -51,7 +51,7 @@ const httpSchema = z.strictObject({
   allowedHosts: z.array(z.string()).optional(),
   /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
   auth: z.strictObject({ people: z.enum(['loopback-token']).optional() }).optional(),
-  /** Bounds on sessions of clients before 2026-07-28, per process (README: "Limits on older clients' sessions"). */
+  /** Bounds on sessions of clients before 2026-07-28, per process (docs/stores-and-scaling.md: "Limits on older clients' sessions"). */
   sessions: z
     .strictObject({
       /** Sessions this process holds at once; past it, initialize gets 503. */

@@ -44,6 +44,15 @@ describe('the startup banner', () => {
     expect(lines('warn')).toEqual([]); // loopback, development, one process: nothing to warn about
   });
 
+  it('names the requestState form the config chooses: sealed by default, signed when asked', async () => {
+    running = await serve(config({ elicitation: { enabled: true } }), { port: 0 });
+    expect(lines('info').join('\n')).toMatch(/asks in sealed requestState/);
+    await running.close();
+    logged.length = 0;
+    running = await serve(config({ elicitation: { enabled: true, requestState: 'signed' } }), { port: 0 });
+    expect(lines('info').join('\n')).toMatch(/asks in signed requestState/);
+  });
+
   it('says when elicitation is off', async () => {
     running = await serve(config(), { port: 0 });
     expect(lines('info').join('\n')).toMatch(/elicitation +off/);

@@ -1,4 +1,4 @@
-// client-howto.md run with Parley's client against the help desk: the six answers to "Delete ticket t3?", and the annotation gate.
+// A client's side of elicitation (docs/client.md), with Parley's client against the help desk: the six answers to "Delete ticket t3?", and the annotation gate.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
 import { callWithGate, McpClient, needsApproval, renderForm, type ClientOptions, type ElicitAnswer, type ElicitRequestParams } from 'parley-mcp/client';

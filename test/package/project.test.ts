@@ -14,7 +14,7 @@ const GREET: CheckCall = { name: 'greet', arguments: {}, answer: { name: 'Ada' }
 const ROUND = { asked: ['What is your name?'], result: { greeting: 'Hello, Ada!' } };
 const V2 = { client: 'v2', version: '2026-07-28', ...ROUND };
 const V1 = { client: 'v1', version: '2025-11-25', ...ROUND };
-// The versions the README's runtime table names as tested.
+// The versions docs/deployment.md's runtime table names as tested.
 const NEXT = ['next@16.4.6', 'react@19.3.1', 'react-dom@19.3.1', '@types/react@19.3.3'];
 const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js'); // 4.86.0, the newest that runs on Node 20
 const wranglerEnv = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' };

@@ -12,7 +12,7 @@ import { mcpRequest } from '../helpers/requests';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-/** Set PARLEY_SCREENSHOTS=docs to refresh the README's screenshots. */
+/** Set PARLEY_SCREENSHOTS=docs to refresh the screenshots in docs/ (docs/elicitation.md shows them). */
 const SHOTS = process.env.PARLEY_SCREENSHOTS;
 
 const MARKUP = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';

@@ -1,4 +1,4 @@
-// close_ticket: asks the user to confirm, as elicit-reference.md's first example does.
+// close_ticket: asks the user to confirm, as docs/getting-started.md's example does.
 import { Tool, ToolContext, z } from 'parley-mcp';
 
 const Confirm = z.object({

@@ -1,4 +1,4 @@
-// list_tickets, delete_ticket and purge_spam: client-howto.md's tools over the in-memory store.
+// list_tickets, delete_ticket and purge_spam: the tools a client's annotation gate is tried on (docs/client.md), over the in-memory store.
 import { PublicMcpError, Tool, ToolContext, z } from 'parley-mcp';
 import { tickets } from '../store';
 

@@ -1,0 +1,139 @@
+// The docs' pages hold: every relative link and #anchor resolves, every marked code block typechecks against the
+// source, and the getting-started example runs, answered by the official v2 client.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'parley-mcp';
+import { anchors, checkedBlocks, links, pages, read, ROOT, shortName, shownOutput } from './markdown';
+
+const OUT = join(ROOT, '.tmp', 'docs-check');
+
+describe('links', () => {
+  for (const page of pages()) {
+    it(`${shortName(page)}: every relative link and #anchor resolves`, () => {
+      const broken: string[] = [];
+      for (const { target, at } of links(read(page))) {
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        const file = path === '' ? page : resolve(dirname(page), decodeURIComponent(path));
+        if (!existsSync(file)) broken.push(`line ${at}: ${target} (no such file)`);
+        else if (anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor)) broken.push(`line ${at}: ${target} (no such heading)`);
+      }
+      expect(broken).toEqual([]);
+    });
+  }
+
+  it('finds anchors the way GitHub makes them', () => {
+    const made = anchors('# The fallback: `sendElicitationResult`\n## Limits on older clients\' sessions\n## Node\n## Node\n```\n# not a heading\n```\n');
+    expect([...made]).toEqual(['the-fallback-sendelicitationresult', 'limits-on-older-clients-sessions', 'node', 'node-1']);
+  });
+});
+
+/** Writes every page's marked blocks to .tmp/docs-check/<page>/ and returns the files. */
+function writeBlocks(): { file: string; where: string }[] {
+  rmSync(OUT, { recursive: true, force: true });
+  const written: { file: string; where: string }[] = [];
+  for (const page of pages()) {
+    const dir = join(OUT, shortName(page).replace(/\.md$/, ''));
+    for (const block of checkedBlocks(read(page))) {
+      const file = join(dir, block.name);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, block.code);
+      written.push({ file, where: `${shortName(page)}:${block.at}` });
+    }
+  }
+  return written;
+}
+
+/** Type errors in the given files, compiled with the repository's tsconfig (JavaScript is parsed, and run below). */
+function typeErrors(files: string[]): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), { allowJs: true, noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config) throw new Error('tsconfig.json did not parse');
+  const program = ts.createProgram(files, config.options);
+  const ours = new Set(files.map((f) => resolve(f)));
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && ours.has(resolve(d.file.fileName)))
+    .map((d) => {
+      const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+      return `${shortName(d.file!.fileName)}:${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+}
+
+describe('code blocks', () => {
+  let written: { file: string; where: string }[] = [];
+  beforeAll(() => {
+    written = writeBlocks();
+  });
+
+  it('every page with examples marks some for checking, and every marked block typechecks', { timeout: 120_000 }, () => {
+    const marked = new Set(written.map((w) => w.where.split(':')[0]));
+    for (const page of ['README.md', 'docs/getting-started.md', 'docs/elicitation.md', 'docs/deployment.md', 'docs/testing.md', 'docs/stores-and-scaling.md']) expect(marked).toContain(page);
+    expect(typeErrors(written.map((w) => w.file))).toEqual([]);
+  });
+});
+
+/** Runs a TypeScript file the way the repository's scripts do; resolves with its output once `until` matches or it exits. */
+function run(file: string, env: Record<string, string>, until?: RegExp) {
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((settle) => child.once('exit', (code) => settle({ code, stdout, stderr })));
+  const matched = until
+    ? new Promise<RegExpExecArray>((found, fail) => {
+        const look = () => {
+          const match = until.exec(stderr);
+          if (match) found(match);
+        };
+        child.stderr.on('data', look);
+        void done.then(() => fail(new Error(`${shortName(file)} exited before printing ${until}:\n${stdout}${stderr}`)));
+      })
+    : undefined;
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return done;
+  };
+  return { done, matched, stop, output: () => stdout + stderr };
+}
+
+describe('the getting-started example', () => {
+  const dir = join(OUT, 'docs', 'getting-started');
+  let server: ReturnType<typeof run> | undefined;
+  beforeAll(() => {
+    if (!existsSync(join(dir, 'server.ts'))) writeBlocks();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves, prints the banner the page shows, and a v2 client completes the round', { timeout: 60_000 }, async () => {
+    server = run(join(dir, 'server.ts'), { PORT: '0' }, /serving (http:\/\/\S+)/);
+    const url = (await server.matched!)[1]!;
+    const port = new URL(url).port;
+
+    const shown = shownOutput(read(join(ROOT, 'docs/getting-started.md')), '[parley] INFO Help desk')!;
+    expect(shown).toBeDefined();
+    await expect.poll(() => server!.output()).toContain(shown.at(-1)!);
+    for (const line of shown) expect(server.output()).toContain(line.replace(':3000/', `:${port}/`));
+
+    const client = await run(join(dir, 'client.ts'), { MCP_URL: url }).done;
+    expect(client.stderr).toBe('');
+    expect(client.code).toBe(0);
+    expect(client.stdout).toContain('asked: Close ticket T-1?');
+    expect(client.stdout).toMatch(/closed: true,\s+id: 'T-1'/);
+  });
+
+  it('the JavaScript server, decorators called as functions, asks and gets its answer', async () => {
+    const { default: Server } = (await import(join(dir, 'server.mjs'))) as { default: Function };
+    const client = await connect(Server);
+    try {
+      client.onElicitation(() => ({ action: 'accept', content: { confirm: true } }));
+      expect((await client.callTool('close_ticket', { id: 'T-2' })).structuredContent).toEqual({ closed: true, id: 'T-2' });
+    } finally {
+      await client.dispose();
+    }
+  });
+});
