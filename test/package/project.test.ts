@@ -75,8 +75,8 @@ describe('the project it makes', () => {
     expect(gzipKiB * 1024).toBeLessThan(WORKER_BUDGET_BYTES);
     const inputs = Object.keys(JSON.parse(await readFile(join(app, 'out/meta.json'), 'utf8')).inputs as Record<string, unknown>);
     expect(inputs).toContain('node_modules/parley-mcp/dist/adapters/cloudflare.js');
-    expect(inputs).toContain('node_modules/parley-mcp/dist/stores/drivers-edge.js');
-    expect(inputs.filter((file) => /drivers-node|better-sqlite3|ioredis|node_modules\/hono\//.test(file))).toEqual([]);
+    expect(inputs).toContain('node_modules/parley-mcp/dist/app/node-only-edge.js');
+    expect(inputs.filter((file) => /node-only-node|better-sqlite3|ioredis|node_modules\/hono\//.test(file))).toEqual([]);
     const code = await readFile(join(app, 'out/worker/worker.js'), 'utf8');
     expect(code).not.toMatch(/from\s*["'](node:|better-sqlite3|ioredis)|import\(["'](better-sqlite3|ioredis)/);
 
