@@ -7,6 +7,8 @@ import { runRequestHooks, runResultHooks, type ElicitationHooks, type Elicitatio
 import { checkRoots, checkSample, sampleParams, type Root, type SampleOptions, type SampleParams, type SampleResult } from './inputs';
 import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 import type { ToolTrace } from '../runtime/telemetry';
+import { unansweredRoute } from './unanswered';
+import type { UnansweredPolicy } from './unanswered-options';
 
 export interface ElicitSettings {
   enabled: boolean;
@@ -14,6 +16,8 @@ export interface ElicitSettings {
   hooks?: ElicitationHooks;
   /** Present when `elicitation.persistent` is on. */
   questions?: PersistentAsker;
+  /** `elicitation.unanswered`: what becomes of a question the client does not answer. */
+  unanswered?: UnansweredPolicy;
 }
 
 /** Who asks: the tool and its caller, as the hooks see them. */
@@ -72,15 +76,17 @@ export class ElicitRun {
     const hooks = this.settings.hooks;
     // What the hooks see; without hooks nothing is built for them.
     const question = (): ElicitationQuestion => ({ tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) });
-    const known = this.asker.known?.(key);
+    const route = unansweredRoute(this.settings, this.asker, options, question);
+    const known = this.asker.known?.(key) ?? route?.known(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
     if (!known && hooks?.request?.length) params = { ...params, message: await runRequestHooks(hooks, question()) };
     const trace = this.call.trace;
     if (!known) trace?.question('asked', key, mode);
-    const raw = await (trace ? trace.awaitAnswer(key, mode, this.asker.ask(key, params, options)) : this.asker.ask(key, params, options));
+    const asking = route ? route.ask(key, params, options) : this.asker.ask(key, params, options);
+    const raw = await (trace ? trace.awaitAnswer(key, mode, asking) : asking);
     const result = checkAnswer(raw ?? {}, schema, mode);
     if (!known?.replayed) trace?.answered(key, mode, result.status);
-    if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result });
+    if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });
     return result;
   }
 
@@ -112,7 +118,7 @@ export class ElicitRun {
     if (mode === 'url') throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
     if (!this.settings.questions) throw new InvalidInputError('persist needs persistent questions: set `elicitation: { enabled: true, persistent: true }` in @FrontMcp');
     const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message: params.message, auth: this.call.auth, requestedSchema: params.requestedSchema };
-    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options);
+    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, { tool: this.call.tool, reason: 'persist' });
     this.asker.remember?.(key, raw);
     const result = checkAnswer(raw, schema, mode);
     await runResultHooks(this.settings.hooks, { ...question, result });

@@ -51,6 +51,7 @@ export async function callToolWithFallback(server: ParleyServer, name: string, a
 }
 
 class FallbackAsker implements Asker {
+  readonly route = 'fallback';
   question?: { key: string; params: ElicitParams; ttl: number };
   readonly suspended: Promise<void>;
   private wake!: () => void;
@@ -86,7 +87,9 @@ async function runAsking(server: ParleyServer, entry: ToolEntry, args: Record<st
   const asker = new FallbackAsker(answers, caller);
   const notifier = caller.through?.notifier ?? createNotifier(undefined, undefined, server.logger);
   const capabilities = caller.through?.capabilities ?? {};
-  const scope = { auth: caller.auth, signal: caller.signal ?? new AbortController().signal, capabilities, notifier, changes: server.changes };
+  // An anonymous caller is known by its session, as on the stream: that is the subject of its persistent questions.
+  const auth = caller.auth.anonymous && caller.sessionId ? { ...caller.auth, sessionId: caller.sessionId } : caller.auth;
+  const scope = { auth, signal: caller.signal ?? new AbortController().signal, capabilities, notifier, changes: server.changes };
   const outcome = await runTool(server, entry, args, { ...scope, asker, suspended: asker.suspended });
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;

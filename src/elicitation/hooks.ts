@@ -1,5 +1,6 @@
 // Elicitation hooks: plain functions that see each question before it is asked and each answer when it arrives.
 import type { AuthInfo, ElicitResult } from '../server/tool-types';
+import type { InboxReason } from './unanswered-options';
 
 /** A question a tool is about to ask. */
 export interface ElicitationQuestion {
@@ -33,7 +34,22 @@ export type ElicitationRequestHook = (question: Readonly<ElicitationQuestion>) =
 /** An answer that arrived, already checked against the schema. */
 export interface ElicitationAnswer extends ElicitationQuestion {
   result: ElicitResult<unknown>;
+  /** Set under `elicitation.unanswered`: who answered, the client or a person in the inbox. */
+  answeredIn?: 'client' | 'inbox';
 }
+
+/** A question the unanswered-question policy put in the caller's inbox, and why. */
+export interface ElicitationMove extends ElicitationQuestion {
+  reason: InboxReason;
+  /** The inbox question's id (what the inbox routes and the webhook name). */
+  questionId: string;
+}
+
+/**
+ * Runs when a question lands in the caller's inbox because the client did not (or could not) answer it.
+ * @example const moved: ElicitationMovedHook = (m) => console.error(`${m.tool}: ${m.key} moved to the inbox (${m.reason})`);
+ */
+export type ElicitationMovedHook = (move: Readonly<ElicitationMove>) => void | Promise<void>;
 
 /**
  * Runs when an answer arrives. Throw to reject it: the tool's elicit() throws that error instead of returning.
@@ -44,6 +60,7 @@ export type ElicitationResultHook = (answer: Readonly<ElicitationAnswer>) => voi
 export interface ElicitationHooks {
   request?: ElicitationRequestHook[];
   result?: ElicitationResultHook[];
+  moved?: ElicitationMovedHook[];
 }
 
 /** Runs the request hooks in order, each seeing the message the one before it left; returns the message to send. */
@@ -58,4 +75,8 @@ export async function runRequestHooks(hooks: ElicitationHooks | undefined, quest
 
 export async function runResultHooks(hooks: ElicitationHooks | undefined, answer: ElicitationAnswer): Promise<void> {
   for (const hook of hooks?.result ?? []) await hook(Object.freeze({ ...answer }));
+}
+
+export async function runMovedHooks(hooks: ElicitationHooks | undefined, move: ElicitationMove): Promise<void> {
+  for (const hook of hooks?.moved ?? []) await hook(Object.freeze({ ...move }));
 }

@@ -34,12 +34,18 @@ export function ttlOf(options: ElicitOptions): number {
 }
 
 export class StreamAsker implements Asker {
+  readonly route = 'stream';
   constructor(private readonly call: StreamCall) {}
 
-  async ask(_key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
+  canShow(mode: 'form' | 'url'): boolean {
+    return elicitationModes(this.call.capabilities)[mode];
+  }
+
+  /** `stop` ends the wait early (the unanswered-question policy): the client is told the request is cancelled. */
+  async ask(_key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
-    if (!elicitationModes(this.call.capabilities)[mode]) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
-    return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out');
+    if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out', stop);
   }
 
   /** sampling/createMessage or roots/list, to a client that declared it; the answer waits as long as a question's default ttl. */
@@ -53,12 +59,13 @@ export class StreamAsker implements Asker {
   }
 
   /** Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end. */
-  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string): Promise<RawAnswer> {
+  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string, stop?: AbortSignal): Promise<RawAnswer> {
     if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
     const id = crypto.randomUUID();
     const question = await this.call.pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
+    let onStop: (() => void) | undefined;
     try {
       this.call.send({ jsonrpc: '2.0', id, method, params });
       const ended = new Promise<never>((_, reject) => {
@@ -67,11 +74,19 @@ export class StreamAsker implements Asker {
         // cancellation carries none.
         onAbort = () => reject(endedBy(this.call.signal));
         this.call.signal.addEventListener('abort', onAbort, { once: true });
+        onStop = () => {
+          // The client is told, so a form it shows late can go away; an answer it sends anyway finds no question.
+          this.call.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'No answer in time: the question moved on' } });
+          reject(stop!.reason);
+        };
+        if (stop?.aborted) onStop();
+        else stop?.addEventListener('abort', onStop, { once: true });
       });
       return await Promise.race([question.answer, ended]);
     } finally {
       clearTimeout(timer);
       if (onAbort) this.call.signal.removeEventListener('abort', onAbort);
+      if (onStop) stop?.removeEventListener('abort', onStop);
       await question.close();
     }
   }

@@ -10,6 +10,7 @@ import type { PersistentOptions } from './options';
 import { LoopbackTokenAuth } from './people';
 import { QuestionStore } from './question-store';
 import { QuestionService } from './service';
+import { createNotify } from './notify';
 
 /** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
 export async function buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService> {
@@ -20,7 +21,12 @@ export async function buildQuestionService(config: FrontMcpConfig, options: Pers
   logger.info(`Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`);
   if (!people) logger.warn("elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.");
   const port = config.http.port;
-  return new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
+  const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
+  if (options.notify) {
+    if (typeof options.notify !== 'function' && options.notify.includeLink && !people) throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    service.notify = createNotify(options.notify, { server: config.info.name, logger, people, origin: () => service.origin ?? service.fallbackOrigin });
+  }
+  return service;
 }
 
 /** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */

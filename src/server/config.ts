@@ -5,6 +5,8 @@ import type { ElicitationRequestHook, ElicitationResultHook } from '../elicitati
 import type { Logger, LogLevel } from '../runtime';
 import type { OtelApi } from '../runtime/telemetry';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores/options';
+import { unansweredSchema } from '../elicitation/unanswered-options';
+import type { ElicitationMovedHook } from '../elicitation/hooks';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -23,10 +25,13 @@ const elicitationSchema = z.strictObject({
     .strictObject({
       request: z.array(z.custom<ElicitationRequestHook>((v) => typeof v === 'function', 'expected a function')).optional(),
       result: z.array(z.custom<ElicitationResultHook>((v) => typeof v === 'function', 'expected a function')).optional(),
+      moved: z.array(z.custom<ElicitationMovedHook>((v) => typeof v === 'function', 'expected a function')).optional(),
     })
     .optional(),
   /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/questions. */
   persistent: z.unknown().optional(),
+  /** A question the client does not answer: `{ afterMs, then: 'inbox' | 'fail' }` (docs/unanswered.md). */
+  unanswered: unansweredSchema.optional(),
   /** How many questions of clients before 2026-07-28 (and sampling, roots requests) may wait at once, in this process. */
   pending: z
     .strictObject({
