@@ -1,4 +1,4 @@
-// Reading `persistent.notify`: a function, or a webhook `{ url, secret, includeLink?, attempts?, timeoutMs? }`.
+// Reading `persistent.notify`: a function, or a webhook `{ url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }`.
 import * as z from 'zod';
 import type { QuestionOrigin } from '../elicitation/types';
 
@@ -28,6 +28,8 @@ export interface WebhookOptions {
   includeLink: boolean;
   attempts: number;
   timeoutMs: number;
+  /** The first retry's delay in ms, doubled for each one after. */
+  backoffMs: number;
 }
 
 export type NotifyOption = NotifyFunction | WebhookOptions;
@@ -43,8 +45,9 @@ const webhook = z.strictObject({
   includeLink: z.boolean().default(false),
   attempts: z.number().int().min(1).max(10).default(4),
   timeoutMs: z.number().int().positive().default(5000),
+  backoffMs: z.number().int().positive().default(500),
 });
 
 export const notifySchema = z.union([z.custom<NotifyFunction>((v) => typeof v === 'function', 'expected a function'), webhook], {
-  error: 'expected a function, or { url, secret, includeLink?, attempts?, timeoutMs? }',
+  error: 'expected a function, or { url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }',
 });

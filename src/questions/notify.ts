@@ -14,8 +14,6 @@ export interface NotifyContext {
   people?: LoopbackTokenAuth;
   /** Where inbox links point (the server's HTTP origin), when known. */
   origin: () => string | undefined;
-  /** The first retry's delay, doubled for each one after (tests shorten it). */
-  backoffMs?: number;
 }
 
 /** `v1=` and the hex HMAC-SHA256, under the secret, of `<timestamp>.<body>`: what a receiver recomputes to verify. */
@@ -60,7 +58,7 @@ async function deliver(options: WebhookOptions, notice: InboxNotice, context: No
   const where = new URL(options.url).origin;
   let last = '';
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
-    if (attempt > 1) await sleep((context.backoffMs ?? 500) * 2 ** (attempt - 2));
+    if (attempt > 1) await sleep(options.backoffMs * 2 ** (attempt - 2));
     // A fresh timestamp and signature on each attempt, so a receiver may refuse old ones; the delivery id stays.
     const timestamp = String(Math.floor(Date.now() / 1000));
     const headers = {
