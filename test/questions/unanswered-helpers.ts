@@ -3,6 +3,7 @@
 import { App, LoopbackTokenAuth, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
 import { bearer } from '../helpers/bearer';
+import { mcpRequest } from '../helpers/requests';
 
 export const SECRET = 'unanswered-test-signing-secret';
 export const ISSUER = 'https://idp.example';
@@ -20,7 +21,18 @@ class Deploy extends ToolContext {
   }
 }
 
-@App({ id: 'unanswered', tools: [Deploy] })
+/** Two questions in one call: on 2026-07-28, two rounds. */
+@Tool({ name: 'release', inputSchema: { version: z.string() } })
+class Release extends ToolContext {
+  async execute({ version }: { version: string }) {
+    const go = await this.elicit(`Release ${version}?`, z.object({ approve: z.boolean(), by: z.string().optional() }), { ttl: 4_000 });
+    const notes = await this.elicit(`Release notes for ${version}?`, z.object({ notes: z.string() }), { ttl: 4_000 });
+    if (go.content?.approve) deploys.set(`release-${version}`, (deploys.get(`release-${version}`) ?? 0) + 1);
+    return { released: go.content?.approve === true, by: go.content?.by, notes: notes.content?.notes };
+  }
+}
+
+@App({ id: 'unanswered', tools: [Deploy, Release] })
 class Deploys {}
 
 export interface PolicyServer {
@@ -28,6 +40,8 @@ export interface PolicyServer {
   url: URL;
   name: string;
   authorization(sub: string): Promise<string>;
+  /** A hand-built 2026-07-28 tools/call as a caller (extra: requestState, inputResponses, _meta); its JSON-RPC result. */
+  call(sub: string, name: string, args: Record<string, unknown>, extra?: Record<string, unknown>): Promise<Record<string, any>>;
   /** Signs a person in for a caller's inbox; returns what lists and answers their questions. */
   person(sub: string): Promise<Person>;
   close(): Promise<void>;
@@ -41,7 +55,7 @@ export interface Person {
 }
 
 let n = 0;
-export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {}): Promise<PolicyServer> {
+export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {}, serveOptions: { accessLog?: boolean } = {}): Promise<PolicyServer> {
   const name = `unanswered-${process.pid}-${++n}`;
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   const config: FrontMcpConfigInput = {
@@ -53,7 +67,7 @@ export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {})
     elicitation: { enabled: true, persistent: { storage: { type: 'memory' } }, unanswered: { afterMs: 300, then: 'inbox' } },
     ...overrides,
   };
-  const server = await serve(config, { port: 0 });
+  const server = await serve(config, { port: 0, ...serveOptions });
   const url = new URL(server.url);
   await fetch(`${url.origin}/_frontmcp/inbox`); // builds the server, and its people auth with it
   const person = async (sub: string): Promise<Person> => {
@@ -80,5 +94,11 @@ export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {})
       },
     };
   };
-  return { server, url, name, authorization: (sub) => bearer(sub, SECRET, ISSUER), person, close: () => server.close() };
+  const call = async (sub: string, tool: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const request = mcpRequest('tools/call', { name: tool, arguments: args, ...extra }, { url: server.url, headers: { authorization: await bearer(sub, SECRET, ISSUER) } });
+    const body = (await (await fetch(request)).json()) as { result?: Record<string, any>; error?: unknown };
+    if (!body.result) throw new Error(`no result: ${JSON.stringify(body)}`);
+    return body.result;
+  };
+  return { server, url, name, call, authorization: (sub) => bearer(sub, SECRET, ISSUER), person, close: () => server.close() };
 }

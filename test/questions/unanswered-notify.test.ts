@@ -4,7 +4,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpRequest } from '../helpers/requests';
 import { policyServer, type PolicyServer } from './unanswered-helpers';
 
 const HOOK_SECRET = 'whsec-unanswered-test-0123456789';
@@ -60,10 +59,7 @@ async function serverWith(notify: unknown, logs: string[] = []): Promise<PolicyS
 }
 
 /** A 2026-07-28 call whose first round files its question in the inbox (and so sends the nudge). */
-async function askRound(s: PolicyServer, sub: string, version: string) {
-  const request = mcpRequest('tools/call', { name: 'deploy', arguments: { version } }, { url: s.server.url, headers: { authorization: await s.authorization(sub) } });
-  return ((await (await fetch(request)).json()) as { result: Record<string, unknown> }).result;
-}
+const askRound = (s: PolicyServer, sub: string, version: string) => s.call(sub, 'deploy', { version });
 
 describe('persistent.notify as a webhook', () => {
   it('POSTs a signed notice naming the question, its caller and why it is there, and no code or link', async () => {
