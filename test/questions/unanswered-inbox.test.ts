@@ -1,7 +1,9 @@
-// The inbox page in a real headless chromium (playwright-core) says where a moved question came from and why.
+// The inbox page in a real headless chromium (playwright-core), and `parley inbox`, say where a moved question came from and why.
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackTokenAuth } from 'parley-mcp';
+import { Readable } from 'node:stream';
+import { runInbox } from '../../src/cli/inbox';
 import { meta } from '../helpers/requests';
 import { ISSUER, policyServer, type PolicyServer } from './unanswered-helpers';
 
@@ -35,5 +37,19 @@ describe('the inbox page', () => {
     await waiting.getByRole('button', { name: 'Submit' }).click();
     expect((await formless).structuredContent).toEqual({ deployed: true });
     await page.close();
+  });
+});
+
+describe('parley inbox', () => {
+  it('prints where each question came from and why', async () => {
+    await s.call('vic', 'deploy', { version: '9.3' });
+    const { code } = await LoopbackTokenAuth.createCode({ subject: `principal:${ISSUER}#vic`, server: s.name });
+    let stdout = '';
+    const sink = { isTTY: false, write: (text: string) => ((stdout += text), true) } as unknown as NodeJS.WriteStream;
+    const stdin = Readable.from(['']) as unknown as NodeJS.ReadStream;
+    const exit = await runInbox(['--url', s.url.origin], { stdin, stdout: sink, stderr: sink, env: { FRONTMCP_INBOX_LINK: `${s.url.origin}/_frontmcp/inbox#code=${code}` } });
+    expect(exit, stdout).toBe(0);
+    expect(stdout).toContain('Deploy 9.3?');
+    expect(stdout).toContain('  from deploy · asked in the client and in the inbox at once; the first answer counts');
   });
 });
