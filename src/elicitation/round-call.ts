@@ -3,7 +3,7 @@ import { invalidParams, isObject } from '../protocol';
 import type { ParleyServer } from '../server/instance';
 import type { AuthInfo } from '../server/tool-types';
 import { digestArguments, openState, sealState, type StateBinding } from './request-state';
-import { RoundAsker } from './rounds';
+import { RoundAsker, SERVER_KEY } from './rounds';
 import type { RawAnswer } from './types';
 
 const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -64,7 +64,8 @@ export async function withRounds(
   // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
   if (trusted && inputResponses) {
     for (const [key, value] of Object.entries(inputResponses))
-      if (ANSWER_KEY.test(key) && isObject(value)) {
+      // What the server sealed under its own keys (persisted-N, inbox-<key>) is not the client's to replace.
+      if (ANSWER_KEY.test(key) && isObject(value) && !(SERVER_KEY.test(key) && replayed?.has(key))) {
         answers.set(key, value as RawAnswer);
         replayed?.delete(key);
       }

@@ -33,7 +33,7 @@ export function missingFor(method: OtherInputMethod, params: Record<string, unkn
 }
 
 /** Keys the server fills in the state itself: persistent answers (`persisted-N`), inbox records of the policy (`inbox-<key>`). */
-const SERVER_KEY = /^(persisted|inbox)-/;
+export const SERVER_KEY = /^(persisted|inbox)-/;
 
 /** Asks by collecting input requests; the run is suspended until the client retries with answers. */
 export class RoundAsker implements Asker {

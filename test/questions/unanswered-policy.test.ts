@@ -124,6 +124,10 @@ describe('2026-07-28 paths', () => {
     // The same last retry sent again: both questions are settled in its state, and nothing is claimed twice.
     const replay = await s.call('quin', 'release', { version: '8.2' }, { requestState: round2.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { notes: 'fast' } } } });
     expect(replay).toMatchObject({ isError: true, _meta: { code: 'QUESTION_ALREADY_ANSWERED' } });
+    // A client cannot erase what the state keeps for the inbox by sending that key itself.
+    const erasing = { 'elicitation-2': { action: 'accept', content: { notes: 'again' } }, 'inbox-elicitation-2': { action: 'accept' } };
+    const forged = await s.call('quin', 'release', { version: '8.2' }, { requestState: round2.requestState, inputResponses: erasing });
+    expect(forged).toMatchObject({ isError: true, _meta: { code: 'QUESTION_ALREADY_ANSWERED' } });
     expect(deploys.get('release-8.2')).toBe(1);
   });
 });
