@@ -1,10 +1,7 @@
 // The 2026-07-28 dual path's race: a client's retry claims a question while the inbox answers it, on two instances
 // sharing one store (memory, a real SQLite file through two connections, a real redis-server through two clients).
 // Exactly one answer counts each time; the other is refused, and no answer is seen twice.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QuestionCodec } from '../../src/questions/codec';
 import { takeIfAnswered } from '../../src/questions/delivery';
 import { claimQuestion, fileQuestion } from '../../src/questions/filing';
@@ -12,21 +9,9 @@ import { QuestionStore } from '../../src/questions/question-store';
 import { memoryStore, type StoreBackend } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
 import { createSqliteStore } from '../../src/stores/sqlite';
-import { startRedis, type RunningRedis } from '../helpers/redis';
+import { storeFixture } from '../helpers/store-fixture';
 
-const dir = mkdtempSync(join(tmpdir(), 'parley-unanswered-race-'));
-let redis: RunningRedis;
-const opened: StoreBackend[] = [];
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close().catch(() => {})));
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const keep = (backend: StoreBackend) => (opened.push(backend), backend);
+const { file, keep, redis } = storeFixture('parley-unanswered-race-');
 const params = { message: 'Deploy 9.0?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } };
 const from = { tool: 'deploy', reason: 'filed-with-round' as const };
 const ROUNDS = 25;
@@ -37,10 +22,10 @@ const BACKENDS: Array<[string, () => Promise<[StoreBackend, StoreBackend]>]> = [
     return [shared, shared];
   }],
   ['SQLite', async () => {
-    const path = join(dir, 'race.sqlite');
+    const path = file('race.sqlite');
     return [keep(await createSqliteStore({ path })), keep(await createSqliteStore({ path }))];
   }],
-  ['Redis', async () => [keep(await createRedisStore(redis.url, {})), keep(await createRedisStore(redis.url, {}))]],
+  ['Redis', async () => [keep(await createRedisStore(redis().url, {})), keep(await createRedisStore(redis().url, {}))]],
 ];
 
 describe.each(BACKENDS)('the client retry and the inbox answer racing on %s', (name, open) => {
