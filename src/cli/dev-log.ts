@@ -1,7 +1,7 @@
 // parley dev's log of questions: a line per question asked and per answer received (requests: ../adapters/exchange-log.ts).
 import { clip, isRecord, type ExchangeLog } from '../adapters/exchange-log';
 import type { ElicitationHooks } from '../elicitation/hooks';
-import { INBOX_REASONS } from '../elicitation/unanswered-options';
+import { INBOX_REASONS } from '../elicitation/unanswered-policy';
 
 /** Hooks that log each question as it is asked and each answer as it arrives. */
 export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {

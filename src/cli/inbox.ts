@@ -6,7 +6,8 @@ import { parseJson } from '../protocol/json';
 import { InboxClient, type InboxQuestion } from './inbox-client';
 import { clean, parseInboxLink } from './inbox-link';
 import { askForm, describeFields } from './inbox-form';
-import { INBOX_REASONS, type InboxReason } from '../elicitation/unanswered-options';
+import { INBOX_REASONS } from '../elicitation/unanswered-policy';
+import type { InboxReason } from '../elicitation/unanswered-options';
 
 export interface CliIo {
   stdin: NodeJS.ReadStream;

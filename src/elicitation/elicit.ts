@@ -7,7 +7,7 @@ import { runRequestHooks, runResultHooks, type ElicitationHooks, type Elicitatio
 import { checkRoots, checkSample, sampleParams, type Root, type SampleOptions, type SampleParams, type SampleResult } from './inputs';
 import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 import type { ToolTrace } from '../runtime/telemetry';
-import { unansweredRoute } from './unanswered';
+import { drivers } from '#store-drivers';
 import type { UnansweredPolicy } from './unanswered-options';
 
 export interface ElicitSettings {
@@ -76,7 +76,8 @@ export class ElicitRun {
     const hooks = this.settings.hooks;
     // What the hooks see; without hooks nothing is built for them.
     const question = (): ElicitationQuestion => ({ tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) });
-    const route = unansweredRoute(this.settings, this.asker, options, question);
+    // Fast path: with no policy, server-wide or for this call, nothing is loaded.
+    const route = mode === 'form' && (this.settings.unanswered || options.unanswered !== undefined) ? (await drivers.unanswered()).unansweredRoute(this.settings, this.asker, options, question) : undefined;
     const known = this.asker.known?.(key) ?? route?.known(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
     if (!known && hooks?.request?.length) params = { ...params, message: await runRequestHooks(hooks, question()) };

@@ -76,7 +76,7 @@ export class StreamAsker implements Asker {
         this.call.signal.addEventListener('abort', onAbort, { once: true });
         onStop = () => {
           // The client is told, so a form it shows late can go away; an answer it sends anyway finds no question.
-          this.call.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'No answer in time: the question moved on' } });
+          this.call.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'unanswered' } });
           reject(stop!.reason);
         };
         if (stop?.aborted) onStop();

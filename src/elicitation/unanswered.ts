@@ -1,5 +1,6 @@
 // The unanswered-question policy: a question the client does not (or cannot) answer moves to the caller's inbox, or
 // fails the call. One path per way a question travels: the call's stream, the fallback, and 2026-07-28 rounds.
+// Loaded on Node only, through "#store-drivers" (an edge bundle leaves it out: it would not fit the Worker budget).
 import { canonicalJson } from './request-state';
 import { sha256, toBase64Url } from '../crypto';
 import { ElicitationNotSupportedError, InvalidInputError } from '../server/errors';
@@ -7,7 +8,10 @@ import type { ElicitOptions } from '../server/tool-types';
 import { runMovedHooks, type ElicitationHooks, type ElicitationQuestion } from './hooks';
 import { ttlOf } from './stream-asker';
 import { InboxPendingError, QuestionAlreadyAnsweredError, QuestionUnansweredError } from './unanswered-errors';
-import { policyFor, type InboxReason, type UnansweredPolicy } from './unanswered-options';
+import type { InboxReason, UnansweredPolicy } from './unanswered-options';
+import { policyFor } from './unanswered-policy';
+
+export { unansweredConfigProblem } from './unanswered-policy';
 import type { Asker, ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from './types';
 
 export interface PolicySettings {

@@ -1,6 +1,7 @@
 // Reading `persistent.notify`: a function, or a webhook `{ url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }`.
 import * as z from 'zod';
 import type { QuestionOrigin } from '../elicitation/types';
+import { InvalidQuestionStoreError } from './errors';
 
 /** What the nudge says about a question that landed in an inbox: never its answer code or link unless asked for. */
 export interface InboxNotice {
@@ -48,6 +49,14 @@ const webhook = z.strictObject({
   backoffMs: z.number().int().positive().default(500),
 });
 
-export const notifySchema = z.union([z.custom<NotifyFunction>((v) => typeof v === 'function', 'expected a function'), webhook], {
+const notifySchema = z.union([z.custom<NotifyFunction>((v) => typeof v === 'function', 'expected a function'), webhook], {
   error: 'expected a function, or { url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }',
 });
+
+/** `persistent.notify` checked, undefined when unset; throws InvalidQuestionStoreError naming what is wrong. */
+export function readNotifyOption(value: unknown): NotifyOption | undefined {
+  if (value === undefined) return undefined;
+  const parsed = notifySchema.safeParse(value);
+  if (parsed.success) return parsed.data as NotifyOption;
+  throw new InvalidQuestionStoreError(parsed.error.issues.map((i) => `${['notify', ...i.path].join('.')}: ${i.message}`).join('; '));
+}

@@ -5,13 +5,15 @@ import type { FrontMcpConfig } from '../server/config';
 import { drivers } from '#store-drivers';
 import { EDGE_REFUSAL, InvalidQuestionStoreError } from './errors';
 import { readPersistentOptions } from './options';
-import { unansweredConfigProblem } from '../elicitation/unanswered-options';
 import type { QuestionService } from './service';
 
 /** The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served. */
 export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
-  const problem = unansweredConfigProblem(config.elicitation);
-  if (problem) throw new Error(`Invalid server configuration:\n  ${problem}`);
+  // The policy is checked where it runs: an edge bundle's stand-in refuses it (it is left out there).
+  if (config.elicitation.unanswered) {
+    const loaded = await drivers.unanswered().then((policy) => policy.unansweredConfigProblem(config.elicitation), (error: Error) => error.message);
+    if (loaded) throw new Error(`Invalid server configuration:\n  elicitation.unanswered: ${loaded}`);
+  }
   const options = readPersistentOptions(config.elicitation.persistent);
   if (!options) return undefined;
   if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');

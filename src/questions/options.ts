@@ -1,7 +1,6 @@
 // Reading `elicitation.persistent`: `true` or `{ ttlMs, storage, inboxLinks }`; anything else fails startup.
 import * as z from 'zod';
 import { InvalidQuestionStoreError } from './errors';
-import { notifySchema, type NotifyOption } from './notify-options';
 
 export type InboxLinks = 'terminal' | 'stderr' | 'off';
 
@@ -16,8 +15,8 @@ export interface PersistentOptions {
   ttlMs: number;
   storage?: QuestionStorage;
   inboxLinks: InboxLinks;
-  /** Called when a question lands in an inbox (questions/notify.ts). */
-  notify?: NotifyOption;
+  /** Called when a question lands in an inbox: checked on Node with the rest of the subsystem (notify-options.ts). */
+  notify?: unknown;
 }
 
 export const DEFAULT_QUESTION_TTL_MS = 24 * 60 * 60_000;
@@ -32,7 +31,7 @@ const optionsSchema = z.strictObject({
   ttlMs: z.number().int().positive().default(DEFAULT_QUESTION_TTL_MS),
   storage: storageSchema.optional(),
   inboxLinks: z.enum(['terminal', 'stderr', 'off']).default('terminal'),
-  notify: notifySchema.optional(),
+  notify: z.unknown().optional(),
 });
 
 /** The options when persistent questions are on, undefined when off; throws InvalidQuestionStoreError when invalid. */

@@ -11,6 +11,7 @@ import { LoopbackTokenAuth } from './people';
 import { QuestionStore } from './question-store';
 import { QuestionService } from './service';
 import { createNotify } from './notify';
+import { readNotifyOption } from './notify-options';
 
 /** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
 export async function buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService> {
@@ -22,9 +23,10 @@ export async function buildQuestionService(config: FrontMcpConfig, options: Pers
   if (!people) logger.warn("elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.");
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
-  if (options.notify) {
-    if (typeof options.notify !== 'function' && options.notify.includeLink && !people) throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
-    service.notify = createNotify(options.notify, { server: config.info.name, logger, people, origin: () => service.origin ?? service.fallbackOrigin });
+  const notify = readNotifyOption(options.notify);
+  if (notify) {
+    if (typeof notify !== 'function' && notify.includeLink && !people) throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    service.notify = createNotify(notify, { server: config.info.name, logger, people, origin: () => service.origin ?? service.fallbackOrigin });
   }
   return service;
 }

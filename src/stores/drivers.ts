@@ -23,6 +23,8 @@ export interface StoreDrivers {
   questions(): Promise<{
     buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
   }>;
+  /** The unanswered-question policy (docs/unanswered.md): Node only, like the persistent questions it moves questions to. */
+  unanswered(): Promise<typeof import('../elicitation/unanswered')>;
   /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */
   otel(given: OtelApi | undefined): Promise<Telemetry | undefined>;
 }
