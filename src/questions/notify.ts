@@ -48,7 +48,8 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A retry's wait, which does not keep a stopping process alive (Node's unref; elsewhere a plain timer). */
+const sleep = (ms: number) => new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
 
 /** POSTs the notice, retrying a refused connection, a timeout, 408, 429 and 5xx; a 2xx ends it, any other status too. */
 async function deliver(options: WebhookOptions, notice: InboxNotice, context: NotifyContext, link?: () => Promise<string>): Promise<void> {
