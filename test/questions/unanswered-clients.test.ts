@@ -72,6 +72,13 @@ describe('the official v1 client (2025-11-25)', () => {
     expect(deploys.get('1.1')).toBe(1);
   });
 
+  it('that answers in time: its answer counts and nothing lands in the inbox', async () => {
+    const client = await v1('ada', async () => ({ action: 'accept', content: { approve: true, by: 'client' } }));
+    expect((await client.callTool({ name: 'deploy', arguments: { version: '1.2' } })).structuredContent).toEqual({ deployed: true, by: 'client' });
+    expect(await (await s.person('ada')).questions()).toEqual([]);
+    expect(deploys.get('1.2')).toBe(1);
+  });
+
   it('without the elicitation capability: the question goes to the inbox instead of the sendElicitationResult fallback', async () => {
     const client = await v1('cai');
     const call = client.callTool({ name: 'deploy', arguments: { version: '2.0' } });
