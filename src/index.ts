@@ -22,6 +22,8 @@ export type {
   ElicitationRequestChange,
   ElicitationRequestHook,
   ElicitationResultHook,
+  ElicitationMove,
+  ElicitationMovedHook,
 } from './server';
 
 // Zod, re-exported so tools need one import (without its translations: see server/zod.ts).
@@ -47,6 +49,10 @@ export {
   questionSubjectOf,
 } from './questions';
 export type { InboxLinks, PersistentOptions, QuestionStorage } from './questions';
+// When the client does not answer (docs/unanswered.md): the policy's options, what a refused retry throws, the nudge.
+export { QuestionAlreadyAnsweredError, QuestionUnansweredError } from './elicitation';
+export type { InboxReason, UnansweredOption, UnansweredPolicy } from './server';
+export type { InboxNotice, NotifyFunction } from './questions';
 
 // Serving: a fetch handler for any runtime; adapters live under parley-mcp/node, parley-mcp/cloudflare, parley-mcp/vercel.
 export { createFetchHandler } from './app';

@@ -46,7 +46,9 @@ function outcomeOf(message: Message): string {
   if (result.isError === true) {
     const first = Array.isArray(result.content) ? (result.content[0] as { text?: unknown } | undefined) : undefined;
     const code = isRecord(result._meta) && typeof result._meta.code === 'string' ? ` ${result._meta.code}` : '';
-    return `tool error${code}: ${clip(String(first?.text ?? ''))}`;
+    // A question the unanswered-question policy put in the caller's inbox: why (docs/unanswered.md).
+    const inbox = isRecord(result._meta) && isRecord(result._meta['parley/inbox']) ? ` [inbox: ${String(result._meta['parley/inbox'].reason)}]` : '';
+    return `tool error${code}${inbox}: ${clip(String(first?.text ?? ''))}`;
   }
   return 'ok';
 }

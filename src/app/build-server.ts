@@ -64,6 +64,7 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
     questions,
+    loadUnanswered: drivers.unanswered,
     telemetry,
   });
 }

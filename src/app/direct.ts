@@ -1,6 +1,6 @@
 // In-process servers: connect() sends questions to a handler and checks the answers; createDirect()'s take the fallback.
-import { callToolWithFallback, FALLBACK_TOOL_WIRE, DEFAULT_TTL_MS, findTool, runTool, type ParleyServer } from '../engine';
-import { checkFlatForm, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
+import { callToolWithFallback, FALLBACK_TOOL_WIRE, findTool, runTool, type ParleyServer } from '../engine';
+import { checkFlatForm, DEFAULT_TTL_MS, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
 import { ANONYMOUS, createNotifier, type CallToolResult, type AuthInfo, type ElicitOptions } from '../server';
 import { withoutProtoKeys, ElicitationTimeoutError, InvalidInputError } from '../protocol';
 import { buildServer, type ServerInput } from './build-server';

@@ -2,6 +2,7 @@
 // pulls ioredis, better-sqlite3, @upstash/redis or persistent questions. Redis over HTTP comes in when the Worker's
 // entry asks for it (enableRedisHttp() from parley-mcp/redis-http); the factory refuses the rest on an edge isolate.
 import { providedRedisHttp } from '../stores';
+import { ElicitationNotSupportedError } from '../protocol';
 import type { StoreDrivers } from './node-only';
 
 const REDIS_HTTP_NOT_IN_BUNDLE =
@@ -18,6 +19,7 @@ export const drivers: StoreDrivers = {
   },
   questionsHome: unavailable('The default question file'),
   questions: unavailable('Persistent questions'),
+  unanswered: () => Promise.reject(new ElicitationNotSupportedError('The unanswered-question policy runs on Node.js only')),
   // Not yet on the edge: the tracing code would put the help-desk Worker over its size budget.
   otel: () => Promise.resolve(undefined),
 };

@@ -21,5 +21,6 @@ export const drivers: StoreDrivers = {
   redisHttp: needs('@upstash/redis', 'Redis over HTTP', () => import('../stores/redis-http')),
   questionsHome: () => import('../questions/home-file'),
   questions: () => import('./question-setup'),
+  unanswered: () => import('../elicitation/unanswered'),
   otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),
 };

@@ -1,5 +1,6 @@
 // What an edge bundle leaves out, loaded on first use: store drivers and persistent questions. Node gets the real ones.
 import type { QuestionService, PersistentOptions } from '../questions';
+import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import type { RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
@@ -13,8 +14,11 @@ export interface StoreDrivers {
   questionsHome(): Promise<{ defaultQuestionFile(home: string | undefined, encrypted: boolean): { path: string } | { refused: string } }>;
   /** Persistent questions once their options passed: the store, codec, people auth, delivery and inbox routes. */
   questions(): Promise<{
+    readPersistentOptions(value: unknown): PersistentOptions | undefined;
     buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
   }>;
+  /** The unanswered-question policy (docs/unanswered.md): Node only, like the persistent questions it moves questions to. */
+  unanswered(): Promise<UnansweredModule>;
   /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */
   otel(given: OtelApi | undefined): Promise<Telemetry | undefined>;
 }

@@ -6,7 +6,8 @@ import { DEFAULT_KEY_PREFIX, redisChoice, sqliteChoice } from './store-choice';
 import { encryptionSecret } from './store-factory';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
 import { drivers } from '#node-only';
-import { QuestionCodec, InvalidQuestionStoreError, type PersistentOptions, LoopbackTokenAuth, QuestionStore, QuestionService } from '../questions';
+export { readPersistentOptions } from '../questions';
+import { QuestionCodec, InvalidQuestionStoreError, type PersistentOptions, LoopbackTokenAuth, QuestionStore, QuestionService, createNotify, readNotifyOption } from '../questions';
 
 /** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
 export async function buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService> {
@@ -17,7 +18,13 @@ export async function buildQuestionService(config: FrontMcpConfig, options: Pers
   logger.info(`Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`);
   if (!people) logger.warn("elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.");
   const port = config.http.port;
-  return new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
+  const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
+  const notify = readNotifyOption(options.notify);
+  if (notify) {
+    if (typeof notify !== 'function' && notify.includeLink && !people) throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    service.notify = createNotify(notify, { server: config.info.name, logger, people, origin: () => service.origin ?? service.fallbackOrigin });
+  }
+  return service;
 }
 
 /** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */

@@ -3,13 +3,21 @@ import { isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 // Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports"), after the edge refusal below.
 import { drivers } from '#node-only';
-import { EDGE_REFUSAL, InvalidQuestionStoreError, readPersistentOptions, type QuestionService } from '../questions';
+import { EDGE_REFUSAL, InvalidQuestionStoreError, type QuestionService } from '../questions';
 
 /** The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served. */
 export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
-  const options = readPersistentOptions(config.elicitation.persistent);
-  if (!options) return undefined;
-  if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
+  // The policy is checked where it runs: an edge bundle's stand-in refuses it (it is left out there).
+  if (config.elicitation.unanswered) {
+    const loaded = await drivers.unanswered().then((policy) => policy.unansweredConfigProblem(config.elicitation), (error: Error) => error.message);
+    if (loaded) throw new Error(`Invalid server configuration:\n  elicitation.unanswered: ${loaded}`);
+  }
+  const persistent = config.elicitation.persistent;
+  if (persistent === undefined || persistent === false) return undefined;
+  // Refused on an edge runtime before its options are read: their checks, like the subsystem, are Node's only.
   if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
-  return (await drivers.questions()).buildQuestionService(config, options, env, logger);
+  const subsystem = await drivers.questions();
+  const options = subsystem.readPersistentOptions(persistent)!;
+  if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
+  return subsystem.buildQuestionService(config, options, env, logger);
 }

@@ -10,6 +10,8 @@ export interface InboxQuestion {
   state: 'open' | 'answered';
   waiting: boolean;
   expiresAt: number;
+  /** Where it came from and why it is in the inbox, as the server says (docs/unanswered.md). */
+  from?: { tool?: unknown; reason?: unknown };
 }
 
 export interface InboxView {

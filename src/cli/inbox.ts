@@ -6,6 +6,8 @@ import { parseJson } from '../protocol';
 import { InboxClient, type InboxQuestion } from './inbox-client';
 import { clean, parseInboxLink } from './inbox-link';
 import { askForm, describeFields } from './inbox-form';
+import { INBOX_REASONS } from '../elicitation';
+import type { InboxReason } from '../server';
 
 export interface CliIo {
   stdin: NodeJS.ReadStream;
@@ -134,6 +136,8 @@ function printQuestion(say: (line?: string) => void, q: InboxQuestion): void {
   say();
   say(`[${clean(q.id, true)}] ${clean(q.message)}`);
   say(`  key ${clean(q.key, true)} · ${q.state === 'answered' ? 'answered' : q.waiting ? 'a call is waiting' : 'no call waiting'} · expires ${new Date(q.expiresAt).toISOString()}`);
+  const reason = typeof q.from?.reason === 'string' && Object.hasOwn(INBOX_REASONS, q.from.reason) ? INBOX_REASONS[q.from.reason as InboxReason] : undefined;
+  if (reason) say(`  from ${clean(String(q.from?.tool), true)} · ${reason}`);
   for (const line of describeFields(q.requestedSchema)) say(`  ${line}`);
 }
 

@@ -1,6 +1,6 @@
 // The questions one run of a handler asks: it keys them, builds their params, runs the hooks, asks, and checks the answers.
-import { ElicitationDisabledError, InvalidInputError, PublicMcpError } from '../protocol';
-import { toFormSchema, type AuthInfo, type ElicitOptions, type ElicitResult, type SchemaInput, type ElicitationHooks, type ElicitationQuestion, type Root, type SampleOptions, type SampleParams, type SampleResult } from '../server';
+import { ElicitationDisabledError, ElicitationNotSupportedError, InvalidInputError, PublicMcpError } from '../protocol';
+import { toFormSchema, type AuthInfo, type ElicitOptions, type ElicitResult, type SchemaInput, type ElicitationHooks, type ElicitationQuestion, type Root, type SampleOptions, type SampleParams, type SampleResult, type UnansweredPolicy } from '../server';
 import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks } from './hooks';
 import { checkRoots, checkSample, sampleParams } from './inputs';
@@ -13,7 +13,14 @@ export interface ElicitSettings {
   hooks?: ElicitationHooks;
   /** Present when `elicitation.persistent` is on. */
   questions?: PersistentAsker;
+  /** `elicitation.unanswered`: what becomes of a question the client does not answer. */
+  unanswered?: UnansweredPolicy;
+  /** Loads the policy's code (Node only: app/ passes it in, an edge build refuses the policy). */
+  loadUnanswered?: () => Promise<UnansweredModule>;
 }
+
+/** The unanswered-question policy's code, loaded on first use. */
+export type UnansweredModule = typeof import('./unanswered');
 
 /** Who asks: the tool and its caller, as the hooks see them. */
 export interface ElicitCall {
@@ -24,6 +31,8 @@ export interface ElicitCall {
 }
 
 type Kind = 'elicitation' | 'sampling' | 'roots';
+
+const NO_POLICY = () => Promise.reject(new ElicitationNotSupportedError('The unanswered-question policy runs on Node.js only'));
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The question state of one run: each kind numbers its own keys (`elicitation-1`, `sampling-1`, `roots-1`). */
@@ -71,15 +80,18 @@ export class ElicitRun {
     const hooks = this.settings.hooks;
     // What the hooks see; without hooks nothing is built for them.
     const question = (): ElicitationQuestion => ({ tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) });
-    const known = this.asker.known?.(key);
+    // Fast path: with no policy, server-wide or for this call, nothing is loaded.
+    const route = mode === 'form' && (this.settings.unanswered || options.unanswered !== undefined) ? (await (this.settings.loadUnanswered ?? NO_POLICY)()).unansweredRoute(this.settings, this.asker, options, question) : undefined;
+    const known = this.asker.known?.(key) ?? route?.known(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
     if (!known && hooks?.request?.length) params = { ...params, message: await runRequestHooks(hooks, question()) };
     const trace = this.call.trace;
     if (!known) trace?.question('asked', key, mode);
-    const raw = await (trace ? trace.awaitAnswer(key, mode, this.asker.ask(key, params, options)) : this.asker.ask(key, params, options));
+    const asking = route ? route.ask(key, params, options) : this.asker.ask(key, params, options);
+    const raw = await (trace ? trace.awaitAnswer(key, mode, asking) : asking);
     const result = checkAnswer(raw ?? {}, schema, mode);
     if (!known?.replayed) trace?.answered(key, mode, result.status);
-    if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result });
+    if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });
     return result;
   }
 
@@ -111,7 +123,7 @@ export class ElicitRun {
     if (mode === 'url') throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
     if (!this.settings.questions) throw new InvalidInputError('persist needs persistent questions: set `elicitation: { enabled: true, persistent: true }` in @FrontMcp');
     const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message: params.message, auth: this.call.auth, requestedSchema: params.requestedSchema };
-    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options);
+    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, { tool: this.call.tool, reason: 'persist' });
     this.asker.remember?.(key, raw);
     const result = checkAnswer(raw, schema, mode);
     await runResultHooks(this.settings.hooks, { ...question, result });

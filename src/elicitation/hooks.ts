@@ -1,5 +1,5 @@
 // Elicitation hooks: plain functions that see each question before it is asked and each answer when it arrives.
-import type { ElicitationAnswer, ElicitationHooks, ElicitationQuestion } from '../server';
+import type { ElicitationAnswer, ElicitationHooks, ElicitationMove, ElicitationQuestion } from '../server';
 
 export async function runRequestHooks(hooks: ElicitationHooks | undefined, question: ElicitationQuestion): Promise<string> {
   let message = question.message;
@@ -12,4 +12,8 @@ export async function runRequestHooks(hooks: ElicitationHooks | undefined, quest
 
 export async function runResultHooks(hooks: ElicitationHooks | undefined, answer: ElicitationAnswer): Promise<void> {
   for (const hook of hooks?.result ?? []) await hook(Object.freeze({ ...answer }));
+}
+
+export async function runMovedHooks(hooks: ElicitationHooks | undefined, move: ElicitationMove): Promise<void> {
+  for (const hook of hooks?.moved ?? []) await hook(Object.freeze({ ...move }));
 }

@@ -30,8 +30,12 @@ export function missingFor(method: OtherInputMethod, params: Record<string, unkn
   return undefined;
 }
 
+/** Keys the server fills in the state itself: persistent answers (`persisted-N`), inbox records of the policy (`inbox-<key>`). */
+export const SERVER_KEY = /^(persisted|inbox)-/;
+
 /** Asks by collecting input requests; the run is suspended until the client retries with answers. */
 export class RoundAsker implements Asker {
+  readonly route = 'rounds';
   /** Keyed by question keys (a handler may choose `__proto__`): no prototype, so each is a key like any other. */
   readonly inputRequests: Record<string, InputRequest> = Object.create(null);
   readonly suspended: Promise<void>;
@@ -50,19 +54,23 @@ export class RoundAsker implements Asker {
     this.suspended = new Promise((resolve) => (this.wake = resolve));
   }
 
+  canShow(mode: 'form' | 'url'): boolean {
+    return elicitationModes(this.capabilities)[mode];
+  }
+
   known(key: string): { replayed: boolean } | undefined {
     return this.answers.get(key) ? { replayed: this.replayed.has(key) } : undefined;
   }
 
   recall(key: string): RawAnswer | undefined {
     // Only from the signed state this server sealed: a client's inputResponses never answer a persistent question.
-    const answer = key.startsWith('persisted-') && this.replayed.has(key) ? this.answers.get(key) : undefined;
+    const answer = SERVER_KEY.test(key) && this.replayed.has(key) ? this.answers.get(key) : undefined;
     if (answer) this.used.add(key);
     return answer;
   }
 
   remember(key: string, answer: RawAnswer): void {
-    if (!key.startsWith('persisted-')) return;
+    if (!SERVER_KEY.test(key)) return;
     this.answers.set(key, answer);
     this.used.add(key);
   }

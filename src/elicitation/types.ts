@@ -1,5 +1,13 @@
 // What travels between the asking calls (elicit, sample, listRoots) and the era-specific ways of asking.
-import type { ElicitOptions } from '../server';
+import type { ElicitOptions, InboxReason } from '../server';
+
+/** Where a persistent question came from and why it is in the inbox (shown there, and sent by notify). */
+export interface QuestionOrigin {
+  tool: string;
+  reason: InboxReason;
+  /** For `client-never-answered`: how long the client had. */
+  afterMs?: number;
+}
 
 export interface ElicitParams {
   mode?: 'url';
@@ -21,8 +29,12 @@ export type OtherInputMethod = 'sampling/createMessage' | 'roots/list';
 
 /** One way a question travels: an input_required round, a server→client request, or the fallback. */
 export interface Asker {
+  /** Which way, for the unanswered-question policy (an asker without it is left alone). */
+  readonly route?: 'rounds' | 'stream' | 'fallback';
+  /** Whether the client declared it can show this mode of question. */
+  canShow?(mode: 'form' | 'url'): boolean;
   /** Resolves with the client's raw answer; a round that ends the run never resolves. */
-  ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer>;
+  ask(key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer>;
   /**
    * An answer this request already carries for the key, so nothing is asked: `replayed` when an earlier round
    * brought it (the hooks saw it then), else it arrived with this request.
@@ -38,7 +50,18 @@ export interface Asker {
 
 /** Persistent questions for one call: asked and answered in the inbox, never by the client. */
 export interface PersistentAsker {
-  ask(params: ElicitParams, options: ElicitOptions): Promise<RawAnswer>;
+  ask(params: ElicitParams, options: ElicitOptions, from?: QuestionOrigin): Promise<RawAnswer>;
+  /** The caller's subject, undefined for an anonymous caller (who can keep no questions). */
+  readonly subject: string | undefined;
+  /** 2026-07-28 rounds: files the question under its key without waiting; gives its id, and its answer if one waited. */
+  file(key: string, params: ElicitParams, from: QuestionOrigin): Promise<{ id: string; created: boolean; answer?: RawAnswer }>;
+  /** The id of the open question under a key, if any. */
+  find(key: string): Promise<string | undefined>;
+  /**
+   * A client's answer claims the question, atomically against the inbox: `claimed` (the client's answer counts),
+   * else the inbox's answer (taken, once), else `gone` (answered and delivered already, or expired).
+   */
+  claim(id: string): Promise<'claimed' | 'gone' | RawAnswer>;
   printLink(): Promise<{ expiresAt: number }>;
 }
 

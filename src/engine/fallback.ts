@@ -1,9 +1,8 @@
 // The fallback for callers that can't show forms: elicit() ends the run with a pending result, and sendElicitationResult
 // runs the tool again, as the caller who was asked, with every answer so far.
 import { callerKey } from './round-call';
-import { elicitationModes, sealRecord, openRecord, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
+import { elicitationModes, ttlOf, sealRecord, openRecord, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
 import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './pending';
-import { ttlOf } from './stream-asker';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import { ErrorCode, McpWireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import { sha256, toBase64Url } from '../crypto';
@@ -45,6 +44,7 @@ export async function callToolWithFallback(server: ParleyServer, name: string, a
 }
 
 class FallbackAsker implements Asker {
+  readonly route = 'fallback';
   question?: { key: string; params: ElicitParams; ttl: number };
   readonly suspended: Promise<void>;
   private wake!: () => void;
@@ -80,7 +80,9 @@ async function runAsking(server: ParleyServer, entry: ToolEntry, args: Record<st
   const asker = new FallbackAsker(answers, caller);
   const notifier = caller.through?.notifier ?? createNotifier(undefined, undefined, server.logger);
   const capabilities = caller.through?.capabilities ?? {};
-  const scope = { auth: caller.auth, signal: caller.signal ?? new AbortController().signal, capabilities, notifier, changes: server.changes };
+  // An anonymous caller is known by its session, as on the stream: that is the subject of its persistent questions.
+  const auth = caller.auth.anonymous && caller.sessionId ? { ...caller.auth, sessionId: caller.sessionId } : caller.auth;
+  const scope = { auth, signal: caller.signal ?? new AbortController().signal, capabilities, notifier, changes: server.changes };
   const outcome = await runTool(server, entry, args, { ...scope, asker, suspended: asker.suspended });
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;

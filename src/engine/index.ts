@@ -17,6 +17,6 @@ export { pendingOf } from './pending';
 export type { Delivery } from './pending';
 export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, ParleyServer } from './server';
-export { DEFAULT_TTL_MS, StreamAsker } from './stream-asker';
+export { StreamAsker } from './stream-asker';
 export { createSettler } from './run-handler';
 export type { Platform } from './server';

@@ -2,7 +2,7 @@
 import { invalidParams, isObject } from '../protocol';
 import type { ParleyServer } from './server';
 import type { AuthInfo } from '../server';
-import { digestArguments, openState, sealState, type StateBinding, RoundAsker, type RawAnswer } from '../elicitation';
+import { digestArguments, openState, sealState, type StateBinding, RoundAsker, SERVER_KEY, type RawAnswer } from '../elicitation';
 
 const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_ANSWERS = 64;
@@ -62,7 +62,8 @@ export async function withRounds(
   // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
   if (trusted && inputResponses) {
     for (const [key, value] of Object.entries(inputResponses))
-      if (ANSWER_KEY.test(key) && isObject(value)) {
+      // What the server sealed under its own keys (persisted-N, inbox-<key>) is not the client's to replace.
+      if (ANSWER_KEY.test(key) && isObject(value) && !(SERVER_KEY.test(key) && replayed?.has(key))) {
         answers.set(key, value as RawAnswer);
         replayed?.delete(key);
       }

@@ -5,7 +5,7 @@ import type { PlainResponseMaker, Responder } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
-import type { PersistentAsker, StateKeys } from '../elicitation';
+import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 
 /** Verifies a bearer JWT and resolves with its claims; rejects when it does not verify. */
 export type BearerVerifier = (token: string) => Promise<JWTPayload>;
@@ -68,6 +68,8 @@ export interface ParleyServer {
   elicitationStore?: ElicitationStore;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
   questions?: QuestionDesk;
+  /** The unanswered-question policy's code (Node only, loaded on first use); absent on an edge build. */
+  loadUnanswered?: () => Promise<UnansweredModule>;
   /** OpenTelemetry spans; absent when @opentelemetry/api is not installed (or not passed in on an edge isolate). */
   telemetry?: Telemetry;
 }

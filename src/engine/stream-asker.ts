@@ -1,8 +1,8 @@
 // Before 2026-07-28: elicit(), sample() and listRoots() send their request on the call's stream and wait for the client's answer.
-import { ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError, PublicMcpError, McpWireError } from '../protocol';
+import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError, McpWireError } from '../protocol';
 import type { ElicitOptions } from '../server';
 import type { PendingQuestions } from './pending';
-import { elicitationModes, missingFor, ELICIT_METHOD, type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer } from '../elicitation';
+import { DEFAULT_TTL_MS, elicitationModes, missingFor, ELICIT_METHOD, ttlOf, type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer } from '../elicitation';
 
 /** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
 export function endedBy(signal: AbortSignal): Error {
@@ -22,22 +22,20 @@ export interface StreamCall {
   signal: AbortSignal;
 }
 
-export const DEFAULT_TTL_MS = 300_000;
-
-/** How long a question waits: the tool's `ttl`, else five minutes. */
-export function ttlOf(options: ElicitOptions): number {
-  const ttl = options.ttl ?? DEFAULT_TTL_MS;
-  if (!(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) throw new InvalidInputError('ttl must be a positive number of milliseconds');
-  return ttl;
-}
 
 export class StreamAsker implements Asker {
+  readonly route = 'stream';
   constructor(private readonly call: StreamCall) {}
 
-  async ask(_key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
+  canShow(mode: 'form' | 'url'): boolean {
+    return elicitationModes(this.call.capabilities)[mode];
+  }
+
+  /** `stop` ends the wait early (the unanswered-question policy): the client is told the request is cancelled. */
+  async ask(_key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
-    if (!elicitationModes(this.call.capabilities)[mode]) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
-    return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out');
+    if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out', stop);
   }
 
   /** sampling/createMessage or roots/list, to a client that declared it; the answer waits as long as a question's default ttl. */
@@ -51,12 +49,13 @@ export class StreamAsker implements Asker {
   }
 
   /** Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end. */
-  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string): Promise<RawAnswer> {
+  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string, stop?: AbortSignal): Promise<RawAnswer> {
     if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
     const id = crypto.randomUUID();
     const question = await this.call.pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
+    let onStop: (() => void) | undefined;
     try {
       this.call.send({ jsonrpc: '2.0', id, method, params });
       const ended = new Promise<never>((_, reject) => {
@@ -65,11 +64,19 @@ export class StreamAsker implements Asker {
         // cancellation carries none.
         onAbort = () => reject(endedBy(this.call.signal));
         this.call.signal.addEventListener('abort', onAbort, { once: true });
+        onStop = () => {
+          // The client is told, so a form it shows late can go away; an answer it sends anyway finds no question.
+          this.call.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'unanswered' } });
+          reject(stop!.reason);
+        };
+        if (stop?.aborted) onStop();
+        else stop?.addEventListener('abort', onStop, { once: true });
       });
       return await Promise.race([question.answer, ended]);
     } finally {
       clearTimeout(timer);
       if (onAbort) this.call.signal.removeEventListener('abort', onAbort);
+      if (onStop) stop?.removeEventListener('abort', onStop);
       await question.close();
     }
   }

@@ -2,6 +2,8 @@
 /** An error whose message the caller may see. Any other error is hidden behind an error id. */
 export class PublicMcpError extends Error {
   readonly code: string;
+  /** More for the tool result's `_meta`, beside `code` (what an agent can act on). */
+  meta?: Record<string, unknown>;
   constructor(message: string, code = 'TOOL_ERROR') {
     super(message);
     this.name = 'PublicMcpError';

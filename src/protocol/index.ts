@@ -10,3 +10,4 @@ export type { BodyReader } from './body';
 export { ElicitationDisabledError, ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError, InvalidOutputError, PublicMcpError } from './framework-errors';
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
 export { fetchResponder, methodNotAllowed, Responder, toWireError, type PlainResponseMaker } from './respond';
+export { EDGE_REFUSAL, InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './question-errors';

@@ -1,7 +1,7 @@
 // Delivery, once: the waiting call gets the answer; a call that stopped waiting leaves it to the next call of the key;
 // a newer call of the same key takes over from an older one.
-import type { ElicitParams, RawAnswer } from '../elicitation';
-import { QuestionPendingError, QuestionSupersededError } from './errors';
+import type { ElicitParams, QuestionOrigin, RawAnswer } from '../elicitation';
+import { QuestionPendingError, QuestionSupersededError } from '../protocol';
 import type { QuestionStore, StoredQuestion } from './question-store';
 
 export interface AskOptions {
@@ -12,6 +12,10 @@ export interface AskOptions {
   signal?: AbortSignal;
   /** How often a waiting call looks again in case a published change was missed. */
   pollMs?: number;
+  /** Where the question came from, kept with it when this call files it. */
+  from?: QuestionOrigin;
+  /** Called when this call filed the question (it was not in the inbox yet): the nudge. */
+  onCreated?: (question: StoredQuestion) => void;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -28,16 +32,9 @@ export async function askAndWait(store: QuestionStore, subject: string, key: str
     if (ready) return ready;
     await store.ensureListed(subject, question);
   } else {
-    const now = Date.now();
-    question = {
-      id: crypto.randomUUID(),
-      key,
-      message: params.message,
-      requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} },
-      createdAt: now,
-      expiresAt: now + options.ttlMs,
-    };
+    question = newQuestion(key, params, options.ttlMs, options.from);
     await store.create(subject, question);
+    options.onCreated?.(question);
   }
   const token = crypto.randomUUID();
   const waitMs = Math.min(options.ttl, question.expiresAt - Date.now());
@@ -47,7 +44,15 @@ export async function askAndWait(store: QuestionStore, subject: string, key: str
   return waitFor(store, subject, question, token, waitMs, options);
 }
 
-async function takeIfAnswered(store: QuestionStore, subject: string, question: StoredQuestion): Promise<RawAnswer | undefined> {
+/** A question to file under a key, kept for ttlMs. */
+export function newQuestion(key: string, params: ElicitParams, ttlMs: number, from?: QuestionOrigin): StoredQuestion {
+  const now = Date.now();
+  const question: StoredQuestion = { id: crypto.randomUUID(), key, message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} }, createdAt: now, expiresAt: now + ttlMs };
+  return from ? { ...question, from } : question;
+}
+
+/** The answer to a question if one waits (taken: no other call gets it), and the question then goes. */
+export async function takeIfAnswered(store: QuestionStore, subject: string, question: StoredQuestion): Promise<RawAnswer | undefined> {
   const answer = await store.takeAnswer(subject, question.id);
   if (!answer) return undefined;
   await store.finish(subject, question);

@@ -1,6 +1,6 @@
 // Reading `elicitation.persistent`: `true` or `{ ttlMs, storage, inboxLinks }`; anything else fails startup.
 import * as z from 'zod';
-import { InvalidQuestionStoreError } from './errors';
+import { InvalidQuestionStoreError } from '../protocol';
 
 export type InboxLinks = 'terminal' | 'stderr' | 'off';
 
@@ -15,6 +15,8 @@ export interface PersistentOptions {
   ttlMs: number;
   storage?: QuestionStorage;
   inboxLinks: InboxLinks;
+  /** Called when a question lands in an inbox: checked on Node with the rest of the subsystem (notify-options.ts). */
+  notify?: unknown;
 }
 
 export const DEFAULT_QUESTION_TTL_MS = 24 * 60 * 60_000;
@@ -29,6 +31,7 @@ const optionsSchema = z.strictObject({
   ttlMs: z.number().int().positive().default(DEFAULT_QUESTION_TTL_MS),
   storage: storageSchema.optional(),
   inboxLinks: z.enum(['terminal', 'stderr', 'off']).default('terminal'),
+  notify: z.unknown().optional(),
 });
 
 /** The options when persistent questions are on, undefined when off; throws InvalidQuestionStoreError when invalid. */
@@ -37,5 +40,5 @@ export function readPersistentOptions(value: unknown): PersistentOptions | undef
   const parsed = optionsSchema.safeParse(value === true ? {} : value);
   if (parsed.success) return parsed.data as PersistentOptions;
   const detail = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(persistent)'}: ${i.message}`).join('; ');
-  throw new InvalidQuestionStoreError(`${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off' }`);
+  throw new InvalidQuestionStoreError(`${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off', notify?: function | { url, secret } }`);
 }

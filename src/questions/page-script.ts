@@ -101,6 +101,20 @@ export const INBOX_SCRIPT = String.raw`'use strict';
       h('span', { text: 'key ' + q.key }),
       h('span', { text: 'asked ' + when(q.createdAt) }),
       h('span', { text: 'expires ' + when(q.expiresAt) }));
+    if (q.from) card.meta.appendChild(h('span', { className: 'from', text: originOf(q.from) }));
+  }
+
+  // Where a question came from and why it is here (the unanswered-question policy, or a tool's persist).
+  var REASONS = new Map([
+    ['persist', 'the tool keeps it until you answer'],
+    ['client-never-answered', 'the client never answered it'],
+    ['client-cannot-show-forms', 'the client cannot show forms'],
+    ['filed-with-round', 'asked in the client too: the first answer counts'],
+  ]);
+  function originOf(from) {
+    var why = REASONS.get(from.reason) || 'asked by the tool';
+    if (from.reason === 'client-never-answered' && typeof from.afterMs === 'number') why += ' within ' + Math.round(from.afterMs / 1000) + ' s';
+    return 'from ' + String(from.tool) + ' · ' + why;
   }
 
   function createCard(q) {

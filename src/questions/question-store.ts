@@ -1,6 +1,7 @@
 // The question store: persistent questions of one server on a StoreBackend, per subject, with a small index to list them.
 import type { StoreBackend } from '../stores';
 import type { QuestionCodec } from './codec';
+import type { QuestionOrigin } from '../elicitation';
 
 export interface StoredQuestion {
   id: string;
@@ -9,6 +10,8 @@ export interface StoredQuestion {
   requestedSchema: Record<string, unknown>;
   createdAt: number;
   expiresAt: number;
+  /** Where it came from and why it is in the inbox (absent on questions filed before this was kept). */
+  from?: QuestionOrigin;
 }
 
 export interface StoredAnswer {
@@ -90,15 +93,23 @@ export class QuestionStore {
     return { ok: true, waiting };
   }
 
+  /** Takes the open token for an answer from elsewhere (a client's, on 2026-07-28): true for the one taker, atomic in every backend. */
+  async takeOpen(subject: string, id: string): Promise<boolean> {
+    return (await this.find('o', subject, id, true)) !== undefined;
+  }
+
   /** Hands the answer to one caller only. */
   async takeAnswer(subject: string, id: string): Promise<StoredAnswer | undefined> {
     const found = await this.find('a', subject, id, true);
     return found && this.codec.open<StoredAnswer>(found.raw, subject, found.key);
   }
 
-  /** Drops a delivered question and everything kept for it. */
-  async finish(subject: string, question: StoredQuestion): Promise<void> {
-    const keys = await Promise.all(['q', 'o', 'w'].map((kind) => this.codec.keys(kind, subject, question.id)));
+  /**
+   * Drops a delivered question and everything kept for it. `keepRecord` leaves the question itself until it expires,
+   * unlisted and under no key, so a late answer to its id is told it was answered (409), not that it never was.
+   */
+  async finish(subject: string, question: StoredQuestion, keepRecord = false): Promise<void> {
+    const keys = await Promise.all((keepRecord ? ['o', 'w'] : ['q', 'o', 'w']).map((kind) => this.codec.keys(kind, subject, question.id)));
     await Promise.all(keys.flat().map((key) => this.backend.delete(key)));
     const k = await this.find('k', subject, question.key);
     if (k && (await this.codec.open<string>(k.raw, subject, k.key)) === question.id) await this.backend.delete(k.key);

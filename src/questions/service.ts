@@ -1,12 +1,13 @@
 // The persistent questions of one server: its store, options and people auth, and what one call may do with them.
 import type { Hono } from 'hono';
-import type { ElicitParams, PersistentAsker, RawAnswer } from '../elicitation';
+import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from '../elicitation';
 import { ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import type { AuthInfo, ElicitOptions } from '../server';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
-import type { QuestionStore } from './question-store';
+import { claimQuestion, fileQuestion } from './filing';
+import type { QuestionStore, StoredQuestion } from './question-store';
 import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import { questionSubjectOf } from './subject';
@@ -46,20 +47,35 @@ export class QuestionService implements Inbox {
 
   /** What one tool call may do: ask persistent questions as its caller, and print its caller's inbox link. */
   forCall(auth: AuthInfo, signal?: AbortSignal): PersistentAsker {
+    const subject = questionSubjectOf(auth);
+    const mine = () => this.subjectOf(auth);
     return {
-      ask: (params, options) => this.ask(auth, params, options, signal),
+      subject,
+      ask: (params, options, from) => this.ask(auth, params, options, signal, from),
       printLink: () => this.printLink(auth),
+      file: (key, params, from) => fileQuestion(this.store, mine(), key, params, { ttlMs: this.options.ttlMs, from, onCreated: this.nudge(mine()) }),
+      find: async (key) => (await this.store.byKey(mine(), key))?.id,
+      claim: (id) => claimQuestion(this.store, mine(), id),
     };
   }
 
-  async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal): Promise<RawAnswer> {
+  /** What tells the person a question landed in their inbox (`persistent.notify`); nothing when unset. */
+  notify?: (subject: string, question: StoredQuestion) => void;
+
+  private nudge(subject: string): ((question: StoredQuestion) => void) | undefined {
+    const notify = this.notify;
+    return notify && ((question) => notify(subject, question));
+  }
+
+  async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal, from?: QuestionOrigin): Promise<RawAnswer> {
     const persist = options.persist!;
     if (typeof persist.key !== 'string' || !KEY.test(persist.key)) throw new InvalidInputError('persist.key must be 1-200 printable ASCII characters');
     const ttl = options.ttl ?? DEFAULT_WAIT_MS;
     const ttlMs = persist.ttlMs ?? this.options.ttlMs;
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new InvalidInputError('ttl must be a positive number of milliseconds');
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl)) throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
-    return askAndWait(this.store, this.subjectOf(auth), persist.key, params, { ttl, ttlMs, signal });
+    const subject = this.subjectOf(auth);
+    return askAndWait(this.store, subject, persist.key, params, { ttl, ttlMs, signal, from, onCreated: this.nudge(subject) });
   }
 
   /** Prints a one-time inbox link for the caller's subject on stderr, as `inboxLinks` allows; returns only when it expires. */

@@ -1,5 +1,6 @@
 // What a handler can ask mid-request, as types: sampling and roots, the elicitation hooks, and the run that asks.
 import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from './tool-types';
+import type { InboxReason } from './unanswered-options';
 
 export interface SamplingMessage {
   role: 'user' | 'assistant';
@@ -74,7 +75,22 @@ export type ElicitationRequestHook = (question: Readonly<ElicitationQuestion>) =
 /** An answer that arrived, already checked against the schema. */
 export interface ElicitationAnswer extends ElicitationQuestion {
   result: ElicitResult<unknown>;
+  /** Set under `elicitation.unanswered`: who answered, the client or a person in the inbox. */
+  answeredIn?: 'client' | 'inbox';
 }
+
+/** A question the unanswered-question policy put in the caller's inbox, and why. */
+export interface ElicitationMove extends ElicitationQuestion {
+  reason: InboxReason;
+  /** The inbox question's id (what the inbox routes and the webhook name). */
+  questionId: string;
+}
+
+/**
+ * Runs when a question lands in the caller's inbox because the client did not (or could not) answer it.
+ * @example const moved: ElicitationMovedHook = (m) => console.error(`${m.tool}: ${m.key} moved to the inbox (${m.reason})`);
+ */
+export type ElicitationMovedHook = (move: Readonly<ElicitationMove>) => void | Promise<void>;
 
 /**
  * Runs when an answer arrives. Throw to reject it: the tool's elicit() throws that error instead of returning.
@@ -85,6 +101,7 @@ export type ElicitationResultHook = (answer: Readonly<ElicitationAnswer>) => voi
 export interface ElicitationHooks {
   request?: ElicitationRequestHook[];
   result?: ElicitationResultHook[];
+  moved?: ElicitationMovedHook[];
 }
 
 /** Runs the request hooks in order, each seeing the message the one before it left; returns the message to send. */

@@ -1,9 +1,10 @@
 // The server's configuration: what @FrontMcp takes, checked with zod so a typo is a clear startup error.
 import * as z from 'zod';
 import type { AuthInfo } from './tool-types';
-import type { ElicitationRequestHook, ElicitationResultHook } from './asking';
+import type { ElicitationMovedHook, ElicitationRequestHook, ElicitationResultHook } from './asking';
 import type { Logger, LogLevel, OtelApi } from '../runtime';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
+import { unansweredSchema } from './unanswered-options';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -22,10 +23,13 @@ const elicitationSchema = z.strictObject({
     .strictObject({
       request: z.array(z.custom<ElicitationRequestHook>((v) => typeof v === 'function', 'expected a function')).optional(),
       result: z.array(z.custom<ElicitationResultHook>((v) => typeof v === 'function', 'expected a function')).optional(),
+      moved: z.array(z.custom<ElicitationMovedHook>((v) => typeof v === 'function', 'expected a function')).optional(),
     })
     .optional(),
   /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/questions. */
   persistent: z.unknown().optional(),
+  /** A question the client does not answer: `{ afterMs, then: 'inbox' | 'fail' }` (docs/unanswered.md). */
+  unanswered: unansweredSchema.optional(),
   /** How many questions of clients before 2026-07-28 (and sampling, roots requests) may wait at once, in this process. */
   pending: z
     .strictObject({

@@ -1,5 +1,5 @@
 // The model's door: the config, decorators, registries, schemas, tool types, contexts and results.
-export type { ElicitationAnswer, ElicitationHooks, ElicitationQuestion, ElicitationRequestChange, ElicitationRequestHook, ElicitationResultHook, Root, SampleOptions, SampleParams, SampleResult } from './asking';
+export type { ElicitationAnswer, ElicitationHooks, ElicitationMove, ElicitationMovedHook, ElicitationQuestion, ElicitationRequestChange, ElicitationRequestHook, ElicitationResultHook, Root, SampleOptions, SampleParams, SampleResult } from './asking';
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
 export { parseConfig } from './config';
@@ -29,3 +29,5 @@ export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
 export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, SchemaInput, ToolAnnotations, ToolOptions } from './tool-types';
 export * as z from './zod';
+export { DEFAULT_AFTER_MS } from './unanswered-options';
+export type { InboxReason, UnansweredOption, UnansweredPolicy } from './unanswered-options';

@@ -23,7 +23,7 @@ export function toCallToolResult(value: unknown, tool: ToolEntry): CallToolResul
 
 /** The one place a thrown error becomes a tool error: public messages are shown, anything else gets an error id. */
 export function toToolError(error: unknown, logger: Logger, toolName: string): CallToolResult {
-  if (error instanceof PublicMcpError) return { content: [text(error.message)], isError: true, _meta: { code: error.code } };
+  if (error instanceof PublicMcpError) return { content: [text(error.message)], isError: true, _meta: { ...error.meta, code: error.code } };
   const errorId = crypto.randomUUID();
   logger.error(`Tool "${toolName}" failed (error id ${errorId})`, error);
   return { content: [text(`Internal error (error id: ${errorId})`)], isError: true, _meta: { code: 'INTERNAL_ERROR', errorId } };

@@ -1,4 +1,5 @@
 // The shapes users write in @Tool, and what elicit() takes and returns.
+import type { UnansweredOption } from './unanswered-options';
 import type * as z from 'zod';
 
 export type ZodShape = Record<string, z.ZodType>;
@@ -40,6 +41,8 @@ export interface ElicitOptions {
   key?: string;
   /** Keep the question past this call, answered in the inbox (needs `elicitation.persistent`). */
   persist?: { key: string; ttlMs?: number };
+  /** When the client does not answer: over `elicitation.unanswered`, or `false` to leave it to the client (docs/unanswered.md). */
+  unanswered?: UnansweredOption;
 }
 
 export type ElicitStatus = 'accept' | 'decline' | 'cancel';

@@ -1,37 +1,22 @@
 // The delivery rules against a real SQLite file and a real redis-server, and what each holds at rest.
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QuestionCodec } from '../../src/questions/codec';
 import { askAndWait } from '../../src/questions/delivery';
 import { QuestionStore } from '../../src/questions/question-store';
 import { createRedisStore } from '../../src/stores/redis';
 import { createSqliteStore } from '../../src/stores/sqlite';
 import type { StoreBackend } from '../../src/stores';
-import { startRedis, type RunningRedis } from '../helpers/redis';
+import { storeFixture } from '../helpers/store-fixture';
 import { deliverySuite, listed } from './delivery-suite';
 
-const dir = mkdtempSync(join(tmpdir(), 'parley-questions-'));
-let redis: RunningRedis;
-const opened: StoreBackend[] = [];
-const keep = <T extends StoreBackend>(store: T) => (opened.push(store), store);
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close().catch(() => {})));
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { file, keep, redis } = storeFixture('parley-questions-');
 
 let files = 0;
-deliverySuite('SQLite', async () => keep(await createSqliteStore({ path: join(dir, `q${++files}.sqlite`) })));
-deliverySuite('Redis', async () => keep(await createRedisStore(redis.url, {})));
-deliverySuite('Redis', async () => keep(await createRedisStore(redis.url, {})), 'a-secret-for-tests');
+deliverySuite('SQLite', async () => keep(await createSqliteStore({ path: file(`q${++files}.sqlite`) })));
+deliverySuite('Redis', async () => keep(await createRedisStore(redis().url, {})));
+deliverySuite('Redis', async () => keep(await createRedisStore(redis().url, {})), 'a-secret-for-tests');
 
 describe('encryption at rest', () => {
   const secret = 'at-rest-secret';
@@ -49,7 +34,7 @@ describe('encryption at rest', () => {
   const plaintext = ['Refund', '7731', 'rosa', 'idp.example', 'damaged', 'refund-7731', 'reason'];
 
   it('keeps no question, answer, subject or key in the clear in SQLite, and another secret reads nothing', async () => {
-    const path = join(dir, 'at-rest.sqlite');
+    const path = file('at-rest.sqlite');
     const backend = keep(await createSqliteStore({ path }));
     const store = await leave(backend);
     const rows = new Database(path, { readonly: true }).prepare('SELECT key, value FROM parley_store').all() as { key: string; value: string }[];
@@ -61,8 +46,8 @@ describe('encryption at rest', () => {
   });
 
   it('keeps no question, answer, subject or key in the clear in Redis', async () => {
-    await leave(keep(await createRedisStore(redis.url, {})));
-    const raw = new Redis(redis.port, '127.0.0.1');
+    await leave(keep(await createRedisStore(redis().url, {})));
+    const raw = new Redis(redis().port, '127.0.0.1');
     try {
       const keys = await raw.keys('mcp:questions:at-rest:*');
       expect(keys.length).toBeGreaterThan(3);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { QuestionCodec } from '../../src/questions/codec';
 import { askAndWait } from '../../src/questions/delivery';
-import { QuestionPendingError, QuestionSupersededError } from '../../src/questions/errors';
+import { QuestionPendingError, QuestionSupersededError } from '../../src/protocol/question-errors';
 import { QuestionStore } from '../../src/questions/question-store';
 import type { StoreBackend } from '../../src/stores';
 

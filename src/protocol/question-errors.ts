@@ -1,5 +1,5 @@
 // The errors of persistent questions: a call that stopped waiting, a call another took over from, a bad store.
-import { PublicMcpError } from '../protocol';
+import { PublicMcpError } from './framework-errors';
 
 /** The call stopped waiting before anyone answered; the answer waits for the next call that asks the same key. */
 export class QuestionPendingError extends PublicMcpError {

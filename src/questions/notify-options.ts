@@ -1,0 +1,62 @@
+// Reading `persistent.notify`: a function, or a webhook `{ url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }`.
+import * as z from 'zod';
+import type { QuestionOrigin } from '../elicitation';
+import { InvalidQuestionStoreError } from '../protocol';
+
+/** What the nudge says about a question that landed in an inbox: never its answer code or link unless asked for. */
+export interface InboxNotice {
+  type: 'question.filed';
+  /** The server's name (`info.name`). */
+  server: string;
+  questionId: string;
+  /** The signed-in caller's subject, `principal:<iss>#<sub>`; absent for a session (its id is a credential). */
+  principal?: string;
+  message: string;
+  from?: QuestionOrigin;
+  createdAt: number;
+  expiresAt: number;
+  /** A one-time sign-in link to the inbox: only with `includeLink: true` (whoever reads it can answer). */
+  link?: string;
+}
+
+/** A function given the notice, and a way to make a one-time inbox link when the app sends it itself. */
+export type NotifyFunction = (notice: InboxNotice, tools: { createLink?: () => Promise<string> }) => void | Promise<void>;
+
+export interface WebhookOptions {
+  url: string;
+  /** Signs each POST (HMAC-SHA256 of `<timestamp>.<body>`); redacted from logs like every secret. */
+  secret: string;
+  includeLink: boolean;
+  attempts: number;
+  timeoutMs: number;
+  /** The first retry's delay in ms, doubled for each one after. */
+  backoffMs: number;
+}
+
+export type NotifyOption = NotifyFunction | WebhookOptions;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+const webhook = z.strictObject({
+  url: z.url().refine((u) => {
+    const url = new URL(u);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  }, 'must be https (plain http only to a loopback receiver)'),
+  secret: z.string().min(16, 'must be at least 16 characters'),
+  includeLink: z.boolean().default(false),
+  attempts: z.number().int().min(1).max(10).default(4),
+  timeoutMs: z.number().int().positive().default(5000),
+  backoffMs: z.number().int().positive().default(500),
+});
+
+const notifySchema = z.union([z.custom<NotifyFunction>((v) => typeof v === 'function', 'expected a function'), webhook], {
+  error: 'expected a function, or { url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }',
+});
+
+/** `persistent.notify` checked, undefined when unset; throws InvalidQuestionStoreError naming what is wrong. */
+export function readNotifyOption(value: unknown): NotifyOption | undefined {
+  if (value === undefined) return undefined;
+  const parsed = notifySchema.safeParse(value);
+  if (parsed.success) return parsed.data as NotifyOption;
+  throw new InvalidQuestionStoreError(parsed.error.issues.map((i) => `${['notify', ...i.path].join('.')}: ${i.message}`).join('; '));
+}

@@ -1,0 +1,84 @@
+// The nudge: when a question lands in an inbox, `persistent.notify` is called, or its webhook gets a signed POST
+// (HMAC-SHA256 of `<timestamp>.<body>`, retried with backoff). The body names no code or link unless `includeLink`.
+import { hmac, importHmacKey, toHex } from '../crypto';
+import type { Logger } from '../runtime';
+import type { InboxNotice, NotifyOption, WebhookOptions } from './notify-options';
+import type { LoopbackTokenAuth } from './people';
+import type { StoredQuestion } from './question-store';
+
+export const NOTIFY_HEADERS = { timestamp: 'parley-timestamp', signature: 'parley-signature', delivery: 'parley-delivery' } as const;
+
+export interface NotifyContext {
+  server: string;
+  logger: Logger;
+  people?: LoopbackTokenAuth;
+  /** Where inbox links point (the server's HTTP origin), when known. */
+  origin: () => string | undefined;
+}
+
+/** `v1=` and the hex HMAC-SHA256, under the secret, of `<timestamp>.<body>`: what a receiver recomputes to verify. */
+export async function signNotice(secret: string, timestamp: string, body: string): Promise<string> {
+  return `v1=${toHex(await hmac(await importHmacKey(secret), `${timestamp}.${body}`))}`;
+}
+
+/** What to call when a question lands in a subject's inbox: never throws, never holds up the call that asked. */
+export function createNotify(option: NotifyOption, context: NotifyContext): (subject: string, question: StoredQuestion) => void {
+  const createLink = context.people && (async (subject: string) => {
+    const origin = context.origin();
+    if (!origin) throw new Error('the server has no HTTP address yet to link the inbox to');
+    const { code } = await context.people!.createCode({ subject });
+    return `${origin}/_frontmcp/inbox#code=${code}`;
+  });
+  return (subject, question) => {
+    const notice: InboxNotice = {
+      type: 'question.filed',
+      server: context.server,
+      questionId: question.id,
+      ...(subject.startsWith('principal:') ? { principal: subject } : {}),
+      message: question.message,
+      ...(question.from ? { from: question.from } : {}),
+      createdAt: question.createdAt,
+      expiresAt: question.expiresAt,
+    };
+    const sent =
+      typeof option === 'function'
+        ? Promise.resolve().then(() => option(notice, createLink ? { createLink: () => createLink(subject) } : {}))
+        : deliver(option, notice, context, option.includeLink && createLink ? () => createLink(subject) : undefined);
+    void sent.catch((error: unknown) => context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`));
+  };
+}
+
+/** A retry's wait, which does not keep a stopping process alive (Node's unref; elsewhere a plain timer). */
+const sleep = (ms: number) => new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
+
+/** POSTs the notice, retrying a refused connection, a timeout, 408, 429 and 5xx; a 2xx ends it, any other status too. */
+async function deliver(options: WebhookOptions, notice: InboxNotice, context: NotifyContext, link?: () => Promise<string>): Promise<void> {
+  const body = JSON.stringify(link ? { ...notice, link: await link() } : notice);
+  const delivery = crypto.randomUUID();
+  // Only the receiver's origin is ever logged: its path or query may carry a token of its own.
+  const where = new URL(options.url).origin;
+  let last = '';
+  for (let attempt = 1; attempt <= options.attempts; attempt++) {
+    if (attempt > 1) await sleep(options.backoffMs * 2 ** (attempt - 2));
+    // A fresh timestamp and signature on each attempt, so a receiver may refuse old ones; the delivery id stays.
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'parley-mcp',
+      [NOTIFY_HEADERS.timestamp]: timestamp,
+      [NOTIFY_HEADERS.delivery]: delivery,
+      [NOTIFY_HEADERS.signature]: await signNotice(options.secret, timestamp, body),
+    };
+    try {
+      const response = await fetch(options.url, { method: 'POST', headers, body, redirect: 'error', signal: AbortSignal.timeout(options.timeoutMs) });
+      await response.body?.cancel();
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+      if (response.status < 500 && response.status !== 408 && response.status !== 429) break;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: unknown } }).cause;
+      last = typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.name : 'failed';
+    }
+  }
+  context.logger.warn(`Question notify webhook ${where} did not take question ${notice.questionId} (${last}); the question waits in the inbox all the same`);
+}

@@ -1,0 +1,26 @@
+// The unanswered-question policy's options: `elicitation.unanswered` server-wide (checked with the config), its types,
+// the rest is read where the policy runs (unanswered-policy.ts, Node only).
+import * as z from 'zod';
+
+/** What becomes of a question the client does not answer: it moves to the caller's inbox, or the call fails. */
+export type UnansweredThen = 'inbox' | 'fail';
+
+export interface UnansweredPolicy {
+  /** How long a client that declared elicitation has to answer before the question moves (before 2026-07-28). */
+  afterMs: number;
+  then: UnansweredThen;
+}
+
+/** Why a question is in the inbox (the inbox page, the hooks and the webhook say it in these words). */
+export type InboxReason = 'persist' | 'client-never-answered' | 'client-cannot-show-forms' | 'filed-with-round';
+
+export const DEFAULT_AFTER_MS = 30_000;
+
+/** `elicitation.unanswered` in the server's config: `{ afterMs?, then: 'inbox' | 'fail' }`. */
+export const unansweredSchema = z.strictObject({
+  afterMs: z.number().int().positive().default(DEFAULT_AFTER_MS),
+  then: z.enum(['inbox', 'fail']),
+});
+
+/** The per-call option: a partial policy over the server's, or `false` to leave this question to the client alone. */
+export type UnansweredOption = false | { afterMs?: number; then?: UnansweredThen };
