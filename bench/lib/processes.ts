@@ -20,6 +20,8 @@ export interface StartOptions {
   /** The runtime binary and its arguments before the script (default: this Node, with `nodeFlags`). Bun: `[bun]`;
    * Deno: `[deno, 'run', '-A']`. */
   runtime?: string[];
+  /** Seconds to wait for LISTENING (default START_TIMEOUT). */
+  startTimeout?: number;
 }
 
 /** Seconds a server may take to print LISTENING: generous, because a busy machine starts processes slowly. */
@@ -77,7 +79,8 @@ export async function startServer(name: string, options: StartOptions = {}): Pro
   let fail = (_error: Error) => {};
   return new Promise((resolve, reject) => {
     let listening = false;
-    const timer = setTimeout(() => fail(new Error(`${name} did not start within ${START_TIMEOUT} s`)), START_TIMEOUT * 1000);
+    const limit = options.startTimeout ?? START_TIMEOUT;
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within ${limit} s`)), limit * 1000);
     fail = (error: Error) => {
       if (listening) return;
       clearTimeout(timer);
