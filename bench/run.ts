@@ -208,7 +208,7 @@ try {
     goals.push(`- Simple call, Parley ÷ bare Hono: ${pct(rate(p) / rate(hono))} by rate; server CPU ${Math.round(rate(p, 'cpuPerCycle'))} µs against ${Math.round(rate(hono, 'cpuPerCycle'))} µs`);
     const others = entries.slice(1, -2).map((e) => [e.label, rate(cells.get(e.label)) / rate(p)] as const);
     const worst = Math.max(...others.map(([, r]) => (Number.isNaN(r) ? Infinity : r)));
-    goals.push(`- Simple call, every peer ≤ 0.1× Parley: ${others.map(([l, r]) => `${l} ${times(r)}`).join(', ')} (${verdict(worst <= 0.1, others.length ? worst : NaN)})`);
+    goals.push(`- Simple call, every peer ≤ 0.1× Parley: ${others.map(([l, r]) => `${l} ${r.toFixed(3)}×`).join(', ')} (${verdict(worst <= 0.1, others.length ? worst : NaN)})`);
   });
 
   await section('2', 'elicitation round (input_required + retry)', async () => {
@@ -363,7 +363,7 @@ try {
       pushCells(n === 0 ? '8' : '', version, labels.slice(0, 2), cells, 'req');
       pushCells('', '', labels.slice(2), cells, 'round');
       const c = labels.map((l) => cells.get(l));
-      goals.push(`- ${version}: Parley ÷ bare handler ${pct(rate(c[0]) / rate(c[1]))} by rate; round ÷ two plain calls by server CPU ${times(rate(c[2], 'cpuPerCycle') / rate(c[3], 'cpuPerCycle'))}`);
+      goals.push(`- ${version}: Parley ÷ bare handler ${pct(rate(c[0]) / rate(c[1]))} by rate, server CPU ${Math.round(rate(c[0], 'cpuPerCycle'))} against ${Math.round(rate(c[1], 'cpuPerCycle'))} µs; round ÷ two plain calls by server CPU ${times(rate(c[2], 'cpuPerCycle') / rate(c[3], 'cpuPerCycle'))}`);
     }
   });
 } finally {
@@ -398,7 +398,7 @@ console.log(report);
 if (values.write) {
   const busy = noisyRuns > 0 || Math.max(before.load, after.load) > before.cpus;
   const provisional = busy
-    ? `**Provisional: measured on a busy machine** (load average ${before.load.toFixed(1)} before, ${after.load.toFixed(1)} after, on ${before.cpus} cores; ${noisyRuns} measured runs kept although other work disturbed every try). These numbers prove the run finishes; they are not results. Replace them with one quiet run of the command below.\n\n`
+    ? `**Provisional: measured on a busy machine** (load average ${before.load.toFixed(1)} before, ${after.load.toFixed(1)} after, on ${before.cpus} cores; ${noisyRuns} measured runs disturbed by other work and kept, no undisturbed try within --retries ${settings.retries}). These numbers prove the run finishes; they are not results. Replace them with one quiet run of the command below.\n\n`
     : '';
   const header = '# Benchmark results\n\n' + provisional + 'The latest `npm run bench` table (bench/run.ts writes this file with `--write`). Numbers are from one run on one machine; compare only within the table. A load average well above the core count (shown below) means other work shared the CPUs: read the ratios and the server-CPU column rather than the absolute rates. bench/README.md says what changed and what still stands between the elicitation round and its goal.\n\n';
   writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}${report}\n`);

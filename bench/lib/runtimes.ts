@@ -20,8 +20,10 @@ export async function runtimeCommand(spec: RuntimeSpec): Promise<string[]> {
   return spec === 'deno' ? [bin, 'run', '-A'] : [bin];
 }
 
-/** The version a runtime reports, for the table. */
+/** The runtime and the version it reports, for the table: "Node v22.23.3", "Bun 1.4.5", "Deno 2.9.6". */
 export async function runtimeVersion(command: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(command[0]!, ['--version'], { timeout: 30_000 });
-  return stdout.trim().split('\n')[0]!;
+  const version = /\d+\.\d+\.\d+/.exec(stdout)?.[0] ?? stdout.trim();
+  const name = /deno/i.test(stdout) ? 'Deno' : /^v\d/.test(stdout.trim()) ? 'Node' : 'Bun';
+  return `${name} ${version}`;
 }
