@@ -350,7 +350,8 @@ try {
       const node = spec.startsWith('node');
       const name = (s: string) => `${spec}${node ? '' : ` ${spec === 'bun' ? 'Bun.serve' : 'Deno.serve'}`}: ${s}`;
       const runtime = spec === 'node@20' ? undefined : command;
-      const parleyHere = () => (spec === 'node@20' ? parley() : serve(`parley-${spec}`, node ? 'parley' : 'parley-fetch', { runtime, env: sessionSecret }));
+      // A process of its own on every runtime, Node 20 included: row 8 compares fresh servers, not one rows 1–4 used.
+      const parleyHere = () => serve(`parley-${spec}`, node ? 'parley' : 'parley-fetch', { runtime, env: sessionSecret });
       const bare = () => serve(`bare-${spec}`, node ? 'node-http' : 'bare-fetch', { runtime });
       const entries: Entry[] = [
         { label: name(node ? 'Parley (parley-mcp/node), simple call' : 'Parley (createFetchHandler), simple call'), server: parleyHere, scenario: () => simpleCall() },
