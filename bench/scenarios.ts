@@ -21,7 +21,8 @@ export const elicitationRound = (): Scenario => ({
       },
       check(body, context) {
         const result = resultOf(body);
-        const requests = result?.resultType === 'input_required' && typeof result.requestState === 'string' ? Object.entries(result.inputRequests ?? {}) : [];
+        // requestState is optional in the protocol (tmcp sends none when the tool saved nothing); when present it is text.
+        const requests = result?.resultType === 'input_required' && ['string', 'undefined'].includes(typeof result.requestState) ? Object.entries(result.inputRequests ?? {}) : [];
         const [key, request] = requests[0] ?? [];
         if (requests.length !== 1 || (request as any)?.method !== 'elicitation/create' || (request as any).params?.message !== roundQuestion(String(context.id))) return false;
         context.key = key;
@@ -34,7 +35,7 @@ export const elicitationRound = (): Scenario => ({
         modernRequest('tools/call', {
           name: ROUND_TOOL,
           arguments: { id: context.id },
-          requestState: context.state,
+          ...(context.state === undefined ? {} : { requestState: context.state }),
           inputResponses: { [String(context.key)]: { action: 'accept', content: { confirm: true } } },
         }),
       check: (body, context) => isTextResult(resultOf(body), roundDone(String(context.id))),

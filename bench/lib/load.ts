@@ -1,6 +1,6 @@
 // Driving one server with autocannon: every response body is checked, and a run with any bad answer is invalid.
 import autocannon, { type Client, type RequestSpec } from 'autocannon';
-import { cpuSeconds } from './cpu';
+import { cpuSeconds, disturbanceMeter } from './cpu';
 import type { WireRequest } from './wire';
 
 /** One request of a scenario; a scenario of several steps (an elicitation round) runs them in order on each connection. */
@@ -44,6 +44,9 @@ export interface RunResult {
   timeouts: number;
   non2xx: number;
   valid: boolean;
+  /** Cores' worth of CPU used by processes the harness did not start, during the run; and the load average after it. */
+  otherCores: number;
+  load: number;
 }
 
 export function percentile(sorted: ArrayLike<number>, p: number): number {
@@ -83,8 +86,10 @@ export async function runLoad(url: string, scenario: Scenario, options: LoadOpti
     else partial.set(client, sum);
   });
   const cpuBefore = options.pid ? cpuSeconds(options.pid) : NaN;
+  const disturbance = disturbanceMeter();
   const result = await instance;
   const cpu = options.pid ? cpuSeconds(options.pid) - cpuBefore : NaN;
+  const { otherCores, load } = disturbance();
   latencies.sort((a, b) => a - b);
   cycles.sort((a, b) => a - b);
   const seconds = result.duration;
@@ -104,5 +109,7 @@ export async function runLoad(url: string, scenario: Scenario, options: LoadOpti
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     valid,
+    otherCores,
+    load,
   };
 }

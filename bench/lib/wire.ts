@@ -30,10 +30,16 @@ export function modernRequest(method: string, params: Record<string, unknown> = 
   };
 }
 
-/** The JSON-RPC result of a body, or undefined when it is not a JSON-RPC success for id 1. */
+/** The data of a server-sent-events body that carries one message (a client that accepts text/event-stream may get one). */
+function sseData(body: string): string {
+  const data = body.split('\n').filter((line) => line.startsWith('data:'));
+  return data.length === 1 ? data[0]!.slice(5).trim() : '';
+}
+
+/** The JSON-RPC result of a body (JSON, or an event stream of that one message), or undefined when it is not a JSON-RPC success for id 1. */
 export function resultOf(body: string): Record<string, any> | undefined {
   try {
-    const message = JSON.parse(body) as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+    const message = JSON.parse(body.charCodeAt(0) === 123 /* { */ ? body : sseData(body)) as { jsonrpc?: unknown; id?: unknown; result?: unknown };
     if (message.jsonrpc !== '2.0' || message.id !== 1 || typeof message.result !== 'object' || message.result === null) return undefined;
     return message.result as Record<string, any>;
   } catch {

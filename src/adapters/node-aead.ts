@@ -21,8 +21,9 @@ export function nodeAead(raw: Uint8Array): AeadKey {
       decipher.setAuthTag(tag);
       try {
         // Nothing decrypted is returned until final() has checked the tag.
-        const text = decipher.update(data, undefined, 'utf8');
-        return text + decipher.final('utf8');
+        const head = decipher.update(data);
+        const tail = decipher.final();
+        return (tail.length ? Buffer.concat([head, tail]) : head).toString('utf8');
       } catch {
         return undefined;
       }

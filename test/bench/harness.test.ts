@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManyQuestions } from '../../bench/lib/legacy-round';
 import { runLoad } from '../../bench/lib/load';
+import { undisturbed } from '../../bench/lib/measure';
+import { resultOf } from '../../bench/lib/wire';
 import { startRedis } from '../helpers/redis';
 import { startServer, type ServerProcess } from '../../bench/lib/processes';
 import { elicitationRound, simpleCall } from '../../bench/scenarios';
@@ -23,6 +25,30 @@ describe('the benchmark harness', () => {
     expect(run.valid).toBe(false);
     expect(run.bad).toBe(10);
     expect(run.badSample).toContain('Hello, bench!');
+  });
+
+  it('reports the log tail and the exit of a server that does not start', async () => {
+    // A real Node that refuses its flags: it exits before listening, and the error carries what it printed.
+    const error = await startServer('parley', { runtime: [process.execPath, '--no-such-flag'] }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain('exited with code 9 before listening');
+    expect((error as Error).message).toContain('--no-such-flag');
+  });
+
+  it('reads a result sent as a one-message event stream, as a client accepting text/event-stream may get it', () => {
+    const message = '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}';
+    expect(resultOf(`event: message\ndata: ${message}\n\n`)).toEqual({ content: [] });
+    expect(resultOf(`data: ${message}\n\ndata: ${message}\n\n`)).toBeUndefined();
+  });
+
+  it('runs a disturbed run again and keeps the least disturbed', async () => {
+    const others = [0.9, 0.5, 0.7];
+    const settings = { runs: 1, duration: 1, warmup: 0, connections: 1, maxOther: 0.3, retries: 2 };
+    const [kept, discarded] = await undisturbed(settings, async () => ({ otherCores: others.shift()!, load: 1 }), () => {});
+    expect(kept.otherCores).toBe(0.5);
+    expect(discarded).toBe(2);
+    const [first, none] = await undisturbed(settings, async () => ({ otherCores: 0.1, load: 1 }), () => {});
+    expect([first.otherCores, none]).toEqual([0.1, 0]);
   });
 
   it('completes elicitation rounds, answering each input_required with its requestState', async () => {
