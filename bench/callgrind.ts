@@ -17,7 +17,11 @@ async function instructions(name: string, cycles: number): Promise<number> {
   const out = `/tmp/parley-callgrind-${name}-${cycles}.out`;
   rmSync(out, { force: true });
   // Node's JIT writes code at run time: callgrind must check for it. Everything is counted, start-up included.
-  const server = await startServer(name, { runtime: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath], env: { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef' }, startTimeout: 600 });
+  const server = await startServer(name, {
+    runtime: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath],
+    env: { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef' },
+    startTimeout: 600,
+  });
   try {
     const steps = make().steps.length;
     const run = await runLoad(server.url, make(), { connections: 4, amount: cycles * steps });
@@ -38,5 +42,7 @@ async function instructions(name: string, cycles: number): Promise<number> {
 for (const name of names.length ? names : ['parley', 'node-http']) {
   const few = await instructions(name, FEW);
   const many = await instructions(name, MANY);
-  console.log(`${name} ${scenario}: ${Math.round((many - few) / (MANY - FEW)).toLocaleString('en-US')} instructions per cycle (${few.toLocaleString('en-US')} for ${FEW} cycles, ${many.toLocaleString('en-US')} for ${MANY})`);
+  console.log(
+    `${name} ${scenario}: ${Math.round((many - few) / (MANY - FEW)).toLocaleString('en-US')} instructions per cycle (${few.toLocaleString('en-US')} for ${FEW} cycles, ${many.toLocaleString('en-US')} for ${MANY})`,
+  );
 }

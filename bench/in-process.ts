@@ -20,7 +20,11 @@ const requests = new Map<string, Request>();
 const requestFor = (path: string, headers: Record<string, string>) => {
   const key = JSON.stringify([path, headers]);
   let request = requests.get(key);
-  if (!request) requests.set(key, (request = new Request(`http://127.0.0.1:3000${path}`, { method: 'POST', headers: { ...headers, host: '127.0.0.1:3000' } })));
+  if (!request)
+    requests.set(
+      key,
+      (request = new Request(`http://127.0.0.1:3000${path}`, { method: 'POST', headers: { ...headers, host: '127.0.0.1:3000' } })),
+    );
   return request;
 };
 
@@ -42,6 +46,8 @@ for (const count of ab ? [10_000, 30_000, 30_000, 30_000] : [20_000, 50_000, 50_
     for (let done = 0; done < count; done += concurrency) await Promise.all(Array.from({ length: concurrency }, () => cycle(handler)));
     const used = process.cpuUsage(cpu);
     const tag = label === 'default' ? name : `${name} (${label})`;
-    console.log(`${tag}: ${count} cycles, ${((used.user + used.system) / count).toFixed(1)} µs CPU and ${(((performance.now() - started) * 1000) / count).toFixed(1)} µs wall each`);
+    console.log(
+      `${tag}: ${count} cycles, ${((used.user + used.system) / count).toFixed(1)} µs CPU and ${(((performance.now() - started) * 1000) / count).toFixed(1)} µs wall each`,
+    );
   }
 }

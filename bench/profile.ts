@@ -45,7 +45,9 @@ async function profile(scenario: Name): Promise<Times> {
   let cycles: number;
   try {
     const run = await runLoad(server.url, scenarios[scenario](), { connections: 32, duration: seconds });
-    console.log(`${scenario}: ${Math.round(run.cyclesPerSec)} cycles/s, p50 ${run.p50.toFixed(2)} ms, ${run.valid ? 'valid' : `INVALID (${run.bad} bad)`}`);
+    console.log(
+      `${scenario}: ${Math.round(run.cyclesPerSec)} cycles/s, p50 ${run.p50.toFixed(2)} ms, ${run.valid ? 'valid' : `INVALID (${run.bad} bad)`}`,
+    );
     cycles = run.cyclesPerSec * seconds;
   } finally {
     await server.stop();
@@ -85,11 +87,15 @@ function table(title: string, main: Map<string, number>, base: Map<string, numbe
   const us = (v: number | undefined) => (v ?? 0).toFixed(1).padStart(7);
   console.log(`\n${title}, µs per cycle${base ? `: ${values.against}, ${name}, difference` : ''}`);
   for (const k of keys.sort((a, b) => score(b) - score(a)).slice(0, count))
-    console.log(base ? `${us(base.get(k))}${us(main.get(k))}${us((main.get(k) ?? 0) - (base.get(k) ?? 0))}  ${k}` : `${us(main.get(k))}  ${k}`);
+    console.log(
+      base ? `${us(base.get(k))}${us(main.get(k))}${us((main.get(k) ?? 0) - (base.get(k) ?? 0))}  ${k}` : `${us(main.get(k))}  ${k}`,
+    );
 }
 
 const base = values.against ? await profile(values.against as Name) : undefined;
 const main = await profile(name);
-console.log(`\nBusy (not idle): ${busy(main).toFixed(1)} µs per cycle of ${name}${base ? `, ${busy(base).toFixed(1)} of ${values.against}` : ''}`);
+console.log(
+  `\nBusy (not idle): ${busy(main).toFixed(1)} µs per cycle of ${name}${base ? `, ${busy(base).toFixed(1)} of ${values.against}` : ''}`,
+);
 table('Self time', main.self, base?.self, 30);
 table("With what they call, Parley's own functions", main.inclusive, base?.inclusive, 30);

@@ -63,7 +63,8 @@ const goals: string[] = [];
 const failures: { row: string; what: string; reason: string }[] = [];
 /** Measured runs kept although other work disturbed them (every retry was disturbed too). */
 let noisyRuns = 0;
-const rate = (cell: Cell | undefined, key: 'requestsPerSec' | 'cyclesPerSec' | 'cycleP50' | 'cpuPerCycle' = 'requestsPerSec') => cell?.median?.[key] ?? NaN;
+const rate = (cell: Cell | undefined, key: 'requestsPerSec' | 'cyclesPerSec' | 'cycleP50' | 'cpuPerCycle' = 'requestsPerSec') =>
+  cell?.median?.[key] ?? NaN;
 const verdict = (ok: boolean, value: number) => (Number.isNaN(value) ? 'not measured' : ok ? 'met' : 'NOT met');
 const pct = (n: number) => (Number.isFinite(n) ? `${(100 * n).toFixed(0)}%` : '–');
 const blank = { throughput: '', p50: '', p99: '', vsParley: '', cpu: '', load: '' };
@@ -78,7 +79,8 @@ const serve = (key: string, name: string, options: StartOptions = {}) => {
 };
 // Every bench server runs with NODE_ENV=production, which requires MCP_SESSION_SECRET for older clients.
 const sessionSecret = { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef' };
-const parley = () => serve('parley', 'parley', { nodeFlags: values.profile ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [], env: sessionSecret });
+const parley = () =>
+  serve('parley', 'parley', { nodeFlags: values.profile ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [], env: sessionSecret });
 
 /** A failure: reported under the table and in the exit code, the row's other cells still measured. */
 function fail(row: string, what: string, error: unknown, server?: ServerProcess) {
@@ -96,7 +98,13 @@ async function section(row: string, title: string, body: () => Promise<void>) {
     await body();
   } catch (error) {
     fail(row, title, error);
-    table.push({ row, measure: title, server: 'FAILED (see below)', ...blank, bodies: (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 120) });
+    table.push({
+      row,
+      measure: title,
+      server: 'FAILED (see below)',
+      ...blank,
+      bodies: (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 120),
+    });
   }
 }
 
@@ -120,14 +128,27 @@ async function measureEntries(row: string, entries: Entry[]): Promise<Map<string
   const cells = ready.length ? await measureRow(ready, settings, log) : [];
   noisyRuns += cells.reduce((n, c) => n + c.noisy, 0);
   for (const [i, cell] of cells.entries())
-    if (!cell.valid) fail(row, cell.label, new Error(`invalid: ${cell.bad} bad bodies of ${cell.checked}; errors, timeouts or non-2xx in ${cell.runs.filter((r) => !r.valid).length} runs; first bad body: ${cell.badSample ?? '(none)'}`), ready[i]!.process);
+    if (!cell.valid)
+      fail(
+        row,
+        cell.label,
+        new Error(
+          `invalid: ${cell.bad} bad bodies of ${cell.checked}; errors, timeouts or non-2xx in ${cell.runs.filter((r) => !r.valid).length} runs; first bad body: ${cell.badSample ?? '(none)'}`,
+        ),
+        ready[i]!.process,
+      );
   return new Map(cells.map((c) => [c.label, c]));
 }
 
 /** Cells in the order of `labels`; a contender that failed to start is a row saying so. */
 function pushCells(row: string, measure: string, labels: string[], cells: Map<string, Cell>, unit: 'req' | 'round') {
   const present = labels.filter((l) => cells.has(l));
-  const made = cellRows(row, measure, present.map((l) => cells.get(l)!), unit);
+  const made = cellRows(
+    row,
+    measure,
+    present.map((l) => cells.get(l)!),
+    unit,
+  );
   let first = true;
   for (const label of labels) {
     const cell = made.find((r) => r.server === label);
@@ -145,7 +166,10 @@ const peers = () =>
     const installed = `${PEERS}node_modules/.package-lock.json`;
     if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(`${PEERS}package-lock.json`).mtimeMs) return;
     log('  installing the peers: npm ci --prefix bench/peers');
-    await promisify(execFile)('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund', '--loglevel=error'], { maxBuffer: 16 << 20, timeout: 600_000 });
+    await promisify(execFile)('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund', '--loglevel=error'], {
+      maxBuffer: 16 << 20,
+      timeout: 600_000,
+    });
   })());
 // mcp-use sends anonymous telemetry unless told not to (and writes .mcp-use/usage.json): the bench tells it not to.
 const PEER_ENV: Record<string, Record<string, string>> = { 'mcp-use': { MCP_USE_ANONYMIZED_TELEMETRY: 'false' } };
@@ -200,15 +224,27 @@ try {
       { label: 'bare node:http handler (ceiling)', server: () => serve('node-http', 'node-http'), scenario: () => simpleCall() },
     ];
     const cells = await measureEntries('1', entries);
-    pushCells('1', 'tools/call, simple tool', entries.map((e) => e.label), cells, 'req');
+    pushCells(
+      '1',
+      'tools/call, simple tool',
+      entries.map((e) => e.label),
+      cells,
+      'req',
+    );
     const p = cells.get(entries[0]!.label);
     const [hono, http] = [cells.get('bare Hono handler (ceiling)'), cells.get('bare node:http handler (ceiling)')];
     const ofHttp = rate(p) / rate(http);
-    goals.push(`- Simple call, Parley ÷ bare node:http: ${pct(ofHttp)} by rate (goal ≥ 80%: ${verdict(ofHttp >= 0.8, ofHttp)}); server CPU ${Math.round(rate(p, 'cpuPerCycle'))} µs against ${Math.round(rate(http, 'cpuPerCycle'))} µs`);
-    goals.push(`- Simple call, Parley ÷ bare Hono: ${pct(rate(p) / rate(hono))} by rate; server CPU ${Math.round(rate(p, 'cpuPerCycle'))} µs against ${Math.round(rate(hono, 'cpuPerCycle'))} µs`);
+    goals.push(
+      `- Simple call, Parley ÷ bare node:http: ${pct(ofHttp)} by rate (goal ≥ 80%: ${verdict(ofHttp >= 0.8, ofHttp)}); server CPU ${Math.round(rate(p, 'cpuPerCycle'))} µs against ${Math.round(rate(http, 'cpuPerCycle'))} µs`,
+    );
+    goals.push(
+      `- Simple call, Parley ÷ bare Hono: ${pct(rate(p) / rate(hono))} by rate; server CPU ${Math.round(rate(p, 'cpuPerCycle'))} µs against ${Math.round(rate(hono, 'cpuPerCycle'))} µs`,
+    );
     const others = entries.slice(1, -2).map((e) => [e.label, rate(cells.get(e.label)) / rate(p)] as const);
     const worst = Math.max(...others.map(([, r]) => (Number.isNaN(r) ? Infinity : r)));
-    goals.push(`- Simple call, every peer ≤ 0.1× Parley: ${others.map(([l, r]) => `${l} ${r.toFixed(3)}×`).join(', ')} (${verdict(worst <= 0.1, others.length ? worst : NaN)})`);
+    goals.push(
+      `- Simple call, every peer ≤ 0.1× Parley: ${others.map(([l, r]) => `${l} ${r.toFixed(3)}×`).join(', ')} (${verdict(worst <= 0.1, others.length ? worst : NaN)})`,
+    );
   });
 
   await section('2', 'elicitation round (input_required + retry)', async () => {
@@ -227,22 +263,41 @@ try {
       ]),
     ];
     const cells = await measureEntries('2', entries);
-    pushCells('2', 'elicitation round (input_required + retry)', entries.map((e) => e.label), cells, 'round');
+    pushCells(
+      '2',
+      'elicitation round (input_required + retry)',
+      entries.map((e) => e.label),
+      cells,
+      'round',
+    );
     const cell = (i: number) => cells.get(entries[i]!.label);
     const [round, plain, signedRound] = [cell(0), cell(1), cell(2)];
     const byCpu = rate(round, 'cpuPerCycle') / rate(plain, 'cpuPerCycle');
-    goals.push(`- Round (sealed) ÷ two plain calls, Parley, by server CPU: ${times(byCpu)} (goal ≤ 1.25×: ${verdict(byCpu <= 1.25, byCpu)}); by rate ${times(rate(plain, 'cyclesPerSec') / rate(round, 'cyclesPerSec'))}; signed by server CPU ${times(rate(signedRound, 'cpuPerCycle') / rate(plain, 'cpuPerCycle'))}`);
+    goals.push(
+      `- Round (sealed) ÷ two plain calls, Parley, by server CPU: ${times(byCpu)} (goal ≤ 1.25×: ${verdict(byCpu <= 1.25, byCpu)}); by rate ${times(rate(plain, 'cyclesPerSec') / rate(round, 'cyclesPerSec'))}; signed by server CPU ${times(rate(signedRound, 'cpuPerCycle') / rate(plain, 'cpuPerCycle'))}`,
+    );
     const official = rate(cell(3), 'cpuPerCycle') / rate(cell(4), 'cpuPerCycle');
-    goals.push(`  (the official SDK by server CPU: ${times(official)}${values['skip-peers'] ? '' : `; tmcp: ${times(rate(cell(5), 'cpuPerCycle') / rate(cell(6), 'cpuPerCycle'))}`})`);
+    goals.push(
+      `  (the official SDK by server CPU: ${times(official)}${values['skip-peers'] ? '' : `; tmcp: ${times(rate(cell(5), 'cpuPerCycle') / rate(cell(6), 'cpuPerCycle'))}`})`,
+    );
   });
 
   await section('3', 'tools/list, server/discover', async () => {
-    for (const [label, scenario] of [['tools/list', toolsList], ['server/discover', discover]] as const) {
+    for (const [label, scenario] of [
+      ['tools/list', toolsList],
+      ['server/discover', discover],
+    ] as const) {
       const entries: Entry[] = [
         { label: 'Parley (parley-mcp/node)', server: parley, scenario },
         { label: 'official SDK createMcpHandler', server: () => serve('official', 'official'), scenario },
       ];
-      pushCells('3', label, entries.map((e) => e.label), await measureEntries('3', entries), 'req');
+      pushCells(
+        '3',
+        label,
+        entries.map((e) => e.label),
+        await measureEntries('3', entries),
+        'req',
+      );
     }
   });
 
@@ -261,7 +316,13 @@ try {
         const valid = runs.every((r) => r.valid);
         const m = (k: 'roundsPerSec' | 'p50' | 'p99') => median(runs.map((r) => r[k]));
         const total = runs.reduce((n, r) => n + r.rounds, 0);
-        if (!valid) fail('4', `${label}, ${clients} clients`, new Error(`${runs.reduce((n, r) => n + r.bad, 0)} bad rounds: ${runs.find((r) => r.badSample)?.badSample ?? ''}`), i === 0 ? local : b);
+        if (!valid)
+          fail(
+            '4',
+            `${label}, ${clients} clients`,
+            new Error(`${runs.reduce((n, r) => n + r.bad, 0)} bad rounds: ${runs.find((r) => r.badSample)?.badSample ?? ''}`),
+            i === 0 ? local : b,
+          );
         table.push({
           row: i === 0 && clients === 1 ? '4' : '',
           measure: i === 0 ? `older client's elicitation round, ${clients} client${clients > 1 ? 's' : ''}` : '',
@@ -274,7 +335,10 @@ try {
           load: loadText,
           bodies: valid ? `${total.toLocaleString('en-US')} rounds ok` : 'INVALID: see below',
         });
-        if (i === 1 && clients === 1) goals.push(`- Older-client round across two processes through Redis, p50 at 1 client: ${valid ? `${ms(m('p50'))} ms` : 'invalid'} (goal < 3 ms: ${verdict(m('p50') < 3, valid ? m('p50') : NaN)})`);
+        if (i === 1 && clients === 1)
+          goals.push(
+            `- Older-client round across two processes through Redis, p50 at 1 client: ${valid ? `${ms(m('p50'))} ms` : 'invalid'} (goal < 3 ms: ${verdict(m('p50') < 3, valid ? m('p50') : NaN)})`,
+          );
       }
     }
   });
@@ -305,33 +369,74 @@ try {
     // A closed loop: every call waits for its result before the wave goes on, so the time a round takes is what is in
     // flight over what gets through (Little's law). That bound says whether p50 is the server's latency or a queue.
     const queue = (1000 * sessions * perSession) / m('roundsPerSec');
-    goals.push(`- Older-client round across instances through Redis at ${sessions} sessions × ${perSession} questions, p50: ${valid ? `${ms(m('p50'))} ms` : 'invalid'} (goal < 3 ms: ${verdict(m('p50') < 3, valid ? m('p50') : NaN)}); with ${sessions * perSession} calls in flight at ${Math.round(m('roundsPerSec'))} rounds/s a call takes ${ms(queue)} ms on average (Little's law): a queue, not a delay; p50 under 3 ms at this concurrency needs ${Math.round((1000 * sessions * perSession) / 3).toLocaleString('en-US')} rounds/s`);
+    goals.push(
+      `- Older-client round across instances through Redis at ${sessions} sessions × ${perSession} questions, p50: ${valid ? `${ms(m('p50'))} ms` : 'invalid'} (goal < 3 ms: ${verdict(m('p50') < 3, valid ? m('p50') : NaN)}); with ${sessions * perSession} calls in flight at ${Math.round(m('roundsPerSec'))} rounds/s a call takes ${ms(queue)} ms on average (Little's law): a queue, not a delay; p50 under 3 ms at this concurrency needs ${Math.round((1000 * sessions * perSession) / 3).toLocaleString('en-US')} rounds/s`,
+    );
   });
 
   await section('5', 'inside workerd (miniflare)', async () => {
     const workerd = await measureWorkerd(settings, log);
-    const cell: Cell = { ...summarise('Parley Worker in workerd (miniflare)', workerd.runs, workerd.warm, settings.maxOther, workerd.discarded) };
+    const cell: Cell = {
+      ...summarise('Parley Worker in workerd (miniflare)', workerd.runs, workerd.warm, settings.maxOther, workerd.discarded),
+    };
     noisyRuns += cell.noisy;
     if (!cell.valid) fail('5', cell.label, new Error(`invalid: ${cell.bad} bad bodies; first: ${cell.badSample ?? '(none)'}`));
     table.push(...cellRows('5', 'tools/call, simple tool, in workerd', [cell], 'req'));
     const n = Math.max(3, settings.runs);
     const { cold, workerdAlone } = workerd;
-    table.push({ row: '', measure: 'starting workerd itself', server: 'new workerd process, a trivial worker → ready', ...blank, p50: `${ms(workerdAlone.ready)} (median of ${n})`, bodies: `its first request: ${ms(workerdAlone.firstRequest)} ms` });
-    table.push({ row: '', measure: 'cold start of the Worker isolate', server: "Parley's isolate: ready beyond workerd's own, then its first tools/call", ...blank, p50: `${ms(cold.ready - workerdAlone.ready + cold.firstRequest)} (median of ${n})`, bodies: `load and evaluate ${ms(cold.ready - workerdAlone.ready)} ms + first request ${ms(cold.firstRequest)} ms (the server is built on it)` });
-    table.push({ row: '', measure: 'both together', server: 'new workerd process with Parley → first tools/call answered', ...blank, p50: `${ms(cold.toFirstResponse)} (median of ${n})`, bodies: '' });
+    table.push({
+      row: '',
+      measure: 'starting workerd itself',
+      server: 'new workerd process, a trivial worker → ready',
+      ...blank,
+      p50: `${ms(workerdAlone.ready)} (median of ${n})`,
+      bodies: `its first request: ${ms(workerdAlone.firstRequest)} ms`,
+    });
+    table.push({
+      row: '',
+      measure: 'cold start of the Worker isolate',
+      server: "Parley's isolate: ready beyond workerd's own, then its first tools/call",
+      ...blank,
+      p50: `${ms(cold.ready - workerdAlone.ready + cold.firstRequest)} (median of ${n})`,
+      bodies: `load and evaluate ${ms(cold.ready - workerdAlone.ready)} ms + first request ${ms(cold.firstRequest)} ms (the server is built on it)`,
+    });
+    table.push({
+      row: '',
+      measure: 'both together',
+      server: 'new workerd process with Parley → first tools/call answered',
+      ...blank,
+      p50: `${ms(cold.toFirstResponse)} (median of ${n})`,
+      bodies: '',
+    });
   });
 
   await section('6', 'Worker bundle size, memory of pending older-client questions', async () => {
     const { code } = await bundleWorker('examples/cloudflare/worker.ts', { minify: true });
     const size = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-    table.push({ row: '6', measure: 'Worker bundle (examples/cloudflare/worker.ts, minified, as npm run size)', server: 'esbuild + gzip', ...blank, throughput: `${size(gzipSync(code).length)} gzip`, bodies: `${size(Buffer.byteLength(code))} minified` });
+    table.push({
+      row: '6',
+      measure: 'Worker bundle (examples/cloudflare/worker.ts, minified, as npm run size)',
+      server: 'esbuild + gzip',
+      ...blank,
+      throughput: `${size(gzipSync(code).length)} gzip`,
+      bodies: `${size(Buffer.byteLength(code))} minified`,
+    });
     const count = Number(values.pending);
     const held = await serve('held', 'parley', { nodeFlags: ['--expose-gc'], env: sessionSecret });
     const memory = await measurePending(held, count);
     const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
     const kb = memory.perQuestion / 1024;
-    table.push({ row: '', measure: `${count.toLocaleString('en-US')} pending older-client questions (a record each, 100 per session)`, server: 'Parley, one process, memory store', ...blank, throughput: `RSS ${mb(memory.before)} → ${mb(memory.after)}`, bodies: `${kb.toFixed(1)} KB each (RSS, with its open SSE connection); after a full GC: RSS ${(memory.collected.rss / 1024).toFixed(1)} KB, live ${(memory.collected.live / 1024).toFixed(1)} KB each` });
-    goals.push(`- ${count.toLocaleString('en-US')} pending older-client questions: ${kb.toFixed(1)} KB each by RSS with the open stream (goal ≤ 15 KB: ${verdict(kb <= 15, kb)}); after a full GC ${(memory.collected.rss / 1024).toFixed(1)} KB by RSS, ${(memory.collected.live / 1024).toFixed(1)} KB alive (V8 heap, external, buffers; the kernel's socket buffers are in neither)`);
+    table.push({
+      row: '',
+      measure: `${count.toLocaleString('en-US')} pending older-client questions (a record each, 100 per session)`,
+      server: 'Parley, one process, memory store',
+      ...blank,
+      throughput: `RSS ${mb(memory.before)} → ${mb(memory.after)}`,
+      bodies: `${kb.toFixed(1)} KB each (RSS, with its open SSE connection); after a full GC: RSS ${(memory.collected.rss / 1024).toFixed(1)} KB, live ${(memory.collected.live / 1024).toFixed(1)} KB each`,
+    });
+    goals.push(
+      `- ${count.toLocaleString('en-US')} pending older-client questions: ${kb.toFixed(1)} KB each by RSS with the open stream (goal ≤ 15 KB: ${verdict(kb <= 15, kb)}); after a full GC ${(memory.collected.rss / 1024).toFixed(1)} KB by RSS, ${(memory.collected.live / 1024).toFixed(1)} KB alive (V8 heap, external, buffers; the kernel's socket buffers are in neither)`,
+    );
   });
 
   await section('8', 'every runtime: the simple call and the round, Parley beside a bare handler on the same runtime', async () => {
@@ -344,7 +449,13 @@ try {
         version = await runtimeVersion(command);
       } catch (error) {
         fail('8', `${spec}: install`, error);
-        table.push({ row: n === 0 ? '8' : '', measure: spec, server: 'FAILED (see below)', ...blank, bodies: 'the runtime did not install' });
+        table.push({
+          row: n === 0 ? '8' : '',
+          measure: spec,
+          server: 'FAILED (see below)',
+          ...blank,
+          bodies: 'the runtime did not install',
+        });
         continue;
       }
       const node = spec.startsWith('node');
@@ -354,8 +465,16 @@ try {
       const parleyHere = () => serve(`parley-${spec}`, node ? 'parley' : 'parley-fetch', { runtime, env: sessionSecret });
       const bare = () => serve(`bare-${spec}`, node ? 'node-http' : 'bare-fetch', { runtime });
       const entries: Entry[] = [
-        { label: name(node ? 'Parley (parley-mcp/node), simple call' : 'Parley (createFetchHandler), simple call'), server: parleyHere, scenario: () => simpleCall() },
-        { label: name(node ? 'bare node:http, simple call' : 'bare fetch handler, simple call'), server: bare, scenario: () => simpleCall() },
+        {
+          label: name(node ? 'Parley (parley-mcp/node), simple call' : 'Parley (createFetchHandler), simple call'),
+          server: parleyHere,
+          scenario: () => simpleCall(),
+        },
+        {
+          label: name(node ? 'bare node:http, simple call' : 'bare fetch handler, simple call'),
+          server: bare,
+          scenario: () => simpleCall(),
+        },
         { label: name('Parley, round (sealed)'), server: parleyHere, scenario: elicitationRound },
         { label: name('Parley, two plain calls'), server: parleyHere, scenario: twoPlainCalls },
       ];
@@ -364,11 +483,20 @@ try {
       pushCells(n === 0 ? '8' : '', version, labels.slice(0, 2), cells, 'req');
       pushCells('', '', labels.slice(2), cells, 'round');
       const c = labels.map((l) => cells.get(l));
-      goals.push(`- ${version}: Parley ÷ bare handler ${pct(rate(c[0]) / rate(c[1]))} by rate, server CPU ${Math.round(rate(c[0], 'cpuPerCycle'))} against ${Math.round(rate(c[1], 'cpuPerCycle'))} µs; round ÷ two plain calls by server CPU ${times(rate(c[2], 'cpuPerCycle') / rate(c[3], 'cpuPerCycle'))}`);
+      goals.push(
+        `- ${version}: Parley ÷ bare handler ${pct(rate(c[0]) / rate(c[1]))} by rate, server CPU ${Math.round(rate(c[0], 'cpuPerCycle'))} against ${Math.round(rate(c[1], 'cpuPerCycle'))} µs; round ÷ two plain calls by server CPU ${times(rate(c[2], 'cpuPerCycle') / rate(c[3], 'cpuPerCycle'))}`,
+      );
     }
   });
 } finally {
-  await Promise.all([...servers.values()].map((s) => s.then((p) => p.stop(), () => {})));
+  await Promise.all(
+    [...servers.values()].map((s) =>
+      s.then(
+        (p) => p.stop(),
+        () => {},
+      ),
+    ),
+  );
   await redis?.stop();
 }
 
@@ -376,16 +504,16 @@ const after = machine();
 const notes = [
   '- Load · other cores: the 1-minute load average after each run and the cores other processes used during it (medians). A run during which other work took more than the limit was run again; "rerun" counts those thrown away, "noisy" those kept when every try was disturbed.',
   '- Row 2 compares each server with itself: its round beside its two plain calls on the same connection. tmcp sends its requestState as plain JSON (its default); the others sign it (Parley seals it by default).',
-  '- Row 4 is driven by a hand-written client (fetch, reading each call\'s SSE stream and posting the answer), not autocannon; at 8 clients that client, not the server, is the limit.',
-  '- Row 5 runs with elicitation off in the Worker (on the edge it needs a distributed store); autocannon reaches workerd through miniflare\'s loopback port.',
-  '- Row 8 runs each server under that runtime (Node: parley-mcp/node and node:http; Bun and Deno: createFetchHandler and a bare fetch handler under Bun.serve / Deno.serve); the runtimes are the npm registry\'s packages.',
+  "- Row 4 is driven by a hand-written client (fetch, reading each call's SSE stream and posting the answer), not autocannon; at 8 clients that client, not the server, is the limit.",
+  "- Row 5 runs with elicitation off in the Worker (on the edge it needs a distributed store); autocannon reaches workerd through miniflare's loopback port.",
+  "- Row 8 runs each server under that runtime (Node: parley-mcp/node and node:http; Bun and Deno: createFetchHandler and a bare fetch handler under Bun.serve / Deno.serve); the runtimes are the npm registry's packages.",
 ];
 const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')} --pending ${values.pending}${rows.has('7') ? ` --questions-sessions ${values['questions-sessions']} --questions-per-session ${values['questions-per-session']}` : ''}${rows.has('8') ? ` --runtimes ${values.runtimes}` : ''} --max-other ${settings.maxOther} --retries ${settings.retries}${values['skip-peers'] ? ' --skip-peers' : ''}`;
 const failedRows = [...new Set(failures.map((f) => f.row))].sort();
 const report = [
   markdownTable(table),
   '',
-  'Goals (the issue\'s, compared only within this run):',
+  "Goals (the issue's, compared only within this run):",
   ...goals,
   '',
   ...notes,
@@ -393,7 +521,13 @@ const report = [
   `Machine: ${before.cpus} × ${before.cpuModel}, Node ${before.node}, ${before.os}. Load average (1 min) before ${before.load.toFixed(2)}, after ${after.load.toFixed(2)}.`,
   `Settings: ${settings.connections} connections, ${settings.runs} runs × ${settings.duration} s after ${settings.warmup} s warm-up per server, medians; each server in its own process; autocannon in the harness process.`,
   `Command: \`${command}\``,
-  ...(failures.length ? ['', `Failed rows: ${failedRows.join(', ')}`, ...failures.map((f) => `\n- Row ${f.row}, ${f.what}:\n\n\`\`\`\n${f.reason.trim()}\n\`\`\``)] : []),
+  ...(failures.length
+    ? [
+        '',
+        `Failed rows: ${failedRows.join(', ')}`,
+        ...failures.map((f) => `\n- Row ${f.row}, ${f.what}:\n\n\`\`\`\n${f.reason.trim()}\n\`\`\``),
+      ]
+    : []),
 ].join('\n');
 console.log(report);
 if (values.write) {
@@ -401,8 +535,12 @@ if (values.write) {
   const provisional = busy
     ? `**Provisional: measured on a busy machine** (load average ${before.load.toFixed(1)} before, ${after.load.toFixed(1)} after, on ${before.cpus} cores; ${noisyRuns} measured runs disturbed by other work and kept, no undisturbed try within --retries ${settings.retries}). These numbers prove the run finishes; they are not results. Replace them with one quiet run of the command below.\n\n`
     : '';
-  const header = '# Benchmark results\n\n' + provisional + 'The latest `npm run bench` table (bench/run.ts writes this file with `--write`). Numbers are from one run on one machine; compare only within the table. A load average well above the core count (shown below) means other work shared the CPUs: read the ratios and the server-CPU column rather than the absolute rates. bench/README.md says what changed and what still stands between the elicitation round and its goal.\n\n';
+  const header =
+    '# Benchmark results\n\n' +
+    provisional +
+    'The latest `npm run bench` table (bench/run.ts writes this file with `--write`). Numbers are from one run on one machine; compare only within the table. A load average well above the core count (shown below) means other work shared the CPUs: read the ratios and the server-CPU column rather than the absolute rates. bench/README.md says what changed and what still stands between the elicitation round and its goal.\n\n';
   writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}${report}\n`);
 }
-if (failedRows.length) log(`FAILED rows: ${failedRows.join(', ')} (exit code ${failedRows.reduce((code, row) => code | (1 << (Number(row) - 1)), 0)})`);
+if (failedRows.length)
+  log(`FAILED rows: ${failedRows.join(', ')} (exit code ${failedRows.reduce((code, row) => code | (1 << (Number(row) - 1)), 0)})`);
 process.exit(failedRows.reduce((code, row) => code | (1 << (Number(row) - 1)), 0));

@@ -5,7 +5,12 @@ import { ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, SIMPLE_TOOL, roundDone, roundQues
 
 /** tools/call of the simple tool; `expected` is the text its result must carry. */
 export const simpleCall = (expected = SIMPLE_TEXT): Scenario => ({
-  steps: [{ request: modernRequest('tools/call', { name: SIMPLE_TOOL, arguments: SIMPLE_ARGS }), check: (body) => isTextResult(resultOf(body), expected) }],
+  steps: [
+    {
+      request: modernRequest('tools/call', { name: SIMPLE_TOOL, arguments: SIMPLE_ARGS }),
+      check: (body) => isTextResult(resultOf(body), expected),
+    },
+  ],
 });
 
 let rounds = 0;
@@ -22,9 +27,17 @@ export const elicitationRound = (): Scenario => ({
       check(body, context) {
         const result = resultOf(body);
         // requestState is optional in the protocol (tmcp sends none when the tool saved nothing); when present it is text.
-        const requests = result?.resultType === 'input_required' && ['string', 'undefined'].includes(typeof result.requestState) ? Object.entries(result.inputRequests ?? {}) : [];
+        const requests =
+          result?.resultType === 'input_required' && ['string', 'undefined'].includes(typeof result.requestState)
+            ? Object.entries(result.inputRequests ?? {})
+            : [];
         const [key, request] = requests[0] ?? [];
-        if (requests.length !== 1 || (request as any)?.method !== 'elicitation/create' || (request as any).params?.message !== roundQuestion(String(context.id))) return false;
+        if (
+          requests.length !== 1 ||
+          (request as any)?.method !== 'elicitation/create' ||
+          (request as any).params?.message !== roundQuestion(String(context.id))
+        )
+          return false;
         context.key = key;
         context.state = result!.requestState;
         return true;
@@ -49,7 +62,12 @@ export const toolsList = (): Scenario => ({
       request: modernRequest('tools/list'),
       check(body) {
         const tools = resultOf(body)?.tools;
-        return Array.isArray(tools) && tools.length === 2 && tools.some((t) => t?.name === SIMPLE_TOOL) && tools.some((t) => t?.name === ROUND_TOOL);
+        return (
+          Array.isArray(tools) &&
+          tools.length === 2 &&
+          tools.some((t) => t?.name === SIMPLE_TOOL) &&
+          tools.some((t) => t?.name === ROUND_TOOL)
+        );
       },
     },
   ],

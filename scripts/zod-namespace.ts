@@ -12,7 +12,9 @@ const INDEX_IMPORT = 'import { zod_exports } from "./server/zod.js";';
 export function writeZodNamespace(root: string): void {
   for (const name of MODULES) {
     const source = readFileSync(join(root, 'src/server', `${name}.ts`), 'utf8');
-    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    });
     writeFileSync(join(root, 'dist/server', `${name}.js`), outputText.replace(/from '\.\/(zod-core)'/g, "from './$1.js'"));
     rmSync(join(root, 'dist/server', `${name}.js.map`), { force: true }); // the maps described rolldown's output
   }

@@ -28,7 +28,12 @@ async function post(url: string, body: unknown, session?: string, signal?: Abort
 
 /** Opens a session: initialize, then notifications/initialized. */
 export async function openSession(url: string): Promise<string> {
-  const init = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'bench', version: '1.0.0' } } });
+  const init = await post(url, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'bench', version: '1.0.0' } },
+  });
   const session = init.headers.get('mcp-session-id');
   await init.text();
   if (!session) throw new Error(`initialize gave no session (${init.status})`);
@@ -48,7 +53,11 @@ async function* sseMessages(response: Response): AsyncGenerator<Record<string, a
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+      const data = event
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
       if (data) yield JSON.parse(data) as Record<string, any>;
     }
   }
@@ -57,13 +66,22 @@ async function* sseMessages(response: Response): AsyncGenerator<Record<string, a
 /** One round; returns undefined when it went as expected, or what went wrong. */
 async function round(callUrl: string, answerUrl: string, session: string, n: number): Promise<string | undefined> {
   const id = `L-${n}`;
-  const response = await post(callUrl, { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id } } }, session);
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return `call answered ${response.status} ${await response.text()}`;
+  const response = await post(
+    callUrl,
+    { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id } } },
+    session,
+  );
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+    return `call answered ${response.status} ${await response.text()}`;
   let asked = false;
   for await (const message of sseMessages(response)) {
     if (message.method === 'elicitation/create') {
       if (message.params?.message !== roundQuestion(id)) return `asked ${JSON.stringify(message)}`;
-      const answer = await post(answerUrl, { jsonrpc: '2.0', id: message.id, result: { action: 'accept', content: { confirm: true } } }, session);
+      const answer = await post(
+        answerUrl,
+        { jsonrpc: '2.0', id: message.id, result: { action: 'accept', content: { confirm: true } } },
+        session,
+      );
       await answer.text();
       if (answer.status !== 202) return `answer got ${answer.status}`;
       asked = true;
@@ -75,7 +93,11 @@ async function round(callUrl: string, answerUrl: string, session: string, n: num
 }
 
 /** `clients` sessions run rounds back to back for `seconds`: calls go to `callUrl`, answers to `answerUrl`. */
-export async function runLegacyRounds(callUrl: string, answerUrl: string, options: { clients: number; seconds?: number; rounds?: number }): Promise<LegacyRoundResult> {
+export async function runLegacyRounds(
+  callUrl: string,
+  answerUrl: string,
+  options: { clients: number; seconds?: number; rounds?: number },
+): Promise<LegacyRoundResult> {
   const times: number[] = [];
   let bad = 0;
   let badSample: string | undefined;
@@ -98,12 +120,25 @@ export async function runLegacyRounds(callUrl: string, answerUrl: string, option
   );
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
-  return { rounds: times.length, roundsPerSec: times.length / elapsed, p50: percentile(times, 50), p99: percentile(times, 99), bad, badSample, valid: bad === 0 && times.length > 0 };
+  return {
+    rounds: times.length,
+    roundsPerSec: times.length / elapsed,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    bad,
+    badSample,
+    valid: bad === 0 && times.length > 0,
+  };
 }
 
 /** Starts a call and waits until its question arrives; the call then stays pending until `signal` aborts it. */
 export async function askAndLeave(url: string, session: string, n: number, signal: AbortSignal): Promise<void> {
-  const response = await post(url, { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id: `P-${n}` } } }, session, signal);
+  const response = await post(
+    url,
+    { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id: `P-${n}` } } },
+    session,
+    signal,
+  );
   for await (const message of sseMessages(response)) if (message.method === 'elicitation/create') return;
   throw new Error('the call ended without asking');
 }
@@ -122,14 +157,23 @@ export interface ManyQuestionsResult {
 /** One call that asks: question on `callUrl`'s stream, answer POSTed to `answerUrl`; resolves to the question-to-result ms, or throws. */
 async function timedRound(callUrl: string, answerUrl: string, session: string, n: number): Promise<number> {
   const id = `M-${n}`;
-  const response = await post(callUrl, { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id } } }, session);
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`call answered ${response.status} ${await response.text()}`);
+  const response = await post(
+    callUrl,
+    { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: ROUND_TOOL, arguments: { id } } },
+    session,
+  );
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+    throw new Error(`call answered ${response.status} ${await response.text()}`);
   let asked: number | undefined;
   for await (const message of sseMessages(response)) {
     if (message.method === 'elicitation/create') {
       if (message.params?.message !== roundQuestion(id)) throw new Error(`asked ${JSON.stringify(message)}`);
       asked = performance.now();
-      const answer = await post(answerUrl, { jsonrpc: '2.0', id: message.id, result: { action: 'accept', content: { confirm: true } } }, session);
+      const answer = await post(
+        answerUrl,
+        { jsonrpc: '2.0', id: message.id, result: { action: 'accept', content: { confirm: true } } },
+        session,
+      );
       await answer.text();
       if (answer.status !== 202) throw new Error(`answer got ${answer.status}`);
     } else if (message.id === n) {
@@ -145,7 +189,11 @@ async function timedRound(callUrl: string, answerUrl: string, session: string, n
  * every answer POSTed to `answerUrl`; waves back to back for `seconds` (or `waves` waves). Each call's result must carry
  * its own order id, so a crossed or dropped answer counts as lost.
  */
-export async function runManyQuestions(callUrl: string, answerUrl: string, options: { sessions: number; perSession: number; seconds?: number; waves?: number }): Promise<ManyQuestionsResult> {
+export async function runManyQuestions(
+  callUrl: string,
+  answerUrl: string,
+  options: { sessions: number; perSession: number; seconds?: number; waves?: number },
+): Promise<ManyQuestionsResult> {
   const times: number[] = [];
   let calls = 0;
   let lost = 0;

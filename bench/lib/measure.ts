@@ -22,7 +22,6 @@ export interface Contender {
   scenario: () => Scenario;
 }
 
-
 export interface Cell {
   label: string;
   runs: RunResult[];
@@ -70,7 +69,11 @@ export function summarise(label: string, runs: RunResult[], warmups: RunResult[]
 
 /** Runs `run` until other work stays under `settings.maxOther` cores, at most `settings.retries` more times; keeps the
  * least disturbed. Returns it and how many disturbed runs were thrown away. */
-export async function undisturbed<R extends { otherCores: number; load: number }>(settings: Settings, run: () => Promise<R>, log: (line: string) => void): Promise<[R, number]> {
+export async function undisturbed<R extends { otherCores: number; load: number }>(
+  settings: Settings,
+  run: () => Promise<R>,
+  log: (line: string) => void,
+): Promise<[R, number]> {
   let best = await run();
   let discarded = 0;
   for (let i = 0; i < settings.retries && best.otherCores > settings.maxOther; i++) {
@@ -87,13 +90,22 @@ export async function measureRow(contenders: Contender[], settings: Settings, lo
   const runs = new Map<string, RunResult[]>(contenders.map((c) => [c.label, []]));
   const discarded = new Map<string, number>(contenders.map((c) => [c.label, 0]));
   if (settings.warmup > 0)
-    for (const c of contenders) warmups.get(c.label)!.push(await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.warmup, pid: c.pid }));
+    for (const c of contenders)
+      warmups
+        .get(c.label)!
+        .push(await runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.warmup, pid: c.pid }));
   for (let i = 0; i < settings.runs; i++)
     for (const c of contenders) {
-      const [result, thrown] = await undisturbed(settings, () => runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.duration, pid: c.pid }), log);
+      const [result, thrown] = await undisturbed(
+        settings,
+        () => runLoad(c.url, c.scenario(), { connections: settings.connections, duration: settings.duration, pid: c.pid }),
+        log,
+      );
       runs.get(c.label)!.push(result);
       discarded.set(c.label, discarded.get(c.label)! + thrown);
-      log(`  run ${i + 1}/${settings.runs} ${c.label}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.cpuPerCycle.toFixed(0)} µs CPU/cycle, other work ${result.otherCores.toFixed(2)} cores, load ${result.load.toFixed(2)}${result.valid ? '' : `, INVALID (${result.bad} bad bodies, ${result.errors} errors, ${result.non2xx} non-2xx)`}`);
+      log(
+        `  run ${i + 1}/${settings.runs} ${c.label}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.cpuPerCycle.toFixed(0)} µs CPU/cycle, other work ${result.otherCores.toFixed(2)} cores, load ${result.load.toFixed(2)}${result.valid ? '' : `, INVALID (${result.bad} bad bodies, ${result.errors} errors, ${result.non2xx} non-2xx)`}`,
+      );
     }
   return contenders.map((c) => summarise(c.label, runs.get(c.label)!, warmups.get(c.label)!, settings.maxOther, discarded.get(c.label)!));
 }

@@ -12,10 +12,16 @@ export function rssOf(pid: number): number {
 /** After a full collection in a server started with --expose-gc: its RSS and what is alive (V8 heap, external memory
  * and array buffers), in bytes. The server prints them on SIGUSR2 (bench/servers/parley.ts). */
 async function collected(server: ServerProcess): Promise<{ rss: number; live: number }> {
-  const seen = server.logTail(1000).split('\n').filter((l) => l.startsWith('MEMORY ')).length;
+  const seen = server
+    .logTail(1000)
+    .split('\n')
+    .filter((l) => l.startsWith('MEMORY ')).length;
   process.kill(server.pid, 'SIGUSR2');
   for (let i = 0; i < 200; i++) {
-    const lines = server.logTail(1000).split('\n').filter((l) => l.startsWith('MEMORY '));
+    const lines = server
+      .logTail(1000)
+      .split('\n')
+      .filter((l) => l.startsWith('MEMORY '));
     if (lines.length > seen) {
       const [, rss, live] = lines.at(-1)!.split(' ').map(Number);
       return { rss: rss!, live: live! };
@@ -27,7 +33,10 @@ async function collected(server: ServerProcess): Promise<{ rss: number; live: nu
 
 /** Opens `count` calls (100 per session) that each wait on a question, and measures the server's RSS before and after,
  * as the process holds it and after a full collection (RSS and live memory): garbage not yet collected is no question's. */
-export async function measurePending(server: ServerProcess, count: number): Promise<{ before: number; after: number; perQuestion: number; collected: { rss: number; live: number } }> {
+export async function measurePending(
+  server: ServerProcess,
+  count: number,
+): Promise<{ before: number; after: number; perQuestion: number; collected: { rss: number; live: number } }> {
   // One controller per call: fetch would cap a shared signal's listeners at 1,500 and warn for each call after.
   const calls = Array.from({ length: count }, () => new AbortController());
   const sessions = await Promise.all(Array.from({ length: Math.ceil(count / 100) }, () => openSession(server.url)));
@@ -36,10 +45,19 @@ export async function measurePending(server: ServerProcess, count: number): Prom
   try {
     // In batches, so the loopback backlog is never overrun.
     for (let start = 0; start < count; start += 500)
-      await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, i) => askAndLeave(server.url, sessions[Math.floor((start + i) / 100)]!, start + i + 1, calls[start + i]!.signal)));
+      await Promise.all(
+        Array.from({ length: Math.min(500, count - start) }, (_, i) =>
+          askAndLeave(server.url, sessions[Math.floor((start + i) / 100)]!, start + i + 1, calls[start + i]!.signal),
+        ),
+      );
     const after = rssOf(server.pid);
     const held = await collected(server);
-    return { before, after, perQuestion: (after - before) / count, collected: { rss: (held.rss - base.rss) / count, live: (held.live - base.live) / count } };
+    return {
+      before,
+      after,
+      perQuestion: (after - before) / count,
+      collected: { rss: (held.rss - base.rss) / count, live: (held.live - base.live) / count },
+    };
   } finally {
     for (const call of calls) call.abort();
   }

@@ -72,7 +72,9 @@ export async function startServer(name: string, options: StartOptions = {}): Pro
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
   child.stderr!.on('data', keep);
   let ended = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => ((ended = `[exited: ${signal ?? `code ${code}`}]`), resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => ((ended = `[exited: ${signal ?? `code ${code}`}]`), resolve())),
+  );
   void exited.then(() => running.delete(child));
   child.once('error', (error) => ((ended = `[could not run ${command}: ${error.message}]`), fail(error)));
   const logTail = (lines = 15) => [...output.trimEnd().split('\n').slice(-lines), ended].filter(Boolean).join('\n');

@@ -15,7 +15,11 @@ export async function runtimeCommand(spec: RuntimeSpec): Promise<string[]> {
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${dir}/package.json`, '{ "private": true }\n');
-    await promisify(execFile)('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', spec], { cwd: dir, maxBuffer: 16 << 20, timeout: 300_000 });
+    await promisify(execFile)('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', spec], {
+      cwd: dir,
+      maxBuffer: 16 << 20,
+      timeout: 300_000,
+    });
   }
   return spec === 'deno' ? [bin, 'run', '-A'] : [bin];
 }

@@ -22,7 +22,9 @@ export const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 
 const bodies = (cell: Cell) => (cell.valid ? `${int(cell.checked)} ok` : `INVALID: ${int(cell.bad)} of ${int(cell.checked)} bad`);
 /** "load 1.2, other 0.05" (medians over the runs), with the runs thrown away or kept noisy. */
 export const loadCell = (load: number, other: number, discarded = 0, noisy = 0) =>
-  Number.isFinite(load) ? `${load.toFixed(1)} · ${other.toFixed(2)}${discarded ? `, ${discarded} rerun` : ''}${noisy ? `, ${noisy} noisy` : ''}` : '';
+  Number.isFinite(load)
+    ? `${load.toFixed(1)} · ${other.toFixed(2)}${discarded ? `, ${discarded} rerun` : ''}${noisy ? `, ${noisy} noisy` : ''}`
+    : '';
 
 /** Table rows for one measured row; `unit` 'round' reports cycles (rounds) rather than requests. */
 export function cellRows(row: string, measure: string, cells: Cell[], unit: 'req' | 'round'): TableRow[] {
@@ -30,7 +32,13 @@ export function cellRows(row: string, measure: string, cells: Cell[], unit: 'req
   const rate = (c: Cell) => (unit === 'round' ? c.median!.cyclesPerSec : c.median!.requestsPerSec);
   return cells.map((cell, i) => {
     const m = cell.median;
-    const base = { row: i === 0 ? row : '', measure: i === 0 ? measure : '', server: cell.label, bodies: bodies(cell), load: loadCell(cell.load, cell.otherCores, cell.discarded, cell.noisy) };
+    const base = {
+      row: i === 0 ? row : '',
+      measure: i === 0 ? measure : '',
+      server: cell.label,
+      bodies: bodies(cell),
+      load: loadCell(cell.load, cell.otherCores, cell.discarded, cell.noisy),
+    };
     if (!m) return { ...base, throughput: 'invalid', p50: '–', p99: '–', vsParley: '–', cpu: '–' };
     return {
       ...base,
@@ -43,7 +51,18 @@ export function cellRows(row: string, measure: string, cells: Cell[], unit: 'req
   });
 }
 
-const HEAD: TableRow = { row: '#', measure: 'Measure', server: 'Server', throughput: 'Throughput', p50: 'p50 ms', p99: 'p99 ms', vsParley: 'vs Parley', cpu: 'Server CPU µs each', load: 'Load · other cores', bodies: 'Bodies checked' };
+const HEAD: TableRow = {
+  row: '#',
+  measure: 'Measure',
+  server: 'Server',
+  throughput: 'Throughput',
+  p50: 'p50 ms',
+  p99: 'p99 ms',
+  vsParley: 'vs Parley',
+  cpu: 'Server CPU µs each',
+  load: 'Load · other cores',
+  bodies: 'Bodies checked',
+};
 
 export function markdownTable(rows: TableRow[]): string {
   const keys = Object.keys(HEAD) as (keyof TableRow)[];

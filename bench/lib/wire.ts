@@ -39,7 +39,11 @@ function sseData(body: string): string {
 /** The JSON-RPC result of a body (JSON, or an event stream of that one message), or undefined when it is not a JSON-RPC success for id 1. */
 export function resultOf(body: string): Record<string, any> | undefined {
   try {
-    const message = JSON.parse(body.charCodeAt(0) === 123 /* { */ ? body : sseData(body)) as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+    const message = JSON.parse(body.charCodeAt(0) === 123 /* { */ ? body : sseData(body)) as {
+      jsonrpc?: unknown;
+      id?: unknown;
+      result?: unknown;
+    };
     if (message.jsonrpc !== '2.0' || message.id !== 1 || typeof message.result !== 'object' || message.result === null) return undefined;
     return message.result as Record<string, any>;
   } catch {
@@ -49,4 +53,8 @@ export function resultOf(body: string): Record<string, any> | undefined {
 
 /** True when a tools/call result is complete and its first content block is exactly `text`. */
 export const isTextResult = (result: Record<string, any> | undefined, text: string): boolean =>
-  !!result && result.resultType !== 'input_required' && !result.isError && result.content?.[0]?.type === 'text' && result.content[0].text === text;
+  !!result &&
+  result.resultType !== 'input_required' &&
+  !result.isError &&
+  result.content?.[0]?.type === 'text' &&
+  result.content[0].text === text;

@@ -8,7 +8,15 @@ import { isTextResult, modernRequest, resultOf } from './wire';
 import { SIMPLE_TEXT } from '../servers/fixture';
 
 const ENTRY = 'bench/servers/worker.ts';
-const options = (script: string) => ({ modules: true, script, compatibilityDate: '2026-04-01', bindings: { VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' }, cf: false, port: 0, host: '127.0.0.1' });
+const options = (script: string) => ({
+  modules: true,
+  script,
+  compatibilityDate: '2026-04-01',
+  bindings: { VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' },
+  cf: false,
+  port: 0,
+  host: '127.0.0.1',
+});
 
 export interface ColdStart {
   /** From `new Miniflare()` (a new workerd process and isolate) to the first tools/call answered, ms. */
@@ -58,10 +66,15 @@ export async function measureWorkerd(settings: Settings, log: (line: string) => 
   const runs: RunResult[] = [];
   try {
     const url = new URL('/mcp', await mf.ready).href;
-    const warm = settings.warmup > 0 ? [await runLoad(url, simpleCall(), { connections: settings.connections, duration: settings.warmup })] : [];
+    const warm =
+      settings.warmup > 0 ? [await runLoad(url, simpleCall(), { connections: settings.connections, duration: settings.warmup })] : [];
     let discarded = 0;
     for (let i = 0; i < settings.runs; i++) {
-      const [run, thrown] = await undisturbed(settings, () => runLoad(url, simpleCall(), { connections: settings.connections, duration: settings.duration }), log);
+      const [run, thrown] = await undisturbed(
+        settings,
+        () => runLoad(url, simpleCall(), { connections: settings.connections, duration: settings.duration }),
+        log,
+      );
       runs.push(run);
       discarded += thrown;
     }

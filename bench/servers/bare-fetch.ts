@@ -6,6 +6,10 @@ import { serveFetch } from './runtime-serve';
 announce(
   await serveFetch(async (request) => {
     const message = (await request.json()) as { id: number; params: { arguments: { name: string } } };
-    return Response.json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] } });
+    return Response.json({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] },
+    });
   }),
 );

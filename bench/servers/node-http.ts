@@ -8,7 +8,11 @@ const server = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; params: { arguments: { name: string } } };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] },
+    });
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   });
 });

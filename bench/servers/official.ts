@@ -14,19 +14,25 @@ const handler = createMcpHandler(() => {
   server.registerTool(SIMPLE_TOOL, { description: 'Greets someone.', inputSchema: z.object({ name: z.string() }) }, ({ name }) => ({
     content: [{ type: 'text', text: greeting(name) }],
   }));
-  server.registerTool(ROUND_TOOL, { description: 'Confirms an order after asking.', inputSchema: z.object({ id: z.string() }) }, async ({ id }, ctx) => {
-    const state = ctx.mcpReq.requestState<{ id: string }>();
-    const answer = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', Confirm);
-    if (answer?.confirm && typeof state === 'object' && state?.id === id) return { content: [{ type: 'text', text: roundDone(id) }] };
-    return inputRequired({
-      inputRequests: { confirm: inputRequired.elicit({ message: roundQuestion(id), requestedSchema: Confirm }) },
-      requestState: await codec.mint({ id }, ctx),
-    });
-  });
+  server.registerTool(
+    ROUND_TOOL,
+    { description: 'Confirms an order after asking.', inputSchema: z.object({ id: z.string() }) },
+    async ({ id }, ctx) => {
+      const state = ctx.mcpReq.requestState<{ id: string }>();
+      const answer = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', Confirm);
+      if (answer?.confirm && typeof state === 'object' && state?.id === id) return { content: [{ type: 'text', text: roundDone(id) }] };
+      return inputRequired({
+        inputRequests: { confirm: inputRequired.elicit({ message: roundQuestion(id), requestedSchema: Confirm }) },
+        requestState: await codec.mint({ id }, ctx),
+      });
+    },
+  );
   return server;
 });
 
-const server = serve({ fetch: (request) => handler.fetch(request), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => announce(info.port));
+const server = serve({ fetch: (request) => handler.fetch(request), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+  announce(info.port),
+);
 exitOnSignal(async () => {
   await handler.close();
   await new Promise<void>((done) => server.close(() => done()));

@@ -1,7 +1,16 @@
 // Serving a fetch handler with the runtime's own server (Bun.serve, Deno.serve) on 127.0.0.1 and a spare port.
-declare const Bun: { serve(options: { hostname: string; port: number; fetch: (request: Request) => Promise<Response> }): { port: number; stop(): void } } | undefined;
+declare const Bun:
+  | { serve(options: { hostname: string; port: number; fetch: (request: Request) => Promise<Response> }): { port: number; stop(): void } }
+  | undefined;
 declare const Deno:
-  | { serve(options: { hostname: string; port: number; onListen: (address: { port: number }) => void }, handler: (request: Request) => Promise<Response>): { shutdown(): Promise<void> }; exit(code: number): never; addSignalListener(signal: string, listener: () => void): void }
+  | {
+      serve(
+        options: { hostname: string; port: number; onListen: (address: { port: number }) => void },
+        handler: (request: Request) => Promise<Response>,
+      ): { shutdown(): Promise<void> };
+      exit(code: number): never;
+      addSignalListener(signal: string, listener: () => void): void;
+    }
   | undefined;
 
 /** Resolves with the port once the server listens; stops on SIGTERM. */

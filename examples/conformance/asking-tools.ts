@@ -60,7 +60,10 @@ const enumsForm = {
     titledSingle: { type: 'string', oneOf: titled(['value1', 'First Option'], ['value2', 'Second Option'], ['value3', 'Third Option']) },
     legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
     untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-    titledMulti: { type: 'array', items: { anyOf: titled(['value1', 'First Choice'], ['value2', 'Second Choice'], ['value3', 'Third Choice']) } },
+    titledMulti: {
+      type: 'array',
+      items: { anyOf: titled(['value1', 'First Choice'], ['value2', 'Second Choice'], ['value3', 'Third Choice']) },
+    },
   },
 };
 

@@ -3,7 +3,10 @@ import { Tool, ToolContext } from 'parley-mcp';
 
 const none = { type: 'object', properties: {} } as const;
 const nameForm = { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] };
-const capital = { messages: [{ role: 'user' as const, content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 };
+const capital = {
+  messages: [{ role: 'user' as const, content: { type: 'text', text: 'What is the capital of France?' } }],
+  maxTokens: 100,
+};
 
 /** The text of a sampling reply's (first) content block. */
 export const textOf = (content: unknown): string => {
@@ -35,7 +38,11 @@ export class AskRoots extends ToolContext {
   }
 }
 
-@Tool({ name: 'test_input_required_result_request_state', description: 'Asks, and finishes once the signed state checks out', inputSchema: none })
+@Tool({
+  name: 'test_input_required_result_request_state',
+  description: 'Asks, and finishes once the signed state checks out',
+  inputSchema: none,
+})
 export class AskWithState extends ToolContext {
   async execute() {
     const answer = await this.elicit('What is your name?', nameForm);
@@ -44,7 +51,11 @@ export class AskWithState extends ToolContext {
   }
 }
 
-@Tool({ name: 'test_input_required_result_multiple_inputs', description: 'Asks for a name, a sample and the roots in one round', inputSchema: none })
+@Tool({
+  name: 'test_input_required_result_multiple_inputs',
+  description: 'Asks for a name, a sample and the roots in one round',
+  inputSchema: none,
+})
 export class AskThree extends ToolContext {
   async execute() {
     const [name, reply, roots] = await Promise.all([this.elicit('What is your name?', nameForm), this.sample(capital), this.listRoots()]);
@@ -57,7 +68,10 @@ export class AskTwice extends ToolContext {
   async execute() {
     const first = await this.elicit('What is your name?', nameForm);
     const name = String(first.content?.name ?? 'stranger');
-    const second = await this.elicit(`Hello ${name}, what is your favourite colour?`, { type: 'object' as const, properties: { color: { type: 'string' } } });
+    const second = await this.elicit(`Hello ${name}, what is your favourite colour?`, {
+      type: 'object' as const,
+      properties: { color: { type: 'string' } },
+    });
     return `${name} likes ${String(second.content?.color ?? 'no colour in particular')}.`;
   }
 }
@@ -70,11 +84,18 @@ export class AskTamperProof extends ToolContext {
   }
 }
 
-@Tool({ name: 'test_input_required_result_capabilities', description: 'Asks only what the client declared it can answer', inputSchema: none })
+@Tool({
+  name: 'test_input_required_result_capabilities',
+  description: 'Asks only what the client declared it can answer',
+  inputSchema: none,
+})
 export class AskWhatIsDeclared extends ToolContext {
   async execute() {
     const caps = this.clientCapabilities;
-    const [name, reply] = await Promise.all([caps.elicitation ? this.elicit('What is your name?', nameForm) : undefined, caps.sampling ? this.sample(capital) : undefined]);
+    const [name, reply] = await Promise.all([
+      caps.elicitation ? this.elicit('What is your name?', nameForm) : undefined,
+      caps.sampling ? this.sample(capital) : undefined,
+    ]);
     return `name: ${name ? String(name.content?.name) : '(not asked)'}; model: ${reply ? textOf(reply.content) : '(not asked)'}`;
   }
 }
@@ -87,7 +108,11 @@ export class NeedsSampling extends ToolContext {
   }
 }
 
-@Tool({ name: 'test_streaming_elicitation', description: 'Asks for a name; the question travels in the result, never as a request', inputSchema: none })
+@Tool({
+  name: 'test_streaming_elicitation',
+  description: 'Asks for a name; the question travels in the result, never as a request',
+  inputSchema: none,
+})
 export class StreamingElicitation extends ToolContext {
   async execute() {
     const answer = await this.elicit('What is your name?', nameForm);

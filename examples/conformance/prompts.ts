@@ -44,7 +44,10 @@ export class PromptWithEmbeddedResource extends PromptContext<{ resourceUri: str
 @Prompt({ name: 'test_prompt_with_image', description: 'A prompt with an image' })
 export class PromptWithImage extends PromptContext {
   execute() {
-    return [user({ type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' }), user({ type: 'text', text: 'Please analyze the image above.' })];
+    return [
+      user({ type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' }),
+      user({ type: 'text', text: 'Please analyze the image above.' }),
+    ];
   }
 }
 

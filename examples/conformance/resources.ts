@@ -29,7 +29,12 @@ export class TemplateData extends ResourceContext<{ id: string }> {
   }
 }
 
-@Resource({ uri: 'test://watched-resource', name: 'Watched resource', description: 'A resource whose updates can be announced', mimeType: 'text/plain' })
+@Resource({
+  uri: 'test://watched-resource',
+  name: 'Watched resource',
+  description: 'A resource whose updates can be announced',
+  mimeType: 'text/plain',
+})
 export class WatchedResource extends ResourceContext {
   execute() {
     return 'Watched resource content.';

@@ -1,8 +1,29 @@
 // The conformance fixture: a Parley server with exactly the tools, prompts and resources the official suite calls.
 import { App, FrontMcp, type FrontMcpConfigInput } from 'parley-mcp';
 import { Elicitation, ElicitationDefaults, ElicitationEnums, Sampling } from './asking-tools';
-import { AudioContent, EmbeddedResource, ErrorHandling, ImageContent, LoggingTool, MultipleContentTypes, SimpleText, ToolWithLogging, ToolWithProgress } from './content-tools';
-import { AskModel, AskName, AskRoots, AskTamperProof, AskThree, AskTwice, AskWhatIsDeclared, AskWithState, NeedsSampling, StreamingElicitation } from './input-tools';
+import {
+  AudioContent,
+  EmbeddedResource,
+  ErrorHandling,
+  ImageContent,
+  LoggingTool,
+  MultipleContentTypes,
+  SimpleText,
+  ToolWithLogging,
+  ToolWithProgress,
+} from './content-tools';
+import {
+  AskModel,
+  AskName,
+  AskRoots,
+  AskTamperProof,
+  AskThree,
+  AskTwice,
+  AskWhatIsDeclared,
+  AskWithState,
+  NeedsSampling,
+  StreamingElicitation,
+} from './input-tools';
 import { HeaderParam, JsonSchema202012, TriggerPromptChange, TriggerToolChange } from './other-tools';
 import { AskingPrompt, PromptWithArguments, PromptWithEmbeddedResource, PromptWithImage, SimplePrompt } from './prompts';
 import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resources';

@@ -9,10 +9,16 @@ import { config } from './server';
 const secret = process.env.AUTH_SECRET;
 const inboxLinks = (process.env.INBOX_LINKS ?? 'terminal') as InboxLinks;
 await serve(
-  { ...config, ...(secret ? { auth: { secret } } : {}), elicitation: { enabled: true, persistent: { storage: { type: 'memory' }, inboxLinks } } },
+  {
+    ...config,
+    ...(secret ? { auth: { secret } } : {}),
+    elicitation: { enabled: true, persistent: { storage: { type: 'memory' }, inboxLinks } },
+  },
   { port: Number(process.env.PORT ?? 3000) },
 ).catch((error: Error) => {
   console.error(`[parley] ✖ ${error.message}`);
   process.exit(1);
 });
-console.error(`[parley] Call inbox_link to get a one-time link to the inbox${secret ? '; callers need a token: npx parley token --sub alice' : ''}`);
+console.error(
+  `[parley] Call inbox_link to get a one-time link to the inbox${secret ? '; callers need a token: npx parley token --sub alice' : ''}`,
+);

@@ -22,7 +22,12 @@ export class ApproveDeployTool extends ToolContext {
   }
 }
 
-@Tool({ name: 'inbox_link', description: 'Prints a one-time inbox link on the server console', inputSchema: {}, outputSchema: { expiresAt: z.number() } })
+@Tool({
+  name: 'inbox_link',
+  description: 'Prints a one-time inbox link on the server console',
+  inputSchema: {},
+  outputSchema: { expiresAt: z.number() },
+})
 export class InboxLinkTool extends ToolContext {
   async execute() {
     return printQuestionInboxLink(this); // the link goes to stderr, never to the MCP client

@@ -6,7 +6,21 @@ export * from 'node:fs';
 export default fs;
 
 const toRegExp = (glob) =>
-  new RegExp(`^${glob.split('/').map((part) => (part === '**' ? '(?:.*/)?' : `${part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}/`)).join('').slice(0, -1).replace(/\(\?:\.\*\/\)\?\/?$/, '.*')}$`);
+  new RegExp(
+    `^${glob
+      .split('/')
+      .map((part) =>
+        part === '**'
+          ? '(?:.*/)?'
+          : `${part
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replace(/\*/g, '[^/]*')
+              .replace(/\?/g, '[^/]')}/`,
+      )
+      .join('')
+      .slice(0, -1)
+      .replace(/\(\?:\.\*\/\)\?\/?$/, '.*')}$`,
+  );
 
 /** Paths under cwd (relative, with /) whose relative path matches the pattern. */
 export function globSync(pattern, options = {}) {

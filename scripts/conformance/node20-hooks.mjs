@@ -6,6 +6,7 @@ const SUITE = '/@modelcontextprotocol/conformance/';
 
 export async function resolve(specifier, context, next) {
   // Only the suite's own `fs` import is redirected, and only on a Node without fs.globSync.
-  if ((specifier === 'fs' || specifier === 'node:fs') && !('globSync' in fs) && context.parentURL?.includes(SUITE)) return { url: SHIM, shortCircuit: true };
+  if ((specifier === 'fs' || specifier === 'node:fs') && !('globSync' in fs) && context.parentURL?.includes(SUITE))
+    return { url: SHIM, shortCircuit: true };
   return next(specifier, context);
 }

@@ -17,10 +17,18 @@ const fixture = path.join(root, 'examples/conformance/serve.ts');
 const baseline = path.join(root, 'examples/conformance/expected-failures.yaml');
 
 /** Unscored scenarios allowed to fail: the names listed in the expected-failures file. */
-const allowed = new Set(readFileSync(baseline, 'utf8').split('\n').flatMap((line) => /^\s*-\s*([\w/.-]+)\s*$/.exec(line)?.[1] ?? []));
+const allowed = new Set(
+  readFileSync(baseline, 'utf8')
+    .split('\n')
+    .flatMap((line) => /^\s*-\s*([\w/.-]+)\s*$/.exec(line)?.[1] ?? []),
+);
 
 function startFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', fixture], { cwd: root, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', fixture], {
+    cwd: root,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stderr!.on('data', (chunk) => (log += chunk));
   return new Promise((resolve, reject) => {
@@ -34,7 +42,20 @@ function startFixture(): Promise<{ child: ChildProcess; url: string }> {
 }
 
 function runSuite(url: string, revision: string, outputDir: string): Promise<{ code: number; output: string }> {
-  const args = ['--import', hooks, suite, 'server', '--url', url, '--requirements', revision, '--expected-failures', baseline, '-o', outputDir];
+  const args = [
+    '--import',
+    hooks,
+    suite,
+    'server',
+    '--url',
+    url,
+    '--requirements',
+    revision,
+    '--expected-failures',
+    baseline,
+    '-o',
+    outputDir,
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -75,6 +96,7 @@ try {
 }
 if (results.length > 1) {
   console.log('\n=== CONFORMANCE ===');
-  for (const { revision, ok, total } of results) console.log(`${ok ? '✓' : '✗'} ${revision}: ${total}${ok ? '' : ' (failures that count)'}`);
+  for (const { revision, ok, total } of results)
+    console.log(`${ok ? '✓' : '✗'} ${revision}: ${total}${ok ? '' : ' (failures that count)'}`);
 }
 process.exit(results.every((r) => r.ok) ? 0 : 1);

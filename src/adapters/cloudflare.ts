@@ -21,6 +21,7 @@ function checkStart(server: ParleyServer): void {
  * @example export default createWorker(config);
  */
 export function createWorker(input: ServerInput | FetchHandler): WorkerExport {
-  const handler = typeof input === 'function' && 'fetch' in input ? (input as FetchHandler) : createStartingHandler(input as ServerInput, checkStart);
+  const handler =
+    typeof input === 'function' && 'fetch' in input ? (input as FetchHandler) : createStartingHandler(input as ServerInput, checkStart);
   return { fetch: handler.fetch };
 }

@@ -42,12 +42,14 @@ function roundOf(params: Message, answer: Message): number | undefined {
 function outcomeOf(message: Message): string {
   if (isRecord(message.error)) return `error ${String(message.error.code)}: ${clip(String(message.error.message))}`;
   const result = isRecord(message.result) ? message.result : {};
-  if (result.resultType === 'input_required') return `input_required (asks ${Object.keys(isRecord(result.inputRequests) ? result.inputRequests : {}).join(', ') || 'nothing'})`;
+  if (result.resultType === 'input_required')
+    return `input_required (asks ${Object.keys(isRecord(result.inputRequests) ? result.inputRequests : {}).join(', ') || 'nothing'})`;
   if (result.isError === true) {
     const first = Array.isArray(result.content) ? (result.content[0] as { text?: unknown } | undefined) : undefined;
     const code = isRecord(result._meta) && typeof result._meta.code === 'string' ? ` ${result._meta.code}` : '';
     // A question the unanswered-question policy put in the caller's inbox: why (docs/unanswered.md).
-    const inbox = isRecord(result._meta) && isRecord(result._meta['parley/inbox']) ? ` [inbox: ${String(result._meta['parley/inbox'].reason)}]` : '';
+    const inbox =
+      isRecord(result._meta) && isRecord(result._meta['parley/inbox']) ? ` [inbox: ${String(result._meta['parley/inbox'].reason)}]` : '';
     return `tool error${code}${inbox}: ${clip(String(first?.text ?? ''))}`;
   }
   return 'ok';
@@ -62,7 +64,8 @@ export class ExchangeLog {
   inbound(message: unknown): void {
     if (!isRecord(message) || typeof message.method !== 'string') return; // answers to questions: the hooks log those
     if (message.id === undefined) {
-      if (message.method === 'notifications/cancelled') this.line(`cancelled request ${String(isRecord(message.params) ? message.params.requestId : undefined)}`);
+      if (message.method === 'notifications/cancelled')
+        this.line(`cancelled request ${String(isRecord(message.params) ? message.params.requestId : undefined)}`);
       return;
     }
     this.open.set(idKey(message.id), { request: message, at: Date.now() });
@@ -104,7 +107,8 @@ export function observeExchanges(fetch: Fetch, log: Pick<ExchangeLog, 'line'>): 
     // The client's answer to a question: the elicitation hooks log it.
     if (isRecord(sent) && !message && 'id' in sent && response.status < 300) return response;
     if (message && message.id === undefined) {
-      if (message.method === 'notifications/cancelled') log.line(`cancelled request ${String(isRecord(message.params) ? message.params.requestId : undefined)}`);
+      if (message.method === 'notifications/cancelled')
+        log.line(`cancelled request ${String(isRecord(message.params) ? message.params.requestId : undefined)}`);
       return response;
     }
     const type = response.headers.get('content-type') ?? '';
@@ -117,7 +121,12 @@ export function observeExchanges(fetch: Fetch, log: Pick<ExchangeLog, 'line'>): 
       return false;
     };
     if (message && type.includes('application/json')) {
-      void response.clone().text().then((text) => answered(tryJson(text)) || log.line(`${request.method} ${pathOf(request)} → HTTP ${status} (${Date.now() - at} ms)`));
+      void response
+        .clone()
+        .text()
+        .then(
+          (text) => answered(tryJson(text)) || log.line(`${request.method} ${pathOf(request)} → HTTP ${status} (${Date.now() - at} ms)`),
+        );
       return response;
     }
     if (message && type.includes('text/event-stream') && response.body) {
@@ -139,7 +148,12 @@ async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: strin
     buffer += decoder.decode(chunk, { stream: true });
     let end: number;
     while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = buffer
+        .slice(0, end)
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       buffer = buffer.slice(end + 2);
       if (data.trim() && onData(data)) return; // the answer came: the rest of the stream is the client's alone
     }

@@ -24,7 +24,10 @@ export function startupBanner(server: ParleyServer, facts: BannerFacts): { banne
   const { config } = server;
   const store = server.elicitationStore;
   const names = [...server.tools.keys()];
-  const tools = names.length === 0 ? 'none' : `${names.slice(0, MAX_TOOLS).join(', ')}${names.length > MAX_TOOLS ? `, … (${names.length} in all)` : ''}`;
+  const tools =
+    names.length === 0
+      ? 'none'
+      : `${names.slice(0, MAX_TOOLS).join(', ')}${names.length > MAX_TOOLS ? `, … (${names.length} in all)` : ''}`;
   const storeLabel = store ? (STORE_LABEL[store.info.type] ?? store.info.type) : "stateless: no store, so older clients can't be asked";
   const elicitation = config.elicitation.enabled
     ? `on; ${MODERN_VERSION} asks in ${config.elicitation.requestState} requestState (${server.ephemeralStateKey ? 'a per-process key' : 'VAULT_SECRET'}), older clients' questions wait in ${storeLabel}`
@@ -36,7 +39,9 @@ export function startupBanner(server: ParleyServer, facts: BannerFacts): { banne
   ];
   if (server.questions) rows.push(['inbox', new URL('/_frontmcp/inbox', facts.url).href]);
   if (facts.accessLog) rows.push(['access log', 'on: a line per request']);
-  const banner = [`${server.info.name} ${server.info.version} serving ${facts.url}`, ...rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`)].join('\n');
+  const banner = [`${server.info.name} ${server.info.version} serving ${facts.url}`, ...rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`)].join(
+    '\n',
+  );
   return { banner, warnings: warningsOf(server, facts) };
 }
 
@@ -50,12 +55,22 @@ function warningsOf(server: ParleyServer, facts: BannerFacts): string[] {
       `No VAULT_SECRET (or JWT_SECRET): requestState is signed with this process's own key, yet the ${STORE_LABEL[store!.info.type] ?? store!.info.type} store says more instances share this server. Set the same VAULT_SECRET on every instance, or rounds that reach another instance start over.`,
     );
   if (production && !readEnv('MCP_SESSION_SECRET', server.env))
-    warnings.push('NODE_ENV=production and no MCP_SESSION_SECRET: clients before 2026-07-28 get 503 on initialize. Set it, the same on every instance.');
+    warnings.push(
+      'NODE_ENV=production and no MCP_SESSION_SECRET: clients before 2026-07-28 get 503 on initialize. Set it, the same on every instance.',
+    );
   if (shared && !store!.info.encrypted && !production)
-    warnings.push(`Older clients' questions and answers are kept unencrypted in ${STORE_LABEL[store!.info.type] ?? store!.info.type}: set MCP_ELICITATION_SECRET (or MCP_SESSION_SECRET) to encrypt them.`);
+    warnings.push(
+      `Older clients' questions and answers are kept unencrypted in ${STORE_LABEL[store!.info.type] ?? store!.info.type}: set MCP_ELICITATION_SECRET (or MCP_SESSION_SECRET) to encrypt them.`,
+    );
   if (!facts.loopback) {
-    if (!server.verifyBearer) warnings.push(`Listening beyond this machine (${facts.url}) with no auth: every caller is anonymous. Set auth: { secret } or { jwksUrl }, or serve behind a proxy that checks callers.`);
-    if (server.config.http.allowedHosts === undefined) warnings.push('The Host header is not checked (http.allowedHosts is not set): list the names this server is reached by, against DNS rebinding.');
+    if (!server.verifyBearer)
+      warnings.push(
+        `Listening beyond this machine (${facts.url}) with no auth: every caller is anonymous. Set auth: { secret } or { jwksUrl }, or serve behind a proxy that checks callers.`,
+      );
+    if (server.config.http.allowedHosts === undefined)
+      warnings.push(
+        'The Host header is not checked (http.allowedHosts is not set): list the names this server is reached by, against DNS rebinding.',
+      );
   }
   return warnings;
 }

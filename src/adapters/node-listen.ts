@@ -49,7 +49,9 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
   const server = createServer((incoming, outgoing) => {
     const url = urlOf(incoming, address);
     if (url === undefined) {
-      outgoing.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
+      outgoing
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
       return;
     }
     const target = incoming.url!;

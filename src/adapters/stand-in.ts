@@ -14,12 +14,24 @@ export function standIn(light: abstract new (...args: never[]) => { readonly rea
       proto,
       name,
       typeof member.value === 'function'
-        ? { value(this: { real: object }, ...args: unknown[]) { return (real(this)[name] as (...a: unknown[]) => unknown)(...args); } }
-        : { get(this: { real: object }) { return real(this)[name]; } },
+        ? {
+            value(this: { real: object }, ...args: unknown[]) {
+              return (real(this)[name] as (...a: unknown[]) => unknown)(...args);
+            },
+          }
+        : {
+            get(this: { real: object }) {
+              return real(this)[name];
+            },
+          },
     );
   }
   const iterate = Object.getOwnPropertyDescriptor(fetchClass.prototype, Symbol.iterator);
   if (iterate && !Object.hasOwn(proto, Symbol.iterator))
-    Object.defineProperty(proto, Symbol.iterator, { value(this: { real: object }) { return (this.real as Iterable<unknown>)[Symbol.iterator](); } });
+    Object.defineProperty(proto, Symbol.iterator, {
+      value(this: { real: object }) {
+        return (this.real as Iterable<unknown>)[Symbol.iterator]();
+      },
+    });
   Object.setPrototypeOf(proto, fetchClass.prototype);
 }

@@ -5,13 +5,32 @@ import { createBearerVerifier } from './bearer';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
 import { createSettler, type ParleyServer, type Platform } from '../engine';
-import { createLogger, createRedactor, INSPECT, inspectFields, isProduction, readEnv, redactingLogger, secretsIn, defaultTurnEnd, type EnvSource } from '../runtime';
+import {
+  createLogger,
+  createRedactor,
+  INSPECT,
+  inspectFields,
+  isProduction,
+  readEnv,
+  redactingLogger,
+  secretsIn,
+  defaultTurnEnd,
+  type EnvSource,
+} from '../runtime';
 import { Responder } from '../protocol';
-import { parseConfig, type FrontMcpConfigInput, serverOptionsOf, createChangeHub, type ChangeHub, buildPrompts, buildRegistry, buildResources } from '../server';
+import {
+  parseConfig,
+  type FrontMcpConfigInput,
+  serverOptionsOf,
+  createChangeHub,
+  type ChangeHub,
+  buildPrompts,
+  buildRegistry,
+  buildResources,
+} from '../server';
 import { createElicitationStore } from './store-factory';
 import { createQuestionService } from './questions';
 import { drivers } from '#node-only';
-
 
 /** A config object, or a class decorated with @FrontMcp. */
 export type ServerInput = FrontMcpConfigInput | Function;
@@ -24,10 +43,17 @@ export function configOf(input: ServerInput): FrontMcpConfigInput {
 }
 
 /** `platform`: what a runtime adapter passes (parley-mcp/node: its response writer, end of turn and node:crypto). */
-export async function buildServer(input: ServerInput, env?: EnvSource, changes: ChangeHub = createChangeHub(), platform: Platform = {}): Promise<ParleyServer> {
+export async function buildServer(
+  input: ServerInput,
+  env?: EnvSource,
+  changes: ChangeHub = createChangeHub(),
+  platform: Platform = {},
+): Promise<ParleyServer> {
   const config = parseConfig(configOf(input));
   const redactor = createRedactor(secretsIn(config, env));
-  const logger = config.logger ? redactingLogger(config.logger, redactor) : createLogger(config.logging?.level ?? 'info', undefined, redactor);
+  const logger = config.logger
+    ? redactingLogger(config.logger, redactor)
+    : createLogger(config.logging?.level ?? 'info', undefined, redactor);
   const production = isProduction(env);
   const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
   const prompts = buildPrompts(config.apps);
@@ -37,7 +63,9 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
   const stateKeys = await createStateKeys(secrets.length > 0 ? secrets : [randomBytes(32)], platform);
   const ephemeralKeyWarned = secrets.length === 0 && production && (config.redis !== undefined || config.elicitation.redis !== undefined);
   if (ephemeralKeyWarned)
-    logger.warn('requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.');
+    logger.warn(
+      'requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.',
+    );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const questions = await createQuestionService(config, env, logger);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
@@ -71,6 +99,7 @@ export async function buildServer(input: ServerInput, env?: EnvSource, changes: 
 
 /** A built server: its fields as given, and the environment behind a getter, so serializing the server never shows it. */
 // The interface merges the fields in (set by Object.assign); the class adds only the #private environment.
+// biome-ignore lint/correctness/noUnusedVariables: merged into the class of the same name
 interface BuiltServer extends Omit<ParleyServer, 'env'> {}
 class BuiltServer implements ParleyServer {
   readonly #env: EnvSource;

@@ -50,7 +50,10 @@ class HandlerAsker implements Asker {
       }, ttl);
     });
     try {
-      const answer = await Promise.race([Promise.resolve(handler(params, { signal: AbortSignal.any([waiting.signal, this.signal]) })), timeout]);
+      const answer = await Promise.race([
+        Promise.resolve(handler(params, { signal: AbortSignal.any([waiting.signal, this.signal]) })),
+        timeout,
+      ]);
       if (answer?.action === 'accept' && params.mode !== 'url' && params.requestedSchema) {
         const problem = checkFlatForm(answer.content ?? {}, params.requestedSchema);
         if (problem) throw new InvalidInputError(`Invalid elicitation result content: ${problem}`);
@@ -115,7 +118,8 @@ export async function createDirect(input: ServerInput): Promise<DirectServer> {
     async listTools() {
       return { tools: server.config.elicitation.enabled ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
     },
-    callTool: (name, args = {}, options = {}) => callToolWithFallback(server, name, withoutProtoKeys(args), { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
+    callTool: (name, args = {}, options = {}) =>
+      callToolWithFallback(server, name, withoutProtoKeys(args), { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
     async dispose() {
       await server.elicitationStore?.backend.close();
     },

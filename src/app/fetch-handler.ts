@@ -5,7 +5,16 @@ import type { KeepAlive, ParleyServer, Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { ErrorCode, fetchResponder, HEADER, McpWireError, methodNotAllowed } from '../protocol';
-import { handlePost, closeServer, handleLegacyDelete, handleLegacyGet, type CloseOptions, checkRequestOrigin, isBrowserVisit, landingPage } from '../http';
+import {
+  handlePost,
+  closeServer,
+  handleLegacyDelete,
+  handleLegacyGet,
+  type CloseOptions,
+  checkRequestOrigin,
+  isBrowserVisit,
+  landingPage,
+} from '../http';
 export type { CloseOptions } from '../http';
 
 export interface HandlerOptions {
@@ -121,7 +130,10 @@ export function createStartingHandler(input: ServerInput, onStart: (server: Parl
  * For parley-mcp/node: builds the server now, rejecting with its error (a bad config fails `serve()`, not the first
  * request), and returns the handler over it with the built server, for the startup banner.
  */
-export async function startFetchHandler(input: ServerInput, platform: Platform = {}): Promise<{ handler: FetchHandler; server: ParleyServer }> {
+export async function startFetchHandler(
+  input: ServerInput,
+  platform: Platform = {},
+): Promise<{ handler: FetchHandler; server: ParleyServer }> {
   const changes = createChangeHub();
   let server: ParleyServer;
   try {
@@ -135,7 +147,13 @@ export async function startFetchHandler(input: ServerInput, platform: Platform =
   return { handler: handlerOver(input, changes, platform, server), server };
 }
 
-function handlerOver(input: ServerInput, changes: ChangeHub, platform: Platform, prebuilt?: ParleyServer, onStart?: (server: ParleyServer) => void): FetchHandler {
+function handlerOver(
+  input: ServerInput,
+  changes: ChangeHub,
+  platform: Platform,
+  prebuilt?: ParleyServer,
+  onStart?: (server: ParleyServer) => void,
+): FetchHandler {
   let built: ParleyServer | undefined = prebuilt;
   let route: Route | undefined = prebuilt && buildRoutes(prebuilt); // once built, requests skip the wait
   let ready: Promise<Route> | undefined;

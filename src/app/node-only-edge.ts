@@ -8,7 +8,8 @@ import type { StoreDrivers } from './node-only';
 const REDIS_HTTP_NOT_IN_BUNDLE =
   "Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http' (see Parley's docs/deployment.md, Cloudflare Workers)";
 
-const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this build (an edge bundle): run on Node.js`));
+const unavailable = (what: string) => () =>
+  Promise.reject(new Error(`${what} is not available in this build (an edge bundle): run on Node.js`));
 
 export const drivers: StoreDrivers = {
   redis: unavailable('Redis over TCP (ioredis)'),

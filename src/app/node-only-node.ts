@@ -10,7 +10,8 @@ const needs =
   (): Promise<T> =>
     load().catch((error: unknown) => {
       const code = (error as { code?: unknown } | null)?.code;
-      const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(`'${pkg}'`);
+      const missing =
+        (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(`'${pkg}'`);
       if (!missing) throw error;
       throw new Error(`${what} needs the ${pkg} package, which is not installed: run npm install ${pkg}`);
     });

@@ -5,9 +5,13 @@ import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import type { RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
-
 export interface StoreDrivers {
-  redis(): Promise<{ createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra: { onError?: (error: Error) => void }): Promise<StoreBackend> }>;
+  redis(): Promise<{
+    createRedisStore(
+      options: RedisTcpOptions | RedisClusterOptions | string,
+      extra: { onError?: (error: Error) => void },
+    ): Promise<StoreBackend>;
+  }>;
   sqlite(): Promise<{ createSqliteStore(options: SqliteOptions): Promise<StoreBackend> }>;
   redisHttp(): Promise<RedisHttpDriver>;
   /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */

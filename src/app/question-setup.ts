@@ -7,28 +7,59 @@ import { encryptionSecret } from './store-factory';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
 import { drivers } from '#node-only';
 export { readPersistentOptions } from '../questions';
-import { QuestionCodec, InvalidQuestionStoreError, type PersistentOptions, LoopbackTokenAuth, QuestionStore, QuestionService, createNotify, readNotifyOption } from '../questions';
+import {
+  QuestionCodec,
+  InvalidQuestionStoreError,
+  type PersistentOptions,
+  LoopbackTokenAuth,
+  QuestionStore,
+  QuestionService,
+  createNotify,
+  readNotifyOption,
+} from '../questions';
 
 /** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
-export async function buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService> {
+export async function buildQuestionService(
+  config: FrontMcpConfig,
+  options: PersistentOptions,
+  env: EnvSource,
+  logger: Logger,
+): Promise<QuestionService> {
   const secret = encryptionSecret(env);
   const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
   const people = config.http.auth?.people === 'loopback-token' ? new LoopbackTokenAuth(config.info.name, backend, codec) : undefined;
-  logger.info(`Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`);
-  if (!people) logger.warn("elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.");
+  logger.info(
+    `Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`,
+  );
+  if (!people)
+    logger.warn(
+      "elicitation.persistent is on without people auth: nobody can sign in to the inbox. Set http: { auth: { people: 'loopback-token' } }.",
+    );
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
   const notify = readNotifyOption(options.notify);
   if (notify) {
-    if (typeof notify !== 'function' && notify.includeLink && !people) throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
-    service.notify = createNotify(notify, { server: config.info.name, logger, people, origin: () => service.origin ?? service.fallbackOrigin });
+    if (typeof notify !== 'function' && notify.includeLink && !people)
+      throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    service.notify = createNotify(notify, {
+      server: config.info.name,
+      logger,
+      people,
+      origin: () => service.origin ?? service.fallbackOrigin,
+    });
   }
   return service;
 }
 
 /** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */
-async function openStore(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger, encrypted: boolean): Promise<{ backend: StoreBackend; keyPrefix: string }> {
+async function openStore(
+  config: FrontMcpConfig,
+  options: PersistentOptions,
+  env: EnvSource,
+  logger: Logger,
+  encrypted: boolean,
+): Promise<{ backend: StoreBackend; keyPrefix: string }> {
   const onError = (error: Error) => logger.warn(`Question store: ${error.message}`);
   const redis = async (value: unknown, from: string) => {
     const parsed = redisOptionsSchema.safeParse(value);
@@ -48,7 +79,10 @@ async function openStore(config: FrontMcpConfig, options: PersistentOptions, env
   if (storage?.type === 'memory') return { backend: memoryStore(), keyPrefix: DEFAULT_KEY_PREFIX };
   if (storage?.type === 'redis') {
     const value = storage.redis ?? config.elicitation.redis ?? config.redis;
-    if (value === undefined) throw new InvalidQuestionStoreError("storage { type: 'redis' } needs Redis options: storage.redis, elicitation.redis or the server's redis");
+    if (value === undefined)
+      throw new InvalidQuestionStoreError(
+        "storage { type: 'redis' } needs Redis options: storage.redis, elicitation.redis or the server's redis",
+      );
     return redis(value, 'storage.redis');
   }
   if (storage?.type === 'sqlite') {

@@ -9,7 +9,10 @@ import { EDGE_REFUSAL, InvalidQuestionStoreError, type QuestionService } from '.
 export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
   // The policy is checked where it runs: an edge bundle's stand-in refuses it (it is left out there).
   if (config.elicitation.unanswered) {
-    const loaded = await drivers.unanswered().then((policy) => policy.unansweredConfigProblem(config.elicitation), (error: Error) => error.message);
+    const loaded = await drivers.unanswered().then(
+      (policy) => policy.unansweredConfigProblem(config.elicitation),
+      (error: Error) => error.message,
+    );
     if (loaded) throw new Error(`Invalid server configuration:\n  elicitation.unanswered: ${loaded}`);
   }
   const persistent = config.elicitation.persistent;

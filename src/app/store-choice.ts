@@ -1,11 +1,18 @@
 // Which store keeps pending elicitations, row by row as the docs' table checks: elicitation.redis, the server's redis,
 // its sqlite, Redis from the environment, memory. A new backend adds a provider case or a row here.
 import { readEnv, type EnvSource } from '../runtime';
-import { type StoreSource, memoryStore, redisOptionsSchema, type RedisHttpOptions, type RedisOptions, type SqliteOptions, type StoreBackend } from '../stores';
+import {
+  type StoreSource,
+  memoryStore,
+  redisOptionsSchema,
+  type RedisHttpOptions,
+  type RedisOptions,
+  type SqliteOptions,
+  type StoreBackend,
+} from '../stores';
 import type { FrontMcpConfig } from '../server';
 // Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"), so workerd never pulls ioredis.
 import { drivers } from '#node-only';
-
 
 /** A store picked but not opened yet: what it can do is known up front, so refusals need no connection. */
 export interface StoreChoice {
@@ -51,7 +58,12 @@ export function redisChoice(options: RedisOptions, source: StoreSource, env: Env
  */
 export function redisHttpChoice(options: RedisHttpOptions, source: StoreSource, env: EnvSource): StoreChoice {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  return { source, keyPrefix, distributed: true, open: async (onError) => (await drivers.redisHttp()).openRedisHttpStore(options, env, keyPrefix, onError) };
+  return {
+    source,
+    keyPrefix,
+    distributed: true,
+    open: async (onError) => (await drivers.redisHttp()).openRedisHttpStore(options, env, keyPrefix, onError),
+  };
 }
 
 export function sqliteChoice(options: SqliteOptions): StoreChoice {
@@ -76,7 +88,14 @@ export function redisFromEnv(env: EnvSource): RedisOptions | undefined {
     if (!/^\d+$/.test(text)) throw new Error(`${name} must be a whole number, got "${text}"`);
     return Number(text);
   };
-  return { provider: 'redis', host, port: number('REDIS_PORT'), password: readEnv('REDIS_PASSWORD', env), db: number('REDIS_DB'), tls: readEnv('REDIS_TLS', env) === 'true' };
+  return {
+    provider: 'redis',
+    host,
+    port: number('REDIS_PORT'),
+    password: readEnv('REDIS_PASSWORD', env),
+    db: number('REDIS_DB'),
+    tls: readEnv('REDIS_TLS', env) === 'true',
+  };
 }
 
 type Row = (config: FrontMcpConfig, env: EnvSource) => StoreChoice | undefined;

@@ -15,7 +15,11 @@ export const encryptionSecret = (env: EnvSource): string | undefined =>
  * Resolves to undefined only on an edge isolate with `elicitation.edge: 'stateless'` and no store that serves there.
  * @example const store = await createElicitationStore(config, env, logger);
  */
-export async function createElicitationStore(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<ElicitationStore | undefined> {
+export async function createElicitationStore(
+  config: FrontMcpConfig,
+  env: EnvSource,
+  logger: Logger,
+): Promise<ElicitationStore | undefined> {
   const choice = chooseElicitationStore(config, env);
   if (choice.refused) throw new ElicitationNotSupportedError(choice.refused);
   if (isEdgeRuntime()) {
@@ -24,7 +28,9 @@ export async function createElicitationStore(config: FrontMcpConfig, env: EnvSou
     if (choice.notOnEdge && choice.source !== 'env' && choice.source !== 'memory') throw new ElicitationNotSupportedError(choice.notOnEdge);
     if (!choice.distributed || choice.notOnEdge) {
       if (config.elicitation.edge !== 'stateless') throw new ElicitationNotSupportedError(EDGE_NEEDS_DISTRIBUTED);
-      logger.info("No elicitation store on this Edge runtime (elicitation.edge: 'stateless'): clients on 2026-07-28 are asked through requestState; older clients can't be asked");
+      logger.info(
+        "No elicitation store on this Edge runtime (elicitation.edge: 'stateless'): clients on 2026-07-28 are asked through requestState; older clients can't be asked",
+      );
       return undefined;
     }
   }
@@ -37,6 +43,7 @@ export async function createElicitationStore(config: FrontMcpConfig, env: EnvSou
 }
 
 /** An opened store: its fields as given, and the encryption secret behind a getter over a #private field (never serialized). */
+// biome-ignore lint/correctness/noUnusedVariables: merged into the class of the same name
 interface OpenedStore extends Omit<ElicitationStore, 'secret'> {}
 class OpenedStore implements ElicitationStore {
   readonly #secret: string | undefined;

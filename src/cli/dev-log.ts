@@ -9,10 +9,17 @@ export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
     request: [
       (q) => {
         const fields = Object.keys(isRecord(q.requestedSchema?.properties) ? q.requestedSchema.properties : {});
-        log.line(`${q.tool} asks ${q.key}: ${JSON.stringify(clip(q.message))}${q.mode === 'url' ? ` (open ${q.url})` : ` (${fields.join(', ')})`}`);
+        log.line(
+          `${q.tool} asks ${q.key}: ${JSON.stringify(clip(q.message))}${q.mode === 'url' ? ` (open ${q.url})` : ` (${fields.join(', ')})`}`,
+        );
       },
     ],
-    result: [(a) => log.line(`${a.tool} got ${a.key}${a.answeredIn === 'inbox' ? ' from the inbox' : ''}: ${a.result.status}${a.result.content !== undefined ? ` ${clip(JSON.stringify(a.result.content))}` : ''}`)],
+    result: [
+      (a) =>
+        log.line(
+          `${a.tool} got ${a.key}${a.answeredIn === 'inbox' ? ' from the inbox' : ''}: ${a.result.status}${a.result.content !== undefined ? ` ${clip(JSON.stringify(a.result.content))}` : ''}`,
+        ),
+    ],
     moved: [(m) => log.line(`${m.tool} put ${m.key} in the caller's inbox: ${INBOX_REASONS[m.reason]}`)],
   };
 }

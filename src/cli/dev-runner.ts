@@ -34,11 +34,15 @@ export class DevRunner {
   start(): void {
     // Survives atomic saves (a temp file renamed over the source): see dev-watch.ts.
     const skip = (path: string) => IGNORED.test(path);
-    this.watcher = watchTree(this.options.root, (name) => {
-      if (!SOURCE.test(name) || IGNORED.test(name)) return;
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.restart(name), DEBOUNCE_MS);
-    }, skip);
+    this.watcher = watchTree(
+      this.options.root,
+      (name) => {
+        if (!SOURCE.test(name) || IGNORED.test(name)) return;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.restart(name), DEBOUNCE_MS);
+      },
+      skip,
+    );
     this.spawn();
   }
 

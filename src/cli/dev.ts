@@ -22,17 +22,24 @@ export async function dev(args: string[]): Promise<number> {
     allowPositionals: true,
     options: { stdio: { type: 'boolean' }, port: { type: 'string' }, log: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help) return void process.stderr.write(`${DEV_USAGE}\n`), 0;
+  if (values.help) return (void process.stderr.write(`${DEV_USAGE}\n`), 0);
   const entry = positionals[0] ? resolve(positionals[0]) : DEFAULT_ENTRIES.map((e) => resolve(e)).find(existsSync);
-  if (!entry || !existsSync(entry)) return fail(positionals[0] ? `No such file: ${positionals[0]}` : `No entry given, and none of ${DEFAULT_ENTRIES.join(', ')} exists`);
-  if (!isEsm(entry)) return fail(`${entry} would load as CommonJS: Parley is ESM-only. Add "type": "module" to its package.json, or name it .mts`);
+  if (!entry || !existsSync(entry))
+    return fail(positionals[0] ? `No such file: ${positionals[0]}` : `No entry given, and none of ${DEFAULT_ENTRIES.join(', ')} exists`);
+  if (!isEsm(entry))
+    return fail(`${entry} would load as CommonJS: Parley is ESM-only. Add "type": "module" to its package.json, or name it .mts`);
   const port = values.stdio ? 0 : await choosePort(values.port ?? process.env.PORT ?? '3000');
   if (port === undefined) return fail(`--port must be a port number, not ${values.port}`);
   if (!values.stdio && !(await isFree(port))) return fail(`port ${port} is in use: pass --port N (0 picks a free one), or set PORT`);
 
   const logSink = values.log ? createWriteStream(values.log, { flags: 'a' }) : process.stderr;
   const print = (line: string) => void logSink.write(`${line}\n`);
-  const bridge = values.stdio ? new StdioBridge((line) => void process.stdout.write(`${line}\n`), () => void stop()) : undefined;
+  const bridge = values.stdio
+    ? new StdioBridge(
+        (line) => void process.stdout.write(`${line}\n`),
+        () => void stop(),
+      )
+    : undefined;
   const runner = new DevRunner({
     entry,
     root: dirname(entry),

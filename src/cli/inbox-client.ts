@@ -30,8 +30,14 @@ export class InboxClient {
   private async send(path: string, init: RequestInit = {}): Promise<{ status: number; body: any; response: Response }> {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set('cookie', this.cookie);
-    const response = await fetch(`${this.origin}${path}`, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
-    if (response.status >= 300 && response.status < 400) throw new Error(`The server answered ${path} with a redirect (${response.status}); parley inbox follows none`);
+    const response = await fetch(`${this.origin}${path}`, {
+      ...init,
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    if (response.status >= 300 && response.status < 400)
+      throw new Error(`The server answered ${path} with a redirect (${response.status}); parley inbox follows none`);
     const text = await response.text();
     let body: any;
     try {
@@ -44,10 +50,17 @@ export class InboxClient {
 
   /** Spends the link's code (it works once) and keeps the session cookie. */
   async signIn(link: InboxLink): Promise<void> {
-    const { status, response } = await this.send('/_frontmcp/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: link.code }) });
+    const { status, response } = await this.send('/_frontmcp/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: link.code }),
+    });
     if (status === 401) throw new Error('This link was already used or has expired: ask for a new one (each run needs a fresh link)');
     if (status !== 204) throw new Error(`Sign-in failed (HTTP ${status})`);
-    const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('parley_inbox='));
+    const cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('parley_inbox='));
     if (!cookie) throw new Error('The server signed in without a session cookie');
     this.cookie = cookie;
   }
@@ -58,14 +71,22 @@ export class InboxClient {
     return body as InboxView;
   }
 
-  async answer(id: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Promise<{ ok: boolean; message: string }> {
+  async answer(
+    id: string,
+    action: 'accept' | 'decline' | 'cancel',
+    content?: Record<string, unknown>,
+  ): Promise<{ ok: boolean; message: string }> {
     const payload = action === 'accept' ? { action, content: content ?? {} } : { action };
     const { status, body } = await this.send(`/_frontmcp/questions/${encodeURIComponent(id)}/answer`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(payload),
     });
-    if (status === 200) return { ok: true, message: body?.delivered === 'waiting-call' ? 'the waiting call has it' : 'it waits for the next call that asks it' };
+    if (status === 200)
+      return {
+        ok: true,
+        message: body?.delivered === 'waiting-call' ? 'the waiting call has it' : 'it waits for the next call that asks it',
+      };
     if (status === 409) return { ok: false, message: 'this question already has an answer' };
     if (status === 404) return { ok: false, message: 'no such question for this sign-in' };
     return { ok: false, message: typeof body?.message === 'string' ? body.message : `HTTP ${status}` };

@@ -17,9 +17,15 @@ export function describeFields(schema: Schema): string[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, field]) => {
     const choices = choicesOf(field) ?? choicesOf(field.items as Field | undefined);
-    const kind = choices ? `${field.type === 'array' ? 'any of' : 'one of'} ${choices.map((c) => JSON.stringify(c)).join(', ')}` : (field.format ?? field.type ?? 'value');
+    const kind = choices
+      ? `${field.type === 'array' ? 'any of' : 'one of'} ${choices.map((c) => JSON.stringify(c)).join(', ')}`
+      : (field.format ?? field.type ?? 'value');
     const extra = field.default !== undefined ? `, default ${JSON.stringify(field.default)}` : '';
-    return clean(`- ${name}${required.has(name) ? ' (required)' : ''}: ${kind}${extra}${field.description ? ` — ${field.description}` : ''}`, true, 300);
+    return clean(
+      `- ${name}${required.has(name) ? ' (required)' : ''}: ${kind}${extra}${field.description ? ` — ${field.description}` : ''}`,
+      true,
+      300,
+    );
   });
 }
 
@@ -56,7 +62,10 @@ function read(field: Field, reply: string): { ok: true; value: unknown } | { ok:
   const choices = choicesOf(field);
   const itemChoices = choicesOf(field.items as Field | undefined);
   if (field.type === 'array' && itemChoices) {
-    const picked = reply.split(',').map((s) => s.trim()).filter(Boolean);
+    const picked = reply
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = picked.find((p) => !itemChoices.map(String).includes(p));
     if (bad) return { ok: false, problem: `Choose from ${itemChoices.join(', ')} (comma-separated)` };
     return { ok: true, value: picked.map((p) => itemChoices.find((c) => String(c) === p)) };
@@ -72,7 +81,8 @@ function read(field: Field, reply: string): { ok: true; value: unknown } | { ok:
   }
   if (field.type === 'number' || field.type === 'integer') {
     const n = Number(reply);
-    if (!Number.isFinite(n) || (field.type === 'integer' && !Number.isInteger(n))) return { ok: false, problem: `Enter ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
+    if (!Number.isFinite(n) || (field.type === 'integer' && !Number.isInteger(n)))
+      return { ok: false, problem: `Enter ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
     return { ok: true, value: n };
   }
   return { ok: true, value: reply };

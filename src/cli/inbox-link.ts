@@ -15,7 +15,8 @@ export function parseInboxLink(link: string, serverUrl?: string): InboxLink {
     throw new Error('That is not a link: paste the whole inbox link the server printed');
   }
   const code = new URLSearchParams(url.hash.slice(1)).get('code') ?? url.searchParams.get('code');
-  if (!code || !/^[A-Za-z0-9_-]{16,256}$/.test(code)) throw new Error('The link has no sign-in code: paste the whole inbox link the server printed');
+  if (!code || !/^[A-Za-z0-9_-]{16,256}$/.test(code))
+    throw new Error('The link has no sign-in code: paste the whole inbox link the server printed');
   checkAddress(url);
   if (serverUrl !== undefined) {
     const server = new URL(serverUrl);
@@ -33,13 +34,16 @@ export function checkAddress(url: URL): void {
 }
 
 // Escape sequences whole (CSI, OSC and other ESC-introduced ones), so none of their text is left behind either.
-const SEQUENCES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
+const SEQUENCES =
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
 // C0 and C1 controls (but newline and tab), DEL, and the bidi overrides that reorder what a terminal shows.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** What the server sent, safe to print: no escape sequences, no bidi tricks; `oneLine` also folds newlines. */
 export function clean(value: unknown, oneLine = false, max = 2000): string {
-  let text = String(value ?? '').replace(SEQUENCES, '').replace(CONTROLS, '');
+  let text = String(value ?? '')
+    .replace(SEQUENCES, '')
+    .replace(CONTROLS, '');
   if (oneLine) text = text.replace(/[\n\t]+/g, ' ');
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

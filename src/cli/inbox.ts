@@ -22,7 +22,10 @@ The one-time inbox link is read from FRONTMCP_INBOX_LINK, else stdin, else asked
 (so it shows in no process list or shell history). Each run needs a fresh link.`;
 
 /** Runs the command; resolves with the exit code. */
-export async function runInbox(argv: string[], io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runInbox(
+  argv: string[],
+  io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const say = (line = '') => io.stdout.write(`${line}\n`);
   let args;
   try {
@@ -50,7 +53,8 @@ export async function runInbox(argv: string[], io: CliIo = { stdin: process.stdi
   try {
     const action = values.decline ? 'decline' : values.cancel ? 'cancel' : 'accept';
     if (values.decline && values.cancel) throw new Error('Choose one of --decline and --cancel');
-    if (values.answer === undefined && (values.content !== undefined || values.decline || values.cancel)) throw new Error('--content, --decline and --cancel go with --answer <id>');
+    if (values.answer === undefined && (values.content !== undefined || values.decline || values.cancel))
+      throw new Error('--content, --decline and --cancel go with --answer <id>');
     let content: Record<string, unknown> | undefined;
     if (values.content !== undefined) {
       if (action !== 'accept') throw new Error('--content goes with an accept, not with --decline or --cancel');
@@ -61,14 +65,22 @@ export async function runInbox(argv: string[], io: CliIo = { stdin: process.stdi
     await client.signIn(link);
     if (values.answer !== undefined) {
       const outcome = await client.answer(values.answer, action, content);
-      say(outcome.ok ? `Answered ${clean(values.answer, true)} (${action}): ${outcome.message}.` : `Not answered: ${clean(outcome.message, true)}.`);
+      say(
+        outcome.ok
+          ? `Answered ${clean(values.answer, true)} (${action}): ${outcome.message}.`
+          : `Not answered: ${clean(outcome.message, true)}.`,
+      );
       return outcome.ok ? 0 : 1;
     }
     const view = await client.list();
     say(`Questions for ${clean(view.signedInAs, true)}: ${view.questions.length}`);
     for (const q of view.questions) printQuestion(say, q);
     if (!(io.stdin.isTTY && io.stdout.isTTY)) return 0;
-    await answerOnTerminal(io, client, view.questions.filter((q) => q.state === 'open'));
+    await answerOnTerminal(
+      io,
+      client,
+      view.questions.filter((q) => q.state === 'open'),
+    );
     return 0;
   } catch (error) {
     io.stderr.write(`parley inbox: ${clean((error as Error).message)}\n`);
@@ -135,8 +147,13 @@ function readHidden(stdin: NodeJS.ReadStream): Promise<string> {
 function printQuestion(say: (line?: string) => void, q: InboxQuestion): void {
   say();
   say(`[${clean(q.id, true)}] ${clean(q.message)}`);
-  say(`  key ${clean(q.key, true)} · ${q.state === 'answered' ? 'answered' : q.waiting ? 'a call is waiting' : 'no call waiting'} · expires ${new Date(q.expiresAt).toISOString()}`);
-  const reason = typeof q.from?.reason === 'string' && Object.hasOwn(INBOX_REASONS, q.from.reason) ? INBOX_REASONS[q.from.reason as InboxReason] : undefined;
+  say(
+    `  key ${clean(q.key, true)} · ${q.state === 'answered' ? 'answered' : q.waiting ? 'a call is waiting' : 'no call waiting'} · expires ${new Date(q.expiresAt).toISOString()}`,
+  );
+  const reason =
+    typeof q.from?.reason === 'string' && Object.hasOwn(INBOX_REASONS, q.from.reason)
+      ? INBOX_REASONS[q.from.reason as InboxReason]
+      : undefined;
   if (reason) say(`  from ${clean(String(q.from?.tool), true)} · ${reason}`);
   for (const line of describeFields(q.requestedSchema)) say(`  ${line}`);
 }

@@ -2,14 +2,29 @@
 type Command = { usage: string; run: (args: string[]) => Promise<number> };
 
 // A Map, so `parley constructor` is an unknown command, not Object.prototype's.
-const COMMANDS = new Map<string, Command>(Object.entries({
-  inbox: { usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions', run: async (a) => (await import('./inbox')).runInbox(a) },
-  init: { usage: 'parley init <dir>   make a new project: a server with a tool that asks, its tests, Node, Workers and Next.js entries', run: async (a) => (await import('./init')).init(a) },
-  token: { usage: 'parley token --sub <subject> [--secret S] [--expires 1h]   a dev HS256 token for auth: { secret }', run: async (a) => (await import('./token')).runToken(a) },
-  dev: { usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change', run: async (a) => (await import('./dev')).dev(a) },
-} satisfies Record<string, Command>));
+const COMMANDS = new Map<string, Command>(
+  Object.entries({
+    inbox: {
+      usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions',
+      run: async (a) => (await import('./inbox')).runInbox(a),
+    },
+    init: {
+      usage: 'parley init <dir>   make a new project: a server with a tool that asks, its tests, Node, Workers and Next.js entries',
+      run: async (a) => (await import('./init')).init(a),
+    },
+    token: {
+      usage: 'parley token --sub <subject> [--secret S] [--expires 1h]   a dev HS256 token for auth: { secret }',
+      run: async (a) => (await import('./token')).runToken(a),
+    },
+    dev: {
+      usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change',
+      run: async (a) => (await import('./dev')).dev(a),
+    },
+  } satisfies Record<string, Command>),
+);
 
-const usage = () => `usage:\n${[...COMMANDS.values()].map((c) => `  ${c.usage}`).join('\n')}\n  parley --version\n  parley <command> --help   what a command takes\n`;
+const usage = () =>
+  `usage:\n${[...COMMANDS.values()].map((c) => `  ${c.usage}`).join('\n')}\n  parley --version\n  parley <command> --help   what a command takes\n`;
 
 /** Runs `parley <command> [...args]` and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {

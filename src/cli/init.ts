@@ -21,14 +21,18 @@ const NAMED = ['README.md', 'wrangler.toml', 'src/server.ts'];
 
 export async function init(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
-  if (values.help) return void process.stderr.write(`${INIT_USAGE}\n`), 0;
+  if (values.help) return (void process.stderr.write(`${INIT_USAGE}\n`), 0);
   if (positionals.length !== 1) return fail(`give one directory to make the project in\n\n${INIT_USAGE}`);
   const target = resolve(positionals[0]!);
   if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0))
     return fail(`${positionals[0]} already exists and is not an empty directory: choose a new one (Parley does not overwrite files)`);
 
   const name = packageName(basename(target));
-  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> };
+  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   cpSync(TEMPLATE, target, { recursive: true });
   renameSync(join(target, 'gitignore'), join(target, '.gitignore')); // npm pack leaves out files named .gitignore
   for (const file of NAMED) writeFileSync(join(target, file), readFileSync(join(target, file), 'utf8').replaceAll('__NAME__', name));
@@ -36,7 +40,9 @@ export async function init(args: string[]): Promise<number> {
 
   const relativePath = relative(process.cwd(), target) || '.';
   const where = /[\s'"$]/.test(relativePath) ? JSON.stringify(relativePath) : relativePath;
-  process.stdout.write(`Made ${name} in ${where}. Next:\n  cd ${where}\n  npm install\n  npm start      # http://127.0.0.1:3000/mcp\n  npm test\nREADME.md says how to deploy it to Cloudflare Workers and to Next.js or Vercel.\n`);
+  process.stdout.write(
+    `Made ${name} in ${where}. Next:\n  cd ${where}\n  npm install\n  npm start      # http://127.0.0.1:3000/mcp\n  npm test\nREADME.md says how to deploy it to Cloudflare Workers and to Next.js or Vercel.\n`,
+  );
   return 0;
 }
 
@@ -55,7 +61,12 @@ function projectPackage(name: string, version: string, tsx: string) {
 
 /** A directory's name as an npm package and Worker name: lowercase letters, digits and dashes. */
 function packageName(dir: string): string {
-  return dir.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'mcp-server';
+  return (
+    dir
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'mcp-server'
+  );
 }
 
 function fail(message: string): number {

@@ -29,7 +29,8 @@ export class StdioBridge {
   listen(input: NodeJS.ReadableStream): void {
     readLines(input as never, MAX_LINE, {
       line: (text) => this.fromClient(text),
-      oversize: () => this.write(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: message too large' } })),
+      oversize: () =>
+        this.write(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: message too large' } })),
       end: () => this.onClientGone(),
     });
   }
@@ -47,7 +48,13 @@ export class StdioBridge {
       if (this.child === child) this.child = undefined;
       // The requests it held are lost: say so, so the client does not wait for them.
       for (const id of this.pending.values())
-        this.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'The server restarted while this request ran; send it again' } }));
+        this.write(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32603, message: 'The server restarted while this request ran; send it again' },
+          }),
+        );
       this.pending.clear();
     });
   }
@@ -57,7 +64,14 @@ export class StdioBridge {
     const isRequest = message && typeof message.method === 'string' && message.id !== undefined;
     if (isRequest && message.method === 'initialize') this.initialize = message;
     if (!this.child || this.child.exitCode !== null) {
-      if (isRequest) this.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'The server module failed to load; fix it (see the log) and send the request again' } }));
+      if (isRequest)
+        this.write(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32603, message: 'The server module failed to load; fix it (see the log) and send the request again' },
+          }),
+        );
       return;
     }
     if (isRequest) this.pending.set(JSON.stringify(message.id), message.id);

@@ -15,7 +15,10 @@ interface TokenIo {
 }
 
 /** Runs the command; resolves with the exit code. */
-export async function runToken(argv: string[], io: TokenIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runToken(
+  argv: string[],
+  io: TokenIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const fail = (message: string, code = 2) => (io.stderr.write(`parley token: ${message}\n`), code);
   let values;
   try {
@@ -33,13 +36,17 @@ export async function runToken(argv: string[], io: TokenIo = { stdout: process.s
   } catch (error) {
     return fail(`${(error as Error).message}\n${TOKEN_USAGE}`);
   }
-  if (values.help) return io.stdout.write(`${TOKEN_USAGE}\n`), 0;
+  if (values.help) return (io.stdout.write(`${TOKEN_USAGE}\n`), 0);
   if (io.env.NODE_ENV === 'production') return fail('refused: NODE_ENV=production. This command signs development tokens only', 1);
   if (!values.sub) return fail(`--sub is required (the caller's subject, e.g. --sub alice)\n${TOKEN_USAGE}`);
   const secret = values.secret ?? io.env.AUTH_SECRET;
-  if (!secret) return fail('no secret: pass --secret, or set AUTH_SECRET to the server\'s auth.secret');
+  if (!secret) return fail("no secret: pass --secret, or set AUTH_SECRET to the server's auth.secret");
   if (!/^\d+\s*[smhdw]$/.test(values.expires)) return fail(`--expires must be like 30m, 1h or 7d, not ${values.expires}`);
-  let jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(values.sub).setIssuedAt().setExpirationTime(values.expires);
+  let jwt = new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(values.sub)
+    .setIssuedAt()
+    .setExpirationTime(values.expires);
   if (values.iss) jwt = jwt.setIssuer(values.iss);
   if (values.aud) jwt = jwt.setAudience(values.aud);
   io.stdout.write(`${await jwt.sign(new TextEncoder().encode(secret))}\n`);

@@ -61,7 +61,11 @@ export class McpClient {
   }
 
   /** Sends a request and returns its final result, answering input_required rounds on the way; a JSON-RPC error throws. */
-  async request(method: string, params: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<Record<string, any>> {
+  async request(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Record<string, any>> {
     return (await this.session()).request(method, params, options.signal);
   }
 
@@ -82,7 +86,10 @@ export class McpClient {
     return { tools };
   }
 
-  async callTool(call: { name: string; arguments?: Record<string, unknown> }, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+  async callTool(
+    call: { name: string; arguments?: Record<string, unknown> },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
     return (await this.request('tools/call', { name: call.name, arguments: call.arguments ?? {} }, options)) as CallToolResult;
   }
 
@@ -116,14 +123,23 @@ export class McpClient {
     };
     const clientInfo = this.options.clientInfo ?? { name: 'parley-client', version: '0.1.0' };
     const requested = this.options.protocolVersion ?? MODERN_VERSION;
-    const modern = () => new ModernSession(this.transport, { protocolVersion: MODERN_VERSION, capabilities: this.capabilities, clientInfo } satisfies Envelope, ctx);
-    const legacy = (protocolVersion: string) => LegacySession.open(this.transport, { protocolVersion, capabilities: this.capabilities, clientInfo }, ctx);
+    const modern = () =>
+      new ModernSession(
+        this.transport,
+        { protocolVersion: MODERN_VERSION, capabilities: this.capabilities, clientInfo } satisfies Envelope,
+        ctx,
+      );
+    const legacy = (protocolVersion: string) =>
+      LegacySession.open(this.transport, { protocolVersion, capabilities: this.capabilities, clientInfo }, ctx);
     if (requested === MODERN_VERSION) return modern();
     if (isLegacyVersion(requested)) return legacy(requested);
-    if (requested !== 'auto') throw new McpClientError(`Unknown protocol version "${requested}": use ${MODERN_VERSION}, ${LEGACY_VERSIONS.join(', ')} or 'auto'`);
+    if (requested !== 'auto')
+      throw new McpClientError(`Unknown protocol version "${requested}": use ${MODERN_VERSION}, ${LEGACY_VERSIONS.join(', ')} or 'auto'`);
     // 'auto': a modern server answers server/discover; anything else gets the legacy handshake.
     const candidate = modern();
-    const discovered = await candidate.send({ jsonrpc: '2.0', id: this.nextId(), method: 'server/discover', params: {} }).catch(() => undefined);
+    const discovered = await candidate
+      .send({ jsonrpc: '2.0', id: this.nextId(), method: 'server/discover', params: {} })
+      .catch(() => undefined);
     const versions = discovered?.result?.supportedVersions;
     return Array.isArray(versions) && versions.includes(MODERN_VERSION) ? candidate : legacy(LEGACY_VERSIONS[0]);
   }

@@ -1,5 +1,13 @@
 // One request over a transport: send it, pass on whatever else the server sends meanwhile, and return its response.
-import { McpWireError, isNotification, isRequest, isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol';
+import {
+  McpWireError,
+  isNotification,
+  isRequest,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from '../protocol';
 import { McpClientError } from './errors';
 import type { ClientTransport } from './types';
 

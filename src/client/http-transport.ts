@@ -52,7 +52,9 @@ export function createHttpTransport(options: HttpTransportOptions): ClientTransp
     },
 
     async *listen(extra, signal) {
-      const response = await doFetch(new Request(url, { method: 'GET', headers: headersFor({ accept: 'text/event-stream', ...extra }), signal })).catch(() => undefined);
+      const response = await doFetch(
+        new Request(url, { method: 'GET', headers: headersFor({ accept: 'text/event-stream', ...extra }), signal }),
+      ).catch(() => undefined);
       // 405: the server offers no stream of its own, which is allowed.
       if (!response?.ok || !response.body) return void (await response?.body?.cancel().catch(() => {}));
       yield* messagesOf(response, signal);

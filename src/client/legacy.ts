@@ -39,7 +39,9 @@ export class LegacySession implements Session {
     const result = resultOf(response);
     const version = result.protocolVersion;
     if (typeof version !== 'string' || !(LEGACY_VERSIONS as readonly string[]).includes(version))
-      throw new McpClientError(`The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`);
+      throw new McpClientError(
+        `The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`,
+      );
     const session = new LegacySession(transport, options.capabilities, ctx, version);
     await session.drain(session.notify('notifications/initialized'));
     session.listen();
@@ -65,7 +67,10 @@ export class LegacySession implements Session {
   async send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
     const onThisStream = new Set<JsonRpcId>();
     // Before 2026-07-28 a closed stream is not a cancellation: say so in a notification.
-    const cancel = () => void this.drain(this.notify('notifications/cancelled', { requestId: message.id, reason: String(signal?.reason ?? 'aborted') })).catch(() => {});
+    const cancel = () =>
+      void this.drain(this.notify('notifications/cancelled', { requestId: message.id, reason: String(signal?.reason ?? 'aborted') })).catch(
+        () => {},
+      );
     signal?.addEventListener('abort', cancel, { once: true });
     try {
       return await exchange(this.transport, message, this.headers(), signal, this.incoming(onThisStream));
@@ -109,7 +114,12 @@ export class LegacySession implements Session {
       let reply: Record<string, unknown>;
       if (request.method === 'elicitation/create') {
         const signal = AbortSignal.any([controller.signal, this.ctx.closed]);
-        const answer = await askHandler(this.ctx.handler(), request.params as ElicitRequestParams, declaredModes(this.capabilities), signal);
+        const answer = await askHandler(
+          this.ctx.handler(),
+          request.params as ElicitRequestParams,
+          declaredModes(this.capabilities),
+          signal,
+        );
         reply = { result: answer };
       } else if (request.method === 'ping') reply = { result: {} };
       else reply = { error: { code: -32601, message: `Method not found: ${request.method}` } };

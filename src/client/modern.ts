@@ -22,7 +22,10 @@ export class ModernSession implements Session {
   /** Sends one request as given, with the envelope and headers filled in where it leaves them out. */
   async send(message: JsonRpcRequest, signal?: AbortSignal): Promise<RpcResponse> {
     const params = withEnvelope(message.params, this.envelope);
-    const headers = { ...modernHeaders(message.method, params), ...(message.method === 'tools/call' ? this.params.for(params.name, params.arguments) : {}) };
+    const headers = {
+      ...modernHeaders(message.method, params),
+      ...(message.method === 'tools/call' ? this.params.for(params.name, params.arguments) : {}),
+    };
     const response = await exchange(this.transport, { ...message, params }, headers, signal, {
       notification: (n) => this.ctx.onNotification?.(n),
     });
@@ -57,7 +60,12 @@ export class ModernSession implements Session {
     for (const [key, request] of Object.entries(requests)) {
       if (request?.method !== 'elicitation/create')
         throw new McpClientError(`The server asked for ${String(request?.method)}, which this client did not declare`);
-      inputResponses[key] = await askHandler(this.ctx.handler(), request.params as ElicitRequestParams, declaredModes(this.envelope.capabilities), callSignal);
+      inputResponses[key] = await askHandler(
+        this.ctx.handler(),
+        request.params as ElicitRequestParams,
+        declaredModes(this.envelope.capabilities),
+        callSignal,
+      );
     }
     return {
       ...(Object.keys(inputResponses).length ? { inputResponses } : {}),

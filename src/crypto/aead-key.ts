@@ -6,7 +6,12 @@ export interface AeadKey {
   /** The ciphertext of text's UTF-8, then its 16-byte tag, with `aad`'s UTF-8 as the additional data. */
   seal(iv: Uint8Array<ArrayBuffer>, text: string, aad: string): Promise<Uint8Array> | Uint8Array;
   /** The text, or undefined when the tag does not verify (another key, another IV or aad, a changed byte). */
-  open(iv: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>, tag: Uint8Array<ArrayBuffer>, aad: string): Promise<string | undefined> | string | undefined;
+  open(
+    iv: Uint8Array<ArrayBuffer>,
+    data: Uint8Array<ArrayBuffer>,
+    tag: Uint8Array<ArrayBuffer>,
+    aad: string,
+  ): Promise<string | undefined> | string | undefined;
 }
 
 export type AeadFactory = (key: Uint8Array<ArrayBuffer>) => AeadKey;
@@ -22,7 +27,8 @@ export async function createAeadKey(raw: Uint8Array<ArrayBuffer>, native?: AeadF
   if (native) return native(raw);
   const key = await crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
   return {
-    seal: async (iv, text, aad) => new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(aad) }, key, utf8(text))),
+    seal: async (iv, text, aad) =>
+      new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(aad) }, key, utf8(text))),
     async open(iv, data, tag, aad) {
       const joined = new Uint8Array(data.length + tag.length);
       joined.set(data);

@@ -19,7 +19,12 @@ export async function aesSeal(key: CryptoKey, plaintext: Uint8Array<ArrayBuffer>
   const iv = randomBytes(12);
   const out = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, tagLength: TAG_BYTES * 8 }, key, plaintext));
   // WebCrypto appends the tag to the ciphertext; the record keeps them apart.
-  return { alg: 'A256GCM', iv: toBase64Url(iv), tag: toBase64Url(out.subarray(out.length - TAG_BYTES)), data: toBase64Url(out.subarray(0, out.length - TAG_BYTES)) };
+  return {
+    alg: 'A256GCM',
+    iv: toBase64Url(iv),
+    tag: toBase64Url(out.subarray(out.length - TAG_BYTES)),
+    data: toBase64Url(out.subarray(0, out.length - TAG_BYTES)),
+  };
 }
 
 /** Returns the plaintext, or undefined when the key is wrong or the record was changed. */
@@ -59,11 +64,13 @@ async function buildRing(setting: string): Promise<Ring> {
   const secrets = secretList(setting);
   if (secrets.length === 0) throw new Error('An encryption secret setting names no secret');
   const keys = await Promise.all(
-    secrets.map(async (secret): Promise<RingKey> => ({
-      id: await keyIdOf(secret),
-      digest: await cacheKeyOf('parley secret', secret),
-      base: await crypto.subtle.importKey('raw', utf8(secret), 'HKDF', false, ['deriveKey']),
-    })),
+    secrets.map(
+      async (secret): Promise<RingKey> => ({
+        id: await keyIdOf(secret),
+        digest: await cacheKeyOf('parley secret', secret),
+        base: await crypto.subtle.importKey('raw', utf8(secret), 'HKDF', false, ['deriveKey']),
+      }),
+    ),
   );
   const byId = new Map<string, RingKey>();
   for (const key of keys) if (!byId.has(key.id)) byId.set(key.id, key);
@@ -98,10 +105,17 @@ const keyCache = new Map<string, Promise<CryptoKey>>();
 function keyFor(ring: RingKey, ownerId: string, purpose: string): Promise<CryptoKey> {
   const id = JSON.stringify([ring.digest, purpose, ownerId]);
   let key = keyCache.get(id);
-  if (key) keyCache.delete(id); // re-inserted below as the most recent
+  if (key)
+    keyCache.delete(id); // re-inserted below as the most recent
   else
     key = crypto.subtle
-      .deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: utf8(ownerId), info: utf8(purpose) }, ring.base, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+      .deriveKey(
+        { name: 'HKDF', hash: 'SHA-256', salt: utf8(ownerId), info: utf8(purpose) },
+        ring.base,
+        { name: 'AES-GCM', length: 256 },
+        false,
+        ['encrypt', 'decrypt'],
+      )
       .catch((error: unknown) => {
         keyCache.delete(id);
         throw error;
@@ -120,7 +134,12 @@ export async function ownerKey(secret: string, ownerId: string, purpose = ELICIT
  * Encrypts a JSON value for one owner with AES-256-GCM, under the first secret the setting lists, and names its key id.
  * @example const sealed = await encryptJson('new-secret,old-secret', sessionId, { message, schema }); // { alg: 'A256GCM', kid, iv, tag, data }
  */
-export async function encryptJson(secret: string, ownerId: string, value: unknown, purpose = ELICITATION_STORE_PURPOSE): Promise<AesSealed> {
+export async function encryptJson(
+  secret: string,
+  ownerId: string,
+  value: unknown,
+  purpose = ELICITATION_STORE_PURPOSE,
+): Promise<AesSealed> {
   const primary = (await ringOf(secret)).keys[0]!;
   return { ...(await aesSeal(await keyFor(primary, ownerId, purpose), utf8(JSON.stringify(value)))), kid: primary.id };
 }

@@ -1,6 +1,19 @@
 // The questions one run of a handler asks: it keys them, builds their params, runs the hooks, asks, and checks the answers.
 import { ElicitationDisabledError, ElicitationNotSupportedError, InvalidInputError, PublicMcpError } from '../protocol';
-import { toFormSchema, type AuthInfo, type ElicitOptions, type ElicitResult, type SchemaInput, type ElicitationHooks, type ElicitationQuestion, type Root, type SampleOptions, type SampleParams, type SampleResult, type UnansweredPolicy } from '../server';
+import {
+  toFormSchema,
+  type AuthInfo,
+  type ElicitOptions,
+  type ElicitResult,
+  type SchemaInput,
+  type ElicitationHooks,
+  type ElicitationQuestion,
+  type Root,
+  type SampleOptions,
+  type SampleParams,
+  type SampleResult,
+  type UnansweredPolicy,
+} from '../server';
 import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks } from './hooks';
 import { checkRoots, checkSample, sampleParams } from './inputs';
@@ -48,7 +61,8 @@ export class ElicitRun {
   ) {}
 
   private keyFor(kind: Kind, chosen: string | undefined): string {
-    if (chosen !== undefined && !KEY.test(chosen)) throw new InvalidInputError(`Question key "${chosen}" must be 1-64 characters of A-Z, a-z, 0-9, _, . and -`);
+    if (chosen !== undefined && !KEY.test(chosen))
+      throw new InvalidInputError(`Question key "${chosen}" must be 1-64 characters of A-Z, a-z, 0-9, _, . and -`);
     // Parley drops `__proto__` keys from every JSON body, so an answer under that key could never arrive.
     if (chosen === '__proto__') throw new InvalidInputError('Question key "__proto__" cannot be answered: choose another key');
     const counts = (this.counts ??= { elicitation: 0, sampling: 0, roots: 0 });
@@ -79,9 +93,19 @@ export class ElicitRun {
     const key = this.keyFor('elicitation', options.key);
     const hooks = this.settings.hooks;
     // What the hooks see; without hooks nothing is built for them.
-    const question = (): ElicitationQuestion => ({ tool: this.call.tool, key, mode, message, auth: this.call.auth, ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }) });
+    const question = (): ElicitationQuestion => ({
+      tool: this.call.tool,
+      key,
+      mode,
+      message,
+      auth: this.call.auth,
+      ...(mode === 'url' ? { url: options.url } : { requestedSchema: params.requestedSchema }),
+    });
     // Fast path: with no policy, server-wide or for this call, nothing is loaded.
-    const route = mode === 'form' && (this.settings.unanswered || options.unanswered !== undefined) ? (await (this.settings.loadUnanswered ?? NO_POLICY)()).unansweredRoute(this.settings, this.asker, options, question) : undefined;
+    const route =
+      mode === 'form' && (this.settings.unanswered || options.unanswered !== undefined)
+        ? (await (this.settings.loadUnanswered ?? NO_POLICY)()).unansweredRoute(this.settings, this.asker, options, question)
+        : undefined;
     const known = this.asker.known?.(key) ?? route?.known(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
     if (!known && hooks?.request?.length) params = { ...params, message: await runRequestHooks(hooks, question()) };
@@ -91,7 +115,8 @@ export class ElicitRun {
     const raw = await (trace ? trace.awaitAnswer(key, mode, asking) : asking);
     const result = checkAnswer(raw ?? {}, schema, mode);
     if (!known?.replayed) trace?.answered(key, mode, result.status);
-    if (!known?.replayed && hooks?.result?.length) await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });
+    if (!known?.replayed && hooks?.result?.length)
+      await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });
     return result;
   }
 
@@ -120,10 +145,24 @@ export class ElicitRun {
     // A retry that carries the answer asks nothing, and the hooks saw this question when it was asked.
     const kept = this.asker.recall?.(key);
     if (kept) return checkAnswer(kept, schema, mode);
-    if (mode === 'url') throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
-    if (!this.settings.questions) throw new InvalidInputError('persist needs persistent questions: set `elicitation: { enabled: true, persistent: true }` in @FrontMcp');
-    const question: ElicitationQuestion = { tool: this.call.tool, key, mode, message: params.message, auth: this.call.auth, requestedSchema: params.requestedSchema };
-    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, { tool: this.call.tool, reason: 'persist' });
+    if (mode === 'url')
+      throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
+    if (!this.settings.questions)
+      throw new InvalidInputError(
+        'persist needs persistent questions: set `elicitation: { enabled: true, persistent: true }` in @FrontMcp',
+      );
+    const question: ElicitationQuestion = {
+      tool: this.call.tool,
+      key,
+      mode,
+      message: params.message,
+      auth: this.call.auth,
+      requestedSchema: params.requestedSchema,
+    };
+    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, {
+      tool: this.call.tool,
+      reason: 'persist',
+    });
     this.asker.remember?.(key, raw);
     const result = checkAnswer(raw, schema, mode);
     await runResultHooks(this.settings.hooks, { ...question, result });

@@ -21,12 +21,14 @@ const optionsOf = (f: Field | Field['items'] | undefined): unknown[] | undefined
   f?.enum ?? (f?.oneOf ?? f?.anyOf)?.filter((c) => c && Object.hasOwn(c, 'const')).map((c) => c.const);
 
 // The string formats elicitation forms allow; a value that does not parse is refused.
-const FORMATS = new Map<string, (v: string) => boolean>(Object.entries({
-  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
-  uri: (v) => URL.canParse?.(v) ?? /^[a-z][a-z0-9+.-]*:/i.test(v),
-  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
-  'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
-} satisfies Record<string, (v: string) => boolean>));
+const FORMATS = new Map<string, (v: string) => boolean>(
+  Object.entries({
+    email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+    uri: (v) => URL.canParse?.(v) ?? /^[a-z][a-z0-9+.-]*:/i.test(v),
+    date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+    'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+  } satisfies Record<string, (v: string) => boolean>),
+);
 
 /**
  * Returns a description of what is wrong, or undefined when the content fits. Only own keys count, of the content and
@@ -37,7 +39,8 @@ export function checkFlatForm(content: unknown, schema: Record<string, unknown>)
   const values = content as Record<string, unknown>;
   const properties = (schema.properties ?? {}) as Record<string, Field>;
   const problems: string[] = [];
-  for (const name of (schema.required as string[] | undefined) ?? []) if (ownValue(values, name) === undefined) problems.push(`${name}: required`);
+  for (const name of (schema.required as string[] | undefined) ?? [])
+    if (ownValue(values, name) === undefined) problems.push(`${name}: required`);
   for (const [name, value] of Object.entries(values)) {
     const field = ownValue(properties, name) as Field | undefined;
     if (!field || value === undefined) continue;
@@ -50,16 +53,30 @@ export function checkFlatForm(content: unknown, schema: Record<string, unknown>)
 function checkField(value: unknown, field: Field): string | undefined {
   const type = field.type;
   if (type === 'boolean' && typeof value !== 'boolean') return 'expected boolean';
-  if ((type === 'number' || type === 'integer') && (typeof value !== 'number' || (type === 'integer' && !Number.isInteger(value)))) return `expected ${type}`;
+  if ((type === 'number' || type === 'integer') && (typeof value !== 'number' || (type === 'integer' && !Number.isInteger(value))))
+    return `expected ${type}`;
   if (type === 'string' && typeof value !== 'string') return 'expected string';
   const items = optionsOf(field.items);
-  if (type === 'array' && (!Array.isArray(value) || (items && value.some((v) => !items.includes(v))))) return 'expected an array of the listed options';
-  if (Array.isArray(value) && ((field.minItems !== undefined && value.length < field.minItems) || (field.maxItems !== undefined && value.length > field.maxItems))) return 'wrong number of choices';
+  if (type === 'array' && (!Array.isArray(value) || (items && value.some((v) => !items.includes(v)))))
+    return 'expected an array of the listed options';
+  if (
+    Array.isArray(value) &&
+    ((field.minItems !== undefined && value.length < field.minItems) || (field.maxItems !== undefined && value.length > field.maxItems))
+  )
+    return 'wrong number of choices';
   const options = optionsOf(field);
   if (options && !options.includes(value)) return `expected one of ${options.map((v) => JSON.stringify(v)).join(', ')}`;
   const format = typeof field.format === 'string' ? FORMATS.get(field.format) : undefined;
   if (typeof value === 'string' && format && !format(value)) return `expected a valid ${field.format}`;
-  if (typeof value === 'number' && ((field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum))) return 'out of range';
-  if (typeof value === 'string' && ((field.minLength !== undefined && value.length < field.minLength) || (field.maxLength !== undefined && value.length > field.maxLength))) return 'wrong length';
+  if (
+    typeof value === 'number' &&
+    ((field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum))
+  )
+    return 'out of range';
+  if (
+    typeof value === 'string' &&
+    ((field.minLength !== undefined && value.length < field.minLength) || (field.maxLength !== undefined && value.length > field.maxLength))
+  )
+    return 'wrong length';
   return undefined;
 }

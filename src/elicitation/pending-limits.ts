@@ -32,9 +32,15 @@ export class PendingCounts {
     const inSession = this.bySession.get(sessionId) ?? 0;
     const ofCaller = this.byCaller.get(caller) ?? 0;
     if (inSession >= maxPerSession)
-      throw new PublicMcpError(`Too many questions waiting in this session: at most ${maxPerSession} (elicitation.pending.maxPerSession). Answer or cancel one, then call again`, 'LIMIT_REACHED');
+      throw new PublicMcpError(
+        `Too many questions waiting in this session: at most ${maxPerSession} (elicitation.pending.maxPerSession). Answer or cancel one, then call again`,
+        'LIMIT_REACHED',
+      );
     if (ofCaller >= maxPerCaller)
-      throw new PublicMcpError(`Too many questions waiting for this caller: at most ${maxPerCaller} (elicitation.pending.maxPerCaller). Answer or cancel one, then call again`, 'LIMIT_REACHED');
+      throw new PublicMcpError(
+        `Too many questions waiting for this caller: at most ${maxPerCaller} (elicitation.pending.maxPerCaller). Answer or cancel one, then call again`,
+        'LIMIT_REACHED',
+      );
     this.bySession.set(sessionId, inSession + 1);
     this.byCaller.set(caller, ofCaller + 1);
     let released = false;

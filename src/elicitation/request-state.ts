@@ -41,7 +41,11 @@ export type StateCheck =
 
 const MALFORMED: StateCheck = { ok: false, reason: 'malformed', malformed: true };
 const OTHER_VERSION: StateCheck = { ok: false, reason: 'issued by another version of Parley' };
-const unknownKey = (id: string): StateCheck => ({ ok: false, reason: `issued under key id ${id}, which this instance does not list`, unknownKey: id });
+const unknownKey = (id: string): StateCheck => ({
+  ok: false,
+  reason: `issued under key id ${id}, which this instance does not list`,
+  unknownKey: id,
+});
 
 // Random IVs drawn 256 at a time: one getRandomValues call per 256 states instead of one each (about 3 µs on Node).
 const IV_BYTES = 12;
@@ -56,7 +60,13 @@ function freshIv(): Uint8Array<ArrayBuffer> {
   return ivPool.slice(ivAt, (ivAt += IV_BYTES)); // a copy: no two states share the pool's bytes
 }
 
-export async function sealState(keys: StateKeys, form: StateForm, binding: StateBinding, answers: Record<string, RawAnswer>, ttlMs: number): Promise<string> {
+export async function sealState(
+  keys: StateKeys,
+  form: StateForm,
+  binding: StateBinding,
+  answers: Record<string, RawAnswer>,
+  ttlMs: number,
+): Promise<string> {
   const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
   const json = JSON.stringify(payload);
   const key = keys.primary;
@@ -119,7 +129,8 @@ function readPayload(json: string, expected: StateBinding): StateCheck {
   } catch {
     return OTHER_VERSION;
   }
-  if (typeof payload !== 'object' || payload === null || payload.v !== 1 || typeof payload.answers !== 'object' || payload.answers === null) return OTHER_VERSION;
+  if (typeof payload !== 'object' || payload === null || payload.v !== 1 || typeof payload.answers !== 'object' || payload.answers === null)
+    return OTHER_VERSION;
   if (!(payload.exp > Date.now())) return { ok: false, reason: 'expired' };
   if (payload.caller !== expected.caller) return { ok: false, reason: 'issued to another caller' };
   if (payload.method !== expected.method || payload.name !== expected.name) return { ok: false, reason: 'issued for another request' };
@@ -148,6 +159,7 @@ export function canonicalJson(value: unknown): string {
   }
   const keys = Object.keys(value).sort();
   out = '{';
-  for (let i = 0; i < keys.length; i++) out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson((value as Record<string, unknown>)[keys[i]!])}`;
+  for (let i = 0; i < keys.length; i++)
+    out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson((value as Record<string, unknown>)[keys[i]!])}`;
   return `${out}}`;
 }

@@ -17,16 +17,23 @@ export function elicitationModes(capabilities: Record<string, unknown> | undefin
 }
 
 const missing = (name: string, required: Record<string, unknown>) =>
-  new McpWireError(ErrorCode.MissingCapability, `This request requires the \`${name}\` client capability`, { requiredCapabilities: required });
+  new McpWireError(ErrorCode.MissingCapability, `This request requires the \`${name}\` client capability`, {
+    requiredCapabilities: required,
+  });
 
 /** The capability a sampling or roots request needs that the client did not declare, if any. */
-export function missingFor(method: OtherInputMethod, params: Record<string, unknown>, capabilities: Record<string, unknown>): McpWireError | undefined {
+export function missingFor(
+  method: OtherInputMethod,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown>,
+): McpWireError | undefined {
   if (method === 'roots/list') return isObject(capabilities.roots) ? undefined : missing('roots', { roots: {} });
   const sampling = capabilities.sampling;
   if (!isObject(sampling)) return missing('sampling', { sampling: {} });
   if (params.tools !== undefined && !isObject(sampling.tools)) return missing('sampling.tools', { sampling: { tools: {} } });
   const context = params.includeContext;
-  if (context !== undefined && context !== 'none' && !isObject(sampling.context)) return missing('sampling.context', { sampling: { context: {} } });
+  if (context !== undefined && context !== 'none' && !isObject(sampling.context))
+    return missing('sampling.context', { sampling: { context: {} } });
   return undefined;
 }
 

@@ -32,10 +32,12 @@ export async function openRecord<T>(text: string, secret: string | undefined): P
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (!isObject(value) || typeof value.sessionId !== 'string' || typeof value.expiresAt !== 'number') return { ok: false, reason: 'malformed' };
+  if (!isObject(value) || typeof value.sessionId !== 'string' || typeof value.expiresAt !== 'number')
+    return { ok: false, reason: 'malformed' };
   if (value.expiresAt <= Date.now()) return { ok: false, reason: 'expired' };
   const sealed = value.__encrypted;
-  if (secret === undefined) return sealed === undefined ? { ok: true, record: value as StoredRecord & T } : { ok: false, reason: 'undecryptable' };
+  if (secret === undefined)
+    return sealed === undefined ? { ok: true, record: value as StoredRecord & T } : { ok: false, reason: 'undecryptable' };
   const hidden = await decryptJson(secret, value.sessionId, sealed);
   if (!isObject(hidden)) return { ok: false, reason: 'undecryptable' };
   const { __encrypted: _, ...readable } = value;

@@ -1,6 +1,15 @@
 // The keys of requestState: one per listed secret (VAULT_SECRET, else JWT_SECRET, newest first), each with its key id,
 // an HMAC-SHA256 key that signs and an AES-256-GCM key that seals, all derived once when the server is built.
-import { createAeadKey, createHmacKey, hkdfBytes, keyIdOf, type AeadFactory, type AeadKey, type HmacFactory, type HmacKey } from '../crypto';
+import {
+  createAeadKey,
+  createHmacKey,
+  hkdfBytes,
+  keyIdOf,
+  type AeadFactory,
+  type AeadKey,
+  type HmacFactory,
+  type HmacKey,
+} from '../crypto';
 
 export interface StateKey {
   /** 8 characters of base64url naming the secret (an HMAC of a fixed label under it): safe to show to the client. */
@@ -32,7 +41,10 @@ async function stateKey(secret: string | Uint8Array<ArrayBuffer>, native: StateC
 }
 
 /** The keys of a secret list, newest first (at least one: a server with no secret passes its per-process random bytes). */
-export async function createStateKeys(secrets: readonly (string | Uint8Array<ArrayBuffer>)[], native: StateCrypto = {}): Promise<StateKeys> {
+export async function createStateKeys(
+  secrets: readonly (string | Uint8Array<ArrayBuffer>)[],
+  native: StateCrypto = {},
+): Promise<StateKeys> {
   if (secrets.length === 0) throw new Error('requestState needs at least one key');
   const keys = await Promise.all(secrets.map((secret) => stateKey(secret, native)));
   const byId = new Map<string, StateKey>();

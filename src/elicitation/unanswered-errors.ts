@@ -15,7 +15,10 @@ export class InboxPendingError extends QuestionPendingError {
     afterMs: number,
   ) {
     super(questionId);
-    const why = reason === 'client-cannot-show-forms' ? 'This client cannot show forms' : `The client did not answer this question within ${seconds(afterMs)}`;
+    const why =
+      reason === 'client-cannot-show-forms'
+        ? 'This client cannot show forms'
+        : `The client did not answer this question within ${seconds(afterMs)}`;
     this.message = `${why}, so it was put in the person's inbox, where nobody has answered it yet. Ask the person to answer it in their inbox, then call this tool again later with the same arguments: that call gets their answer.`;
     this.meta = { [INBOX_META]: { questionId, reason, next: 'call-again-later' } };
   }
@@ -39,7 +42,10 @@ export class QuestionAlreadyAnsweredError extends PublicMcpError {
 export class QuestionUnansweredError extends PublicMcpError {
   static readonly code = 'QUESTION_UNANSWERED';
   constructor(afterMs: number) {
-    super(`The client did not answer this question within ${seconds(afterMs)}, so the call stopped asking (elicitation.unanswered says 'fail').`, QuestionUnansweredError.code);
+    super(
+      `The client did not answer this question within ${seconds(afterMs)}, so the call stopped asking (elicitation.unanswered says 'fail').`,
+      QuestionUnansweredError.code,
+    );
     this.name = 'QuestionUnansweredError';
   }
 }

@@ -12,14 +12,19 @@ export const INBOX_REASONS: Readonly<Record<InboxReason, string>> = {
   'filed-with-round': 'asked in the client and in the inbox at once; the first answer counts',
 };
 
-const perCall = z.union([z.literal(false), z.strictObject({ afterMs: z.number().int().positive().optional(), then: z.enum(['inbox', 'fail']).optional() })]);
+const perCall = z.union([
+  z.literal(false),
+  z.strictObject({ afterMs: z.number().int().positive().optional(), then: z.enum(['inbox', 'fail']).optional() }),
+]);
 
 /** The policy one question follows: the call's option over the server's; undefined when none applies. */
 export function policyFor(server: UnansweredPolicy | undefined, option: unknown): UnansweredPolicy | undefined {
   if (option === undefined) return server;
   const parsed = perCall.safeParse(option);
   if (!parsed.success)
-    throw new InvalidInputError(`unanswered must be false or { afterMs?: positive integer ms, then?: 'inbox' | 'fail' }: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'unanswered'}: ${i.message}`).join('; ')}`);
+    throw new InvalidInputError(
+      `unanswered must be false or { afterMs?: positive integer ms, then?: 'inbox' | 'fail' }: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'unanswered'}: ${i.message}`).join('; ')}`,
+    );
   if (parsed.data === false) return undefined;
   const then = parsed.data.then ?? server?.then;
   if (!then) throw new InvalidInputError("unanswered needs then: 'inbox' | 'fail' (the server sets no elicitation.unanswered)");

@@ -28,12 +28,21 @@ interface Marker {
 }
 
 /** The policy one form question follows on this asker, or undefined when it asks as it always did. */
-export function unansweredRoute(settings: PolicySettings, asker: Asker, options: ElicitOptions, question: () => ElicitationQuestion): UnansweredRoute | undefined {
+export function unansweredRoute(
+  settings: PolicySettings,
+  asker: Asker,
+  options: ElicitOptions,
+  question: () => ElicitationQuestion,
+): UnansweredRoute | undefined {
   const policy = policyFor(settings.unanswered, options.unanswered);
   if (!policy || !asker.route || (options.mode ?? 'form') !== 'form') return undefined;
   // On 2026-07-28 nothing waits for the client: it retries or not, so there is nothing to fail early.
-  if (policy.then === 'fail') return asker.route === 'rounds' ? undefined : new UnansweredRoute(policy, asker, undefined, settings.hooks, question);
-  if (!settings.questions) throw new InvalidInputError("unanswered: then 'inbox' needs persistent questions: set `elicitation: { enabled: true, persistent: true }`");
+  if (policy.then === 'fail')
+    return asker.route === 'rounds' ? undefined : new UnansweredRoute(policy, asker, undefined, settings.hooks, question);
+  if (!settings.questions)
+    throw new InvalidInputError(
+      "unanswered: then 'inbox' needs persistent questions: set `elicitation: { enabled: true, persistent: true }`",
+    );
   // An anonymous caller has no inbox: the client alone is asked, as without the policy.
   if (!settings.questions.subject) return undefined;
   return new UnansweredRoute(policy, asker, settings.questions, settings.hooks, question);
@@ -61,7 +70,10 @@ export class UnansweredRoute {
     if (this.asker.route === 'rounds') return this.acrossRounds(key, params, options);
     const ttl = ttlOf(options);
     if (this.asker.route === 'fallback' || !this.asker.canShow?.('form')) {
-      if (this.policy.then === 'fail') throw new ElicitationNotSupportedError("This client cannot show forms (it declared no elicitation capability), and elicitation.unanswered says 'fail'.");
+      if (this.policy.then === 'fail')
+        throw new ElicitationNotSupportedError(
+          "This client cannot show forms (it declared no elicitation capability), and elicitation.unanswered says 'fail'.",
+        );
       return this.toInbox(params, options, 'client-cannot-show-forms', ttl);
     }
     // The next call of a question already in the inbox goes there at once: its answer may be waiting.
@@ -137,7 +149,8 @@ export class UnansweredRoute {
     try {
       return await inbox.ask(params, { ...options, ttl: Math.max(1, waitMs), persist: { key } }, from);
     } catch (error) {
-      if (error instanceof Error && error.name === 'QuestionPendingError') throw new InboxPendingError(reason, filed.id, this.policy.afterMs);
+      if (error instanceof Error && error.name === 'QuestionPendingError')
+        throw new InboxPendingError(reason, filed.id, this.policy.afterMs);
       throw error;
     }
   }

@@ -25,13 +25,20 @@ export function runTool(server: ParleyServer, entry: ToolEntry, args: Record<str
   return trace ? trace.watch(execute(server, entry, args, scope, trace)) : execute(server, entry, args, scope);
 }
 
-async function execute(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, scope: CallScope, trace?: ToolTrace): Promise<Outcome> {
+async function execute(
+  server: ParleyServer,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  scope: CallScope,
+  trace?: ToolTrace,
+): Promise<Outcome> {
   const name = entry.name;
   try {
     let input: unknown = args;
     if (entry.input) {
       const parsed = entry.input.safeParse(args);
-      if (!parsed.success) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
+      if (!parsed.success)
+        throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
       input = parsed.data;
     }
     const run = await runHandler(server, name, new entry.cls(), scope, (ctx) => ctx.execute(input), trace);

@@ -8,7 +8,15 @@ import { ErrorCode, McpWireError, isObject, ElicitationNotSupportedError, Invali
 import { sha256, toBase64Url } from '../crypto';
 import { findTool, runTool } from './call-tool';
 import type { ParleyServer } from './server';
-import { createNotifier, type Notifier, type ToolEntry, toToolError, type CallToolResult, type AuthInfo, type ElicitOptions } from '../server';
+import {
+  createNotifier,
+  type Notifier,
+  type ToolEntry,
+  toToolError,
+  type CallToolResult,
+  type AuthInfo,
+  type ElicitOptions,
+} from '../server';
 
 /** Who calls: their verified auth, and their session when they have one (the question then belongs to the session). */
 export interface FallbackCaller {
@@ -37,7 +45,12 @@ interface FallbackRecord {
  * Throws McpWireError -32003 (ELICITATION_NOT_OWNED) when someone else answers, and -32602 for an unknown tool.
  * @example const asked = await callToolWithFallback(server, 'close_ticket', { id: 'T-1' }, { auth });
  */
-export async function callToolWithFallback(server: ParleyServer, name: string, args: Record<string, unknown>, caller: FallbackCaller): Promise<CallToolResult> {
+export async function callToolWithFallback(
+  server: ParleyServer,
+  name: string,
+  args: Record<string, unknown>,
+  caller: FallbackCaller,
+): Promise<CallToolResult> {
   if (name === FALLBACK_TOOL && !server.tools.has(name)) return sendElicitationResult(server, args, caller);
   const { entry } = findTool(server, { name, arguments: args });
   return runAsking(server, entry, args, {}, caller);
@@ -68,7 +81,9 @@ class FallbackAsker implements Asker {
     if (params.mode === 'url') throw new ElicitationNotSupportedError('This client cannot open a page for a URL-mode elicitation');
     // Nobody could later prove the answer is theirs, so such a caller is not asked at all.
     if (this.caller.auth.anonymous && !this.caller.sessionId)
-      throw new ElicitationNotSupportedError('An anonymous caller without a session cannot answer a question: sign in, or use a client that supports elicitation.');
+      throw new ElicitationNotSupportedError(
+        'An anonymous caller without a session cannot answer a question: sign in, or use a client that supports elicitation.',
+      );
     this.question = { key, params, ttl: ttlOf(options) };
     this.wake();
     // Never settles: the run ends here, and sendElicitationResult runs execute() again from the top.
@@ -76,7 +91,13 @@ class FallbackAsker implements Asker {
   }
 }
 
-async function runAsking(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, answers: Record<string, RawAnswer>, caller: FallbackCaller): Promise<CallToolResult> {
+async function runAsking(
+  server: ParleyServer,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  answers: Record<string, RawAnswer>,
+  caller: FallbackCaller,
+): Promise<CallToolResult> {
   const asker = new FallbackAsker(answers, caller);
   const notifier = caller.through?.notifier ?? createNotifier(undefined, undefined, server.logger);
   const capabilities = caller.through?.capabilities ?? {};
@@ -87,17 +108,38 @@ async function runAsking(server: ParleyServer, entry: ToolEntry, args: Record<st
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
   const store = storeOf(server);
-  if (!store) return toToolError(new ElicitationNotSupportedError(server.config.elicitation.enabled ? STATELESS_EDGE_REFUSAL : 'Elicitation is not enabled on this server'), server.logger, entry.name);
+  if (!store)
+    return toToolError(
+      new ElicitationNotSupportedError(
+        server.config.elicitation.enabled ? STATELESS_EDGE_REFUSAL : 'Elicitation is not enabled on this server',
+      ),
+      server.logger,
+      entry.name,
+    );
   const elicitId = `elicit-${crypto.randomUUID()}`;
   const now = Date.now();
-  const record: FallbackRecord = { tool: entry.name, args, answers, key, owner: { session: caller.sessionId, caller: callerKey(caller.auth) } };
+  const record: FallbackRecord = {
+    tool: entry.name,
+    args,
+    answers,
+    key,
+    owner: { session: caller.sessionId, caller: callerKey(caller.auth) },
+  };
   const owner = await ownerIdOf(caller);
-  await store.backend.set(`${store.keyPrefix}fallback:${elicitId}`, await sealRecord({ sessionId: owner, elicitId, createdAt: now, expiresAt: now + ttl, ...record }, store.secret), ttl);
+  await store.backend.set(
+    `${store.keyPrefix}fallback:${elicitId}`,
+    await sealRecord({ sessionId: owner, elicitId, createdAt: now, expiresAt: now + ttl, ...record }, store.secret),
+    ttl,
+  );
   return pendingResult(entry, elicitId, params);
 }
 
 /** sendElicitationResult: only the caller who was asked may answer; the tool then runs again with the answer. */
-export async function sendElicitationResult(server: ParleyServer, args: Record<string, unknown>, caller: FallbackCaller): Promise<CallToolResult> {
+export async function sendElicitationResult(
+  server: ParleyServer,
+  args: Record<string, unknown>,
+  caller: FallbackCaller,
+): Promise<CallToolResult> {
   const { elicitId, action, content } = args;
   const fail = (message: string) => toToolError(new InvalidInputError(message), server.logger, FALLBACK_TOOL);
   if (typeof elicitId !== 'string' || elicitId === '') return fail('elicitId must be the id from elicitationPending');
@@ -114,9 +156,15 @@ export async function sendElicitationResult(server: ParleyServer, args: Record<s
     return notFound();
   }
   const { owner } = opened.record;
-  const mine = owner.session !== undefined ? caller.sessionId === owner.session : !caller.auth.anonymous && callerKey(caller.auth) === owner.caller;
+  const mine =
+    owner.session !== undefined ? caller.sessionId === owner.session : !caller.auth.anonymous && callerKey(caller.auth) === owner.caller;
   // The question stays open for its owner: nothing is taken before this check.
-  if (!mine) throw new McpWireError(ErrorCode.NotOwned, `Elicitation "${elicitId}" was not requested by this caller: answer it in the session that was asked (a new session, such as each run of a CLI client, is another caller), or use a client that shows the form`, { code: 'ELICITATION_NOT_OWNED' });
+  if (!mine)
+    throw new McpWireError(
+      ErrorCode.NotOwned,
+      `Elicitation "${elicitId}" was not requested by this caller: answer it in the session that was asked (a new session, such as each run of a CLI client, is another caller), or use a client that shows the form`,
+      { code: 'ELICITATION_NOT_OWNED' },
+    );
   // Of two answers racing, one takes the question; the other finds nothing.
   if (!(await store.backend.take(key))) return notFound();
   const entry = server.tools.get(opened.record.tool);

@@ -10,9 +10,11 @@ export function findPrompt(server: ParleyServer, params: Record<string, unknown>
   if (typeof name !== 'string') throw invalidParams('prompts/get needs params.name, a string');
   const entry = server.prompts.get(name);
   if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
-  if (!isObject(args) || !Object.values(args).every((v) => typeof v === 'string')) throw invalidParams('params.arguments must be an object of strings');
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === 'string'))
+    throw invalidParams('params.arguments must be an object of strings');
   const missing = (entry.options.arguments ?? []).filter((a) => a.required && ownValue(args, a.name) === undefined).map((a) => a.name);
-  if (missing.length) throw invalidParams(`Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
+  if (missing.length)
+    throw invalidParams(`Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
   return { entry, args: args as Record<string, string> };
 }
 
@@ -25,7 +27,12 @@ function toPromptResult(value: PromptReturn, entry: PromptEntry): Record<string,
   throw new Error(`Prompt "${entry.name}" returned neither text, messages nor { messages }`);
 }
 
-export async function runPrompt(server: ParleyServer, entry: PromptEntry, args: Record<string, string>, scope: HandlerScope): Promise<RoundOutcome> {
+export async function runPrompt(
+  server: ParleyServer,
+  entry: PromptEntry,
+  args: Record<string, string>,
+  scope: HandlerScope,
+): Promise<RoundOutcome> {
   try {
     const run = await runHandler(server, entry.name, new entry.cls(), scope, (ctx) => ctx.execute(args));
     return run.kind === 'suspended' ? run : { kind: 'result', result: toPromptResult(run.value, entry) };

@@ -30,7 +30,8 @@ export function notificationFor(change: Change, honoured: Honoured): { method: s
   if (change.kind === 'tools' && honoured.toolsListChanged) return { method: 'notifications/tools/list_changed', params: {} };
   if (change.kind === 'prompts' && honoured.promptsListChanged) return { method: 'notifications/prompts/list_changed', params: {} };
   if (change.kind === 'resources' && honoured.resourcesListChanged) return { method: 'notifications/resources/list_changed', params: {} };
-  if (change.kind === 'resource' && honoured.resourceSubscriptions?.includes(change.uri)) return { method: 'notifications/resources/updated', params: { uri: change.uri } };
+  if (change.kind === 'resource' && honoured.resourceSubscriptions?.includes(change.uri))
+    return { method: 'notifications/resources/updated', params: { uri: change.uri } };
   return undefined;
 }
 
@@ -38,7 +39,12 @@ export function notificationFor(change: Change, honoured: Honoured): { method: s
  * Opens a subscription: sends the acknowledgement at once, then each matching change, every message tagged with the
  * listen request's id. Returns the function that ends it. Throws -32602 (before sending anything) on bad params.
  */
-export function openSubscription(server: ParleyServer, id: JsonRpcId, params: Record<string, unknown>, send: (message: Record<string, unknown>) => void): () => void {
+export function openSubscription(
+  server: ParleyServer,
+  id: JsonRpcId,
+  params: Record<string, unknown>,
+  send: (message: Record<string, unknown>) => void,
+): () => void {
   const requested = params.notifications;
   if (!isObject(requested)) throw invalidParams('subscriptions/listen needs params.notifications, an object');
   const honoured = honour(server, requested);

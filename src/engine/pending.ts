@@ -4,7 +4,16 @@ import { ErrorCode, McpWireError, PublicMcpError } from '../protocol';
 import type { Logger } from '../runtime';
 import { memoryStore, type ElicitationStore } from '../stores';
 import type { ParleyServer } from './server';
-import { NO_LIMITS, PendingCounts, type Asking, type PendingLimits, openRecord, sealRecord, type ElicitParams, type RawAnswer } from '../elicitation';
+import {
+  NO_LIMITS,
+  PendingCounts,
+  type Asking,
+  type PendingLimits,
+  openRecord,
+  sealRecord,
+  type ElicitParams,
+  type RawAnswer,
+} from '../elicitation';
 
 export type { Asking, PendingLimits } from '../elicitation';
 
@@ -42,7 +51,8 @@ export const QUESTION_LOST =
   'The question was lost while it waited: the elicitation store no longer holds it (Redis restarted without persistence, or the record was deleted). Call the tool again';
 
 /** The session of a waiting question ended (DELETE, or another instance found it gone): a JSON-RPC error on the call. */
-export const sessionEndedError = (why: string) => new McpWireError(ErrorCode.SessionNotFound, `Session ended while the call waited: ${why}`, { code: 'SESSION_ENDED' });
+export const sessionEndedError = (why: string) =>
+  new McpWireError(ErrorCode.SessionNotFound, `Session ended while the call waited: ${why}`, { code: 'SESSION_ENDED' });
 
 /** How often, and how far apart, an answer is published again while nobody hears it (a subscriber reconnecting). */
 const PUBLISH_ATTEMPTS = 3;
@@ -102,8 +112,12 @@ export class PendingQuestions {
       stops.push(
         await backend.subscribe(this.key('result', elicitId), (message) => {
           void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
-            if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId) deliver(opened.record.answer ?? {});
-            else this.logger.warn(`Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`);
+            if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId)
+              deliver(opened.record.answer ?? {});
+            else
+              this.logger.warn(
+                `Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`,
+              );
           });
         }),
       );
@@ -165,7 +179,8 @@ export class PendingQuestions {
    */
   async endSession(sessionId: string, why: string): Promise<void> {
     this.failSession(sessionId, why);
-    if (this.store.backend.supportsPubSub) await this.store.backend.publish(this.key('ended', sessionId), JSON.stringify({ sessionId, why }));
+    if (this.store.backend.supportsPubSub)
+      await this.store.backend.publish(this.key('ended', sessionId), JSON.stringify({ sessionId, why }));
   }
 
   /** Fails every question waiting in this process (the server is shutting down). */
@@ -222,7 +237,10 @@ export class PendingQuestions {
     await Promise.all(
       [...this.waiters].map(async ([elicitId, waiter]) => {
         try {
-          if ((await backend.get(this.key('pending', `${waiter.sessionId}:${elicitId}`))) === undefined && this.waiters.get(elicitId) === waiter)
+          if (
+            (await backend.get(this.key('pending', `${waiter.sessionId}:${elicitId}`))) === undefined &&
+            this.waiters.get(elicitId) === waiter
+          )
             waiter.fail(new PublicMcpError(QUESTION_LOST, 'ELICITATION_LOST'));
         } catch {
           // The store dropped again: the next reconnection checks once more.
@@ -246,7 +264,11 @@ export const STATELESS_EDGE_REFUSAL =
 export function pendingOf(server: ParleyServer): PendingQuestions {
   let pending = registry.get(server);
   if (!pending) {
-    const store = server.elicitationStore ?? { backend: memoryStore(), keyPrefix: 'mcp:', info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false } };
+    const store = server.elicitationStore ?? {
+      backend: memoryStore(),
+      keyPrefix: 'mcp:',
+      info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false },
+    };
     const unavailable = server.elicitationStore || !server.config.elicitation.enabled ? undefined : STATELESS_EDGE_REFUSAL;
     registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable, server.config.elicitation.pending)));
   }

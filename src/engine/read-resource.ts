@@ -25,9 +25,14 @@ function toContents(value: ResourceReturn, uri: string, mimeType: string | undef
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value }];
   if (value instanceof Uint8Array) return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: toBase64(value) }];
-  const list: ResourceContent[] = Array.isArray(value) ? value : 'contents' in value && Array.isArray(value.contents) ? value.contents : [value as ResourceContent];
+  const list: ResourceContent[] = Array.isArray(value)
+    ? value
+    : 'contents' in value && Array.isArray(value.contents)
+      ? value.contents
+      : [value as ResourceContent];
   return list.map((content: unknown) => {
-    if (!isObject(content) || (typeof content.text !== 'string' && typeof content.blob !== 'string')) throw new Error(`Resource "${uri}" returned a content with neither text nor blob`);
+    if (!isObject(content) || (typeof content.text !== 'string' && typeof content.blob !== 'string'))
+      throw new Error(`Resource "${uri}" returned a content with neither text nor blob`);
     return { uri, ...(mimeType ? { mimeType } : {}), ...content };
   });
 }

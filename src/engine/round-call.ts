@@ -23,7 +23,8 @@ export type RoundOutcome = { kind: 'result'; result: Record<string, unknown> } |
 export const callerKey = (auth: AuthInfo): string => (auth.anonymous ? 'anonymous' : `${auth.user.iss ?? ''}#${auth.user.sub}`);
 
 /** True when the request is a retry (it carries answers or state): its result must not be cached. */
-export const isRetry = (params: Record<string, unknown>): boolean => params.inputResponses !== undefined || params.requestState !== undefined;
+export const isRetry = (params: Record<string, unknown>): boolean =>
+  params.inputResponses !== undefined || params.requestState !== undefined;
 
 export async function withRounds(
   server: ParleyServer,
@@ -34,7 +35,13 @@ export async function withRounds(
   if (inputResponses !== undefined && !isObject(inputResponses)) throw invalidParams('params.inputResponses must be an object');
   if (requestState !== undefined && typeof requestState !== 'string') throw invalidParams('params.requestState must be a string');
   let binding: StateBinding | undefined;
-  const bind = async () => (binding ??= { caller: callerKey(request.auth), method: request.method, name: request.name, digest: await digestArguments(request.args) });
+  const bind = async () =>
+    (binding ??= {
+      caller: callerKey(request.auth),
+      method: request.method,
+      name: request.name,
+      digest: await digestArguments(request.args),
+    });
 
   // A Map: the keys are the client's, and `__proto__` or `constructor` must be keys like any other.
   const answers = new Map<string, RawAnswer>();
@@ -52,7 +59,7 @@ export async function withRounds(
       const hint = server.ephemeralStateKey
         ? ' This instance seals with a per-process key: set the same VAULT_SECRET on every instance.'
         : check.unknownKey
-          ? ' A key retired from VAULT_SECRET, or another deployment\'s: keep the old secret listed after the new one (comma-separated) until its states expire.'
+          ? " A key retired from VAULT_SECRET, or another deployment's: keep the old secret listed after the new one (comma-separated) until its states expire."
           : '';
       server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
     }
@@ -61,8 +68,8 @@ export async function withRounds(
   const replayed = requestState === undefined ? undefined : new Set(answers.keys());
   // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
   if (trusted && inputResponses) {
+    // What the server sealed under its own keys (persisted-N, inbox-<key>) is not the client's to replace.
     for (const [key, value] of Object.entries(inputResponses))
-      // What the server sealed under its own keys (persisted-N, inbox-<key>) is not the client's to replace.
       if (ANSWER_KEY.test(key) && isObject(value) && !(SERVER_KEY.test(key) && replayed?.has(key))) {
         answers.set(key, value as RawAnswer);
         replayed?.delete(key);

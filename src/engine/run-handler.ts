@@ -35,8 +35,22 @@ export function createSettler(turnEnd: TurnEnd): () => Promise<void> {
 }
 
 /** `name` is the tool, prompt or resource URI the hooks see as the asker. */
-export async function runHandler<C extends RequestContext, T>(server: ParleyServer, name: string, ctx: C, scope: HandlerScope, exec: (ctx: C) => T | Promise<T>, trace?: ToolTrace): Promise<Run<T>> {
-  const settings = { enabled: server.config.elicitation.enabled, production: server.production, hooks: server.config.elicitation.hooks, questions: server.questions?.forCall(scope.auth, scope.signal), unanswered: server.config.elicitation.unanswered, loadUnanswered: server.loadUnanswered };
+export async function runHandler<C extends RequestContext, T>(
+  server: ParleyServer,
+  name: string,
+  ctx: C,
+  scope: HandlerScope,
+  exec: (ctx: C) => T | Promise<T>,
+  trace?: ToolTrace,
+): Promise<Run<T>> {
+  const settings = {
+    enabled: server.config.elicitation.enabled,
+    production: server.production,
+    hooks: server.config.elicitation.hooks,
+    questions: server.questions?.forCall(scope.auth, scope.signal),
+    unanswered: server.config.elicitation.unanswered,
+    loadUnanswered: server.loadUnanswered,
+  };
   const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth, trace });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));

@@ -2,12 +2,24 @@
 import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError, McpWireError } from '../protocol';
 import type { ElicitOptions } from '../server';
 import type { PendingQuestions } from './pending';
-import { DEFAULT_TTL_MS, elicitationModes, missingFor, ELICIT_METHOD, ttlOf, type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer } from '../elicitation';
+import {
+  DEFAULT_TTL_MS,
+  elicitationModes,
+  missingFor,
+  ELICIT_METHOD,
+  ttlOf,
+  type Asker,
+  type ElicitParams,
+  type OtherInputMethod,
+  type RawAnswer,
+} from '../elicitation';
 
 /** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
 export function endedBy(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
-  return reason instanceof McpWireError || reason instanceof PublicMcpError ? reason : new PublicMcpError('The call was cancelled', 'CANCELLED');
+  return reason instanceof McpWireError || reason instanceof PublicMcpError
+    ? reason
+    : new PublicMcpError('The call was cancelled', 'CANCELLED');
 }
 
 export interface StreamCall {
@@ -21,7 +33,6 @@ export interface StreamCall {
   send(message: unknown): void;
   signal: AbortSignal;
 }
-
 
 export class StreamAsker implements Asker {
   readonly route = 'stream';
@@ -49,7 +60,13 @@ export class StreamAsker implements Asker {
   }
 
   /** Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end. */
-  private async exchange(method: string, params: ElicitParams | Record<string, unknown>, ttl: number, timedOut: string, stop?: AbortSignal): Promise<RawAnswer> {
+  private async exchange(
+    method: string,
+    params: ElicitParams | Record<string, unknown>,
+    ttl: number,
+    timedOut: string,
+    stop?: AbortSignal,
+  ): Promise<RawAnswer> {
     if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
     const id = crypto.randomUUID();
     const question = await this.call.pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl);

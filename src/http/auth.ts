@@ -2,7 +2,6 @@
 import type { ParleyServer } from '../engine';
 import { ANONYMOUS, type AuthInfo } from '../server';
 
-
 // RFC 6750's shape, not JSON-RPC's: a bearer client reads the error from here and from WWW-Authenticate.
 const unauthorized = (server: ParleyServer, description: string) =>
   server.respond.json({ error: 'invalid_token', error_description: description }, 401, {

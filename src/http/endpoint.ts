@@ -1,6 +1,20 @@
 // The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version;
 // the legacy transport takes the rest.
-import { ErrorCode, HEADER, McpWireError, isObject, isRequest, isResponse, parseMessage, type JsonRpcId, readBody, type BodyReader, checkHeaders, readEnvelope, toWireError } from '../protocol';
+import {
+  ErrorCode,
+  HEADER,
+  McpWireError,
+  isObject,
+  isRequest,
+  isResponse,
+  parseMessage,
+  type JsonRpcId,
+  readBody,
+  type BodyReader,
+  checkHeaders,
+  readEnvelope,
+  toWireError,
+} from '../protocol';
 import { isKnownMethod, handleRequest, type RequestScope, type ParleyServer, type KeepAlive } from '../engine';
 import { traced } from '../runtime';
 import type { AuthInfo } from '../server';
@@ -31,7 +45,13 @@ class StreamScope implements RequestScope {
 }
 
 /** `keepAlive`: the platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
-export async function handlePost(server: ParleyServer, request: Request, given?: AuthInfo, hostRead?: BodyReader, keepAlive?: KeepAlive): Promise<Response> {
+export async function handlePost(
+  server: ParleyServer,
+  request: Request,
+  given?: AuthInfo,
+  hostRead?: BodyReader,
+  keepAlive?: KeepAlive,
+): Promise<Response> {
   const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
   if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
@@ -39,7 +59,8 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
     if (isLegacyMessage(message, request.headers)) return await handleLegacyPost(server, request, message, given, keepAlive);
-    if (isResponse(message)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
+    if (isResponse(message))
+      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
     const params = message.params ?? {};
     const headers = request.headers;
@@ -65,7 +86,8 @@ export async function handlePost(server: ParleyServer, request: Request, given?:
       message.id,
       // Read only when a handler asks: on Node, request.signal builds the whole Fetch Request.
       () => request.signal,
-      (stream) => traced(trace, handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream, trace))),
+      (stream) =>
+        traced(trace, handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream, trace))),
     );
   } catch (error) {
     return server.respond.error(id, toWireError(error, server.logger));

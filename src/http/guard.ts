@@ -13,7 +13,8 @@ export function checkRequestOrigin(request: Request, options: GuardOptions): str
   if (options.allowedHosts) {
     const host = request.headers.get('host') ?? new URL(request.url).host;
     const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
-    if (!isLoopbackHost(hostname) && !options.allowedHosts.includes(hostname) && !options.allowedHosts.includes(host)) return `Host "${host}" is not allowed`;
+    if (!isLoopbackHost(hostname) && !options.allowedHosts.includes(hostname) && !options.allowedHosts.includes(host))
+      return `Host "${host}" is not allowed`;
   }
   const origin = request.headers.get('origin');
   if (origin === null) return undefined;
@@ -24,6 +25,7 @@ export function checkRequestOrigin(request: Request, options: GuardOptions): str
     return `Origin "${origin}" is not allowed`;
   }
   if (parsed.origin === 'null') return `Origin "${origin}" is not allowed`;
-  if (isLoopbackHost(parsed.hostname) || parsed.origin === new URL(request.url).origin || options.allowedOrigins.includes(parsed.origin)) return undefined;
+  if (isLoopbackHost(parsed.hostname) || parsed.origin === new URL(request.url).origin || options.allowedOrigins.includes(parsed.origin))
+    return undefined;
   return `Origin "${origin}" is not allowed`;
 }

@@ -2,7 +2,8 @@
 import { headerMismatch, isObject, ownValue, decodeHeader } from '../protocol';
 import type { HeaderParam } from '../server';
 
-const valueAt = (args: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), args);
+const valueAt = (args: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), args);
 
 function matches(decoded: string, value: unknown, type: HeaderParam['type']): boolean {
   if (type === 'integer') return decoded.trim() !== '' && Number(decoded) === value; // integers compare numerically
@@ -19,9 +20,11 @@ export function checkParamHeaders(headers: Headers, params: HeaderParam[], args:
       if (raw !== null) throw headerMismatch(`Header mismatch: ${label} was sent but arguments.${param.path.join('.')} has no value`);
       continue;
     }
-    if (raw === null) throw headerMismatch(`Header mismatch: the ${label} header is required when arguments.${param.path.join('.')} is set`);
+    if (raw === null)
+      throw headerMismatch(`Header mismatch: the ${label} header is required when arguments.${param.path.join('.')} is set`);
     const decoded = decodeHeader(raw);
     if (decoded === undefined) throw headerMismatch(`Header mismatch: the ${label} header has invalid characters or invalid base64`);
-    if (!matches(decoded, value, param.type)) throw headerMismatch(`Header mismatch: ${label} header value '${decoded}' does not match body value '${String(value)}'`);
+    if (!matches(decoded, value, param.type))
+      throw headerMismatch(`Header mismatch: ${label} header value '${decoded}' does not match body value '${String(value)}'`);
   }
 }

@@ -8,7 +8,11 @@ const encoder = new TextEncoder();
 /** One SSE event carrying one JSON-RPC message. No ids: 2026-07-28 streams are not resumable. */
 export const sseEvent = (message: unknown): Uint8Array => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 
-export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } as const;
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
 
 /** A signal that fires when either one does. */
 export function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
@@ -92,7 +96,9 @@ export async function respondToRequest(
       void settled.then((outcome) => {
         if (stream.closed) return;
         stream.closed = true;
-        const message = outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: toWireError(outcome.error, server.logger).toJSON() };
+        const message = outcome.ok
+          ? { jsonrpc: '2.0', id, result: outcome.result }
+          : { jsonrpc: '2.0', id, error: toWireError(outcome.error, server.logger).toJSON() };
         controller.enqueue(sseEvent(message));
         controller.close();
       });

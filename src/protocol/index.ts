@@ -7,7 +7,14 @@ export { ownValue, parseJson, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyVersion } from './revisions';
 export { readBody } from './body';
 export type { BodyReader } from './body';
-export { ElicitationDisabledError, ElicitationNotSupportedError, ElicitationTimeoutError, InvalidInputError, InvalidOutputError, PublicMcpError } from './framework-errors';
+export {
+  ElicitationDisabledError,
+  ElicitationNotSupportedError,
+  ElicitationTimeoutError,
+  InvalidInputError,
+  InvalidOutputError,
+  PublicMcpError,
+} from './framework-errors';
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
 export { fetchResponder, methodNotAllowed, Responder, toWireError, type PlainResponseMaker } from './respond';
 export { EDGE_REFUSAL, InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './question-errors';

@@ -38,21 +38,35 @@ export function parseMessage(text: string): JsonRpcMessage {
 
 export function checkMessage(value: unknown): JsonRpcMessage {
   if (Array.isArray(value)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: batches are not supported');
-  if (!isObject(value) || value.jsonrpc !== '2.0') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: expected a JSON-RPC 2.0 object');
+  if (!isObject(value) || value.jsonrpc !== '2.0')
+    throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: expected a JSON-RPC 2.0 object');
   const { id, method, params } = value;
-  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)) && !(id === null && method === undefined))
+  if (
+    id !== undefined &&
+    typeof id !== 'string' &&
+    !(typeof id === 'number' && Number.isFinite(id)) &&
+    !(id === null && method === undefined)
+  )
     throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: id must be a string or a number');
   if (method !== undefined) {
-    if (typeof method !== 'string' || method === '') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: method must be a string');
-    if (params !== undefined && !isObject(params)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: params must be an object');
+    if (typeof method !== 'string' || method === '')
+      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: method must be a string');
+    if (params !== undefined && !isObject(params))
+      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: params must be an object');
     return value as unknown as JsonRpcRequest | JsonRpcNotification;
   }
-  if (!Object.hasOwn(value, 'result') && !Object.hasOwn(value, 'error')) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: no method, result or error');
+  if (!Object.hasOwn(value, 'result') && !Object.hasOwn(value, 'error'))
+    throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: no method, result or error');
   return value as unknown as JsonRpcResponse;
 }
 
 export const isRequest = (m: JsonRpcMessage): m is JsonRpcRequest => Object.hasOwn(m, 'method') && (m as { id?: unknown }).id !== undefined;
-export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification => Object.hasOwn(m, 'method') && (m as { id?: unknown }).id === undefined;
+export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification =>
+  Object.hasOwn(m, 'method') && (m as { id?: unknown }).id === undefined;
 export const isResponse = (m: JsonRpcMessage): m is JsonRpcResponse => !Object.hasOwn(m, 'method');
 
-export const errorResponse = (id: JsonRpcId | null, error: McpWireError): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() });
+export const errorResponse = (id: JsonRpcId | null, error: McpWireError): JsonRpcResponse => ({
+  jsonrpc: '2.0',
+  id,
+  error: error.toJSON(),
+});

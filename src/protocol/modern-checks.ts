@@ -41,7 +41,10 @@ export function readEnvelope(params: Record<string, unknown>, headers?: Headers)
     throw invalidParams(`params._meta must carry "${META.protocolVersion}" and "${META.clientCapabilities}"`);
   if (headers) expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
   if (version !== MODERN_VERSION)
-    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', { supported: SUPPORTED_VERSIONS, requested: version });
+    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', {
+      supported: SUPPORTED_VERSIONS,
+      requested: version,
+    });
   return { version, capabilities };
 }
 

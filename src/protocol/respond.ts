@@ -43,10 +43,12 @@ export class Responder {
 /** Fetch Responses: for answers made before a server is built, and where no platform passed its own maker. */
 export const fetchResponder = new Responder();
 
-export const tooLarge = (limit: number) => new McpWireError(ErrorCode.InvalidRequest, `Request body too large (limit ${limit} bytes)`, undefined, 413);
+export const tooLarge = (limit: number) =>
+  new McpWireError(ErrorCode.InvalidRequest, `Request body too large (limit ${limit} bytes)`, undefined, 413);
 
 /** 405 for a method the MCP endpoint does not serve; the response names the one it does. */
-export const methodNotAllowed = (allow: string) => new McpWireError(ErrorCode.InvalidRequest, `Method not allowed: use ${allow}`, undefined, 405);
+export const methodNotAllowed = (allow: string) =>
+  new McpWireError(ErrorCode.InvalidRequest, `Method not allowed: use ${allow}`, undefined, 405);
 
 /**
  * The one place an error becomes a JSON-RPC error: wire errors as they are; a PublicMcpError keeps its message and
@@ -55,7 +57,9 @@ export const methodNotAllowed = (allow: string) => new McpWireError(ErrorCode.In
 export function toWireError(error: unknown, logger: Logger): McpWireError {
   if (error instanceof McpWireError) return error;
   if (error instanceof PublicMcpError)
-    return new McpWireError(error instanceof InvalidInputError ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, { code: error.code });
+    return new McpWireError(error instanceof InvalidInputError ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, {
+      code: error.code,
+    });
   const errorId = crypto.randomUUID();
   logger.error(`Request failed (error id ${errorId})`, error);
   return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);

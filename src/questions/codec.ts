@@ -1,5 +1,18 @@
 // How questions sit in a store: key names (HMACs with a secret) and values (AES-256-GCM per subject with a secret).
-import { deriveAesKey, fromBase64Url, fromUtf8, hmac, importHmacKey, keyIdOf, randomBytes, secretList, sha256, toBase64Url, toHex, utf8 } from '../crypto';
+import {
+  deriveAesKey,
+  fromBase64Url,
+  fromUtf8,
+  hmac,
+  importHmacKey,
+  keyIdOf,
+  randomBytes,
+  secretList,
+  sha256,
+  toBase64Url,
+  toHex,
+  utf8,
+} from '../crypto';
 
 const SALT = 'parley-persistent-questions-v1';
 const MAX_CACHED_KEYS = 256;
@@ -67,7 +80,11 @@ export class QuestionCodec {
     const key = this.#keys[0];
     if (!key) return json;
     const iv = randomBytes(12);
-    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(storageKey) }, await this.#aesKey(key, subject), utf8(json));
+    const sealed = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: utf8(storageKey) },
+      await this.#aesKey(key, subject),
+      utf8(json),
+    );
     return `v2.${await key.id}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
   }
 
@@ -85,7 +102,11 @@ export class QuestionCodec {
       for (const key of this.#keys) {
         if (id !== undefined && (await key.id) !== id) continue;
         try {
-          const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: ivBytes, additionalData: utf8(storageKey) }, await this.#aesKey(key, subject), bodyBytes);
+          const plain = await crypto.subtle.decrypt(
+            { name: 'AES-GCM', iv: ivBytes, additionalData: utf8(storageKey) },
+            await this.#aesKey(key, subject),
+            bodyBytes,
+          );
           return JSON.parse(fromUtf8(new Uint8Array(plain))) as T;
         } catch {
           if (id !== undefined) return undefined;

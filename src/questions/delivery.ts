@@ -25,7 +25,13 @@ const DEFAULT_POLL_MS = 1000;
  * no call waited is handed to this call at once. Resolves with the raw answer, or fails with QuestionPendingError
  * (stopped waiting) or QuestionSupersededError (a newer call of the same key took over).
  */
-export async function askAndWait(store: QuestionStore, subject: string, key: string, params: ElicitParams, options: AskOptions): Promise<RawAnswer> {
+export async function askAndWait(
+  store: QuestionStore,
+  subject: string,
+  key: string,
+  params: ElicitParams,
+  options: AskOptions,
+): Promise<RawAnswer> {
   let question = await store.byKey(subject, key);
   if (question) {
     const ready = await takeIfAnswered(store, subject, question);
@@ -47,7 +53,14 @@ export async function askAndWait(store: QuestionStore, subject: string, key: str
 /** A question to file under a key, kept for ttlMs. */
 export function newQuestion(key: string, params: ElicitParams, ttlMs: number, from?: QuestionOrigin): StoredQuestion {
   const now = Date.now();
-  const question: StoredQuestion = { id: crypto.randomUUID(), key, message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} }, createdAt: now, expiresAt: now + ttlMs };
+  const question: StoredQuestion = {
+    id: crypto.randomUUID(),
+    key,
+    message: params.message,
+    requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} },
+    createdAt: now,
+    expiresAt: now + ttlMs,
+  };
   return from ? { ...question, from } : question;
 }
 
@@ -59,7 +72,14 @@ export async function takeIfAnswered(store: QuestionStore, subject: string, ques
   return { action: answer.action, content: answer.content };
 }
 
-function waitFor(store: QuestionStore, subject: string, question: StoredQuestion, token: string, waitMs: number, options: AskOptions): Promise<RawAnswer> {
+function waitFor(
+  store: QuestionStore,
+  subject: string,
+  question: StoredQuestion,
+  token: string,
+  waitMs: number,
+  options: AskOptions,
+): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {
     let settled = false;
     let checking: Promise<void> | undefined;

@@ -23,7 +23,8 @@ export function defaultQuestionFile(home: string | undefined, encrypted: boolean
   if (encrypted) return { path };
   const fix = `make it owner-only (chmod 700 ${dir}; chmod 600 ${path}), set MCP_ELICITATION_SECRET to encrypt it, or name persistent.storage`;
   const after = lstatSync(dir);
-  if (!ownedByUs(after) || (after.mode & 0o022) !== 0) return { refused: `the group or others could replace ${path} (its folder is not owner-only): ${fix}` };
+  if (!ownedByUs(after) || (after.mode & 0o022) !== 0)
+    return { refused: `the group or others could replace ${path} (its folder is not owner-only): ${fix}` };
   let file: Stats | undefined;
   try {
     file = lstatSync(path);

@@ -11,6 +11,9 @@ import { runOf, type RequestContext } from '../server';
 export function printQuestionInboxLink(ctx: RequestContext): Promise<{ expiresAt: number }> {
   const run = runOf(ctx);
   const questions = run instanceof ElicitRun ? run.settings.questions : undefined;
-  if (!questions) return Promise.reject(new ElicitationNotSupportedError('printQuestionInboxLink() needs `elicitation: { enabled: true, persistent: true }`'));
+  if (!questions)
+    return Promise.reject(
+      new ElicitationNotSupportedError('printQuestionInboxLink() needs `elicitation: { enabled: true, persistent: true }`'),
+    );
   return questions.printLink();
 }

@@ -23,12 +23,14 @@ export async function signNotice(secret: string, timestamp: string, body: string
 
 /** What to call when a question lands in a subject's inbox: never throws, never holds up the call that asked. */
 export function createNotify(option: NotifyOption, context: NotifyContext): (subject: string, question: StoredQuestion) => void {
-  const createLink = context.people && (async (subject: string) => {
-    const origin = context.origin();
-    if (!origin) throw new Error('the server has no HTTP address yet to link the inbox to');
-    const { code } = await context.people!.createCode({ subject });
-    return `${origin}/_frontmcp/inbox#code=${code}`;
-  });
+  const createLink =
+    context.people &&
+    (async (subject: string) => {
+      const origin = context.origin();
+      if (!origin) throw new Error('the server has no HTTP address yet to link the inbox to');
+      const { code } = await context.people!.createCode({ subject });
+      return `${origin}/_frontmcp/inbox#code=${code}`;
+    });
   return (subject, question) => {
     const notice: InboxNotice = {
       type: 'question.filed',
@@ -44,7 +46,9 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
       typeof option === 'function'
         ? Promise.resolve().then(() => option(notice, createLink ? { createLink: () => createLink(subject) } : {}))
         : deliver(option, notice, context, option.includeLink && createLink ? () => createLink(subject) : undefined);
-    void sent.catch((error: unknown) => context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`));
+    void sent.catch((error: unknown) =>
+      context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   };
 }
 
@@ -70,7 +74,13 @@ async function deliver(options: WebhookOptions, notice: InboxNotice, context: No
       [NOTIFY_HEADERS.signature]: await signNotice(options.secret, timestamp, body),
     };
     try {
-      const response = await fetch(options.url, { method: 'POST', headers, body, redirect: 'error', signal: AbortSignal.timeout(options.timeoutMs) });
+      const response = await fetch(options.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'error',
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
       await response.body?.cancel();
       if (response.ok) return;
       last = `HTTP ${response.status}`;
@@ -80,5 +90,7 @@ async function deliver(options: WebhookOptions, notice: InboxNotice, context: No
       last = typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.name : 'failed';
     }
   }
-  context.logger.warn(`Question notify webhook ${where} did not take question ${notice.questionId} (${last}); the question waits in the inbox all the same`);
+  context.logger.warn(
+    `Question notify webhook ${where} did not take question ${notice.questionId} (${last}); the question waits in the inbox all the same`,
+  );
 }

@@ -40,5 +40,7 @@ export function readPersistentOptions(value: unknown): PersistentOptions | undef
   const parsed = optionsSchema.safeParse(value === true ? {} : value);
   if (parsed.success) return parsed.data as PersistentOptions;
   const detail = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(persistent)'}: ${i.message}`).join('; ');
-  throw new InvalidQuestionStoreError(`${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off', notify?: function | { url, secret } }`);
+  throw new InvalidQuestionStoreError(
+    `${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off', notify?: function | { url, secret } }`,
+  );
 }

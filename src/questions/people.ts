@@ -53,7 +53,9 @@ export class LoopbackTokenAuth {
       return found;
     }
     if (RUNNING.size !== 1)
-      throw new Error(`${RUNNING.size === 0 ? 'No running server has' : 'Several running servers have'} http.auth.people: 'loopback-token'; name one: createCode({ subject, server })`);
+      throw new Error(
+        `${RUNNING.size === 0 ? 'No running server has' : 'Several running servers have'} http.auth.people: 'loopback-token'; name one: createCode({ subject, server })`,
+      );
     return RUNNING.values().next().value!;
   }
 
@@ -66,7 +68,8 @@ export class LoopbackTokenAuth {
   }
 
   async createCode({ subject }: { subject: string }): Promise<{ code: string; expiresAt: number }> {
-    if (typeof subject !== 'string' || !/^(principal|session):./.test(subject)) throw new Error('createCode needs a subject from questionSubjectOf()');
+    if (typeof subject !== 'string' || !/^(principal|session):./.test(subject))
+      throw new Error('createCode needs a subject from questionSubjectOf()');
     const code = toBase64Url(randomBytes(32));
     const expiresAt = Date.now() + CODE_TTL_MS;
     const key = await this.#codec.tokenKey('code', code);

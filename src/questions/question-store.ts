@@ -43,7 +43,11 @@ export class QuestionStore {
 
   async create(subject: string, question: StoredQuestion): Promise<void> {
     const ttl = question.expiresAt - Date.now();
-    const [q, k, o] = await Promise.all([this.k('q', subject, question.id), this.k('k', subject, question.key), this.k('o', subject, question.id)]);
+    const [q, k, o] = await Promise.all([
+      this.k('q', subject, question.id),
+      this.k('k', subject, question.key),
+      this.k('o', subject, question.id),
+    ]);
     await this.backend.set(q, await this.codec.seal(question, subject, q), ttl);
     await this.backend.set(o, '1', ttl);
     await this.backend.set(k, await this.codec.seal(question.id, subject, k), ttl);

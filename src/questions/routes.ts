@@ -19,7 +19,8 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-const problem = (status: number, error: string, message: string) => fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store' });
+const problem = (status: number, error: string, message: string) =>
+  fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store' });
 
 /** Refuses a request another site made: its Origin must be this server's own, and the browser must not call it cross-site. */
 function crossSite(request: Request): Response | undefined {
@@ -31,7 +32,8 @@ function crossSite(request: Request): Response | undefined {
 }
 
 async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return problem(415, 'unsupported_media_type', 'Send JSON (content-type: application/json)');
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
+    return problem(415, 'unsupported_media_type', 'Send JSON (content-type: application/json)');
   const body = await readBody(request, MAX_ANSWER_BYTES);
   if (body instanceof McpWireError) return problem(413, 'too_large', body.message);
   try {
@@ -51,7 +53,8 @@ export function questionRoutes(service: Inbox): Hono {
   const subjectOf = async (c: Context): Promise<string | Response> => {
     const session = await service.people?.session(c.req.header('cookie') ?? null);
     if (!session) return problem(401, 'unauthorized', 'Sign in with the one-time link printed for you');
-    if (!session.subject) return problem(401, 'unauthorized', 'This sign-in is not for anyone’s questions: open the inbox link printed for a call');
+    if (!session.subject)
+      return problem(401, 'unauthorized', 'This sign-in is not for anyone’s questions: open the inbox link printed for a call');
     return session.subject;
   };
 
@@ -92,9 +95,11 @@ export function questionRoutes(service: Inbox): Hono {
     const body = await readJson(c.req.raw);
     if (body instanceof Response) return body;
     const action = body.action;
-    if (!ACTIONS.includes(action as (typeof ACTIONS)[number])) return problem(400, 'invalid_action', 'action must be "accept", "decline" or "cancel"');
+    if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
+      return problem(400, 'invalid_action', 'action must be "accept", "decline" or "cancel"');
     const content = body.content;
-    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content))) return problem(400, 'invalid_content', 'content must be an object');
+    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
+      return problem(400, 'invalid_content', 'content must be an object');
     const id = c.req.param('id');
     const question = await service.store.byId(subject, id);
     if (!question) return problem(404, 'not_found', 'No such question');
@@ -102,10 +107,19 @@ export function questionRoutes(service: Inbox): Hono {
       const mismatch = checkFlatForm(content ?? {}, question.requestedSchema);
       if (mismatch) return problem(400, 'invalid_content', `The answer does not fit the question: ${mismatch}`);
     }
-    const answer = { action: action as (typeof ACTIONS)[number], ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}), answeredAt: Date.now() };
+    const answer = {
+      action: action as (typeof ACTIONS)[number],
+      ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
+      answeredAt: Date.now(),
+    };
     const outcome = await service.store.answer(subject, id, answer);
-    if (!outcome.ok) return outcome.reason === 'not-found' ? problem(404, 'not_found', 'No such question') : problem(409, 'already_answered', 'This question already has an answer');
-    return fetchResponder.json({ status: 'answered', action, delivered: outcome.waiting ? 'waiting-call' : 'next-call' }, 200, { 'cache-control': 'no-store' });
+    if (!outcome.ok)
+      return outcome.reason === 'not-found'
+        ? problem(404, 'not_found', 'No such question')
+        : problem(409, 'already_answered', 'This question already has an answer');
+    return fetchResponder.json({ status: 'answered', action, delivered: outcome.waiting ? 'waiting-call' : 'next-call' }, 200, {
+      'cache-control': 'no-store',
+    });
   });
 
   app.all('*', () => problem(404, 'not_found', 'Not found'));

@@ -53,7 +53,8 @@ export class QuestionService implements Inbox {
       subject,
       ask: (params, options, from) => this.ask(auth, params, options, signal, from),
       printLink: () => this.printLink(auth),
-      file: (key, params, from) => fileQuestion(this.store, mine(), key, params, { ttlMs: this.options.ttlMs, from, onCreated: this.nudge(mine()) }),
+      file: (key, params, from) =>
+        fileQuestion(this.store, mine(), key, params, { ttlMs: this.options.ttlMs, from, onCreated: this.nudge(mine()) }),
       find: async (key) => (await this.store.byKey(mine(), key))?.id,
       claim: (id) => claimQuestion(this.store, mine(), id),
     };
@@ -69,21 +70,29 @@ export class QuestionService implements Inbox {
 
   async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal, from?: QuestionOrigin): Promise<RawAnswer> {
     const persist = options.persist!;
-    if (typeof persist.key !== 'string' || !KEY.test(persist.key)) throw new InvalidInputError('persist.key must be 1-200 printable ASCII characters');
+    if (typeof persist.key !== 'string' || !KEY.test(persist.key))
+      throw new InvalidInputError('persist.key must be 1-200 printable ASCII characters');
     const ttl = options.ttl ?? DEFAULT_WAIT_MS;
     const ttlMs = persist.ttlMs ?? this.options.ttlMs;
     if (!(Number.isFinite(ttl) && ttl > 0)) throw new InvalidInputError('ttl must be a positive number of milliseconds');
-    if (!(Number.isFinite(ttlMs) && ttlMs > ttl)) throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
+    if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
+      throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
     return askAndWait(this.store, subject, persist.key, params, { ttl, ttlMs, signal, from, onCreated: this.nudge(subject) });
   }
 
   /** Prints a one-time inbox link for the caller's subject on stderr, as `inboxLinks` allows; returns only when it expires. */
   async printLink(auth: AuthInfo): Promise<{ expiresAt: number }> {
-    if (!this.people) throw new ElicitationNotSupportedError("printQuestionInboxLink() needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    if (!this.people)
+      throw new ElicitationNotSupportedError(
+        "printQuestionInboxLink() needs people auth: set http: { auth: { people: 'loopback-token' } }",
+      );
     const subject = this.subjectOf(auth);
     const mode = this.options.inboxLinks;
-    if (mode === 'off') throw new ElicitationNotSupportedError("Inbox links are off (persistent.inboxLinks: 'off'); this app sends createCode() codes itself");
+    if (mode === 'off')
+      throw new ElicitationNotSupportedError(
+        "Inbox links are off (persistent.inboxLinks: 'off'); this app sends createCode() codes itself",
+      );
     if (mode === 'terminal' && !this.printer.isTerminal())
       throw new ElicitationNotSupportedError(
         "The server's stderr is not a terminal, so the inbox link is not printed (anyone reading this output could answer). Run the server in a terminal, or set persistent.inboxLinks: 'stderr' when only the person reads it.",
@@ -91,19 +100,26 @@ export class QuestionService implements Inbox {
     const origin = this.origin ?? this.fallbackOrigin;
     if (!origin) throw new ElicitationNotSupportedError('The server has no HTTP address yet to link the inbox to');
     const { code, expiresAt } = await this.people.createCode({ subject });
-    this.printer.write(`[parley] Inbox for ${subject} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`);
+    this.printer.write(
+      `[parley] Inbox for ${subject} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`,
+    );
     return { expiresAt };
   }
 
   /** What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). */
   async view(subject: string): Promise<InboxView> {
-    return { signedInAs: subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session', questions: await this.store.list(subject) };
+    return {
+      signedInAs: subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session',
+      questions: await this.store.list(subject),
+    };
   }
 
   private subjectOf(auth: AuthInfo): string {
     const subject = questionSubjectOf(auth);
     if (!subject)
-      throw new ElicitationNotSupportedError('A persistent question belongs to its caller: sign in (a bearer token) or use a session. Anonymous callers cannot keep questions.');
+      throw new ElicitationNotSupportedError(
+        'A persistent question belongs to its caller: sign in (a bearer token) or use a session. Anonymous callers cannot keep questions.',
+      );
     return subject;
   }
 }

@@ -35,7 +35,8 @@ export function createLogger(
 export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
   const out = {} as Logger;
   for (const l of LEVELS)
-    out[l] = (message, details) => (details === undefined ? logger[l](redactor.text(message)) : logger[l](redactor.text(message), redactor.value(details)));
+    out[l] = (message, details) =>
+      details === undefined ? logger[l](redactor.text(message)) : logger[l](redactor.text(message), redactor.value(details));
   return out;
 }
 

@@ -32,7 +32,15 @@ function formsOf(secret: string): string[] {
   for (const b of bytes) binary += String.fromCharCode(b);
   const base64 = btoa(binary);
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return [secret, encodeURIComponent(secret), base64, base64.replace(/=+$/, ''), base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''), hex, hex.toUpperCase()];
+  return [
+    secret,
+    encodeURIComponent(secret),
+    base64,
+    base64.replace(/=+$/, ''),
+    base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+    hex,
+    hex.toUpperCase(),
+  ];
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -43,9 +51,18 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
   const forms = new Set<string>();
-  for (const secret of secrets) if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) for (const form of formsOf(secret)) forms.add(form);
+  for (const secret of secrets)
+    if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) for (const form of formsOf(secret)) forms.add(form);
   // Longest first, so a value inside another is not replaced half.
-  const known = forms.size ? new RegExp([...forms].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g') : undefined;
+  const known = forms.size
+    ? new RegExp(
+        [...forms]
+          .sort((a, b) => b.length - a.length)
+          .map(escape)
+          .join('|'),
+        'g',
+      )
+    : undefined;
   const text = (input: string): string => {
     let out = input.replace(URL_CREDENTIALS, `$1${REDACTED}@`).replace(BEARER, `$1${REDACTED}`).replace(QUERY_SECRET, `$1${REDACTED}`);
     if (known) out = out.replace(known, REDACTED);
@@ -63,7 +80,8 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
       if (input instanceof Error) return copyError(input, inner);
       if (Array.isArray(input)) return input.map(inner);
       if (ArrayBuffer.isView(input) || input instanceof Date) return input;
-      if (input instanceof Map) return new Map([...input].map(([k, v]) => [k, typeof k === 'string' && isSecretField(k) ? REDACTED : inner(v)]));
+      if (input instanceof Map)
+        return new Map([...input].map(([k, v]) => [k, typeof k === 'string' && isSecretField(k) ? REDACTED : inner(v)]));
       if (input instanceof Set) return new Set([...input].map(inner));
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(input)) out[k] = isSecretField(k) && v !== undefined && v !== null ? REDACTED : inner(v);
@@ -85,7 +103,8 @@ function copyError(error: Error, inner: (v: unknown) => unknown): Error {
   copy.name = error.name;
   copy.stack = typeof error.stack === 'string' ? (inner(error.stack) as string) : undefined;
   // Drivers hang the command on their errors (ioredis: { name: 'auth', args: [password] }): its fields are redacted too.
-  for (const [k, v] of Object.entries(error)) (copy as unknown as Record<string, unknown>)[k] = isSecretField(k) && v != null ? REDACTED : inner(v);
+  for (const [k, v] of Object.entries(error))
+    (copy as unknown as Record<string, unknown>)[k] = isSecretField(k) && v != null ? REDACTED : inner(v);
   if ('cause' in error) copy.cause = inner(error.cause);
   const errors = (error as { errors?: unknown }).errors; // AggregateError's, not enumerable
   if (Array.isArray(errors)) (copy as { errors?: unknown }).errors = inner(errors);

@@ -13,7 +13,13 @@ export interface OtelSpan {
 }
 export interface OtelApi {
   trace: {
-    getTracer(name: string): { startSpan(name: string, options?: { kind?: number; attributes?: Record<string, string | number | boolean> }, context?: unknown): OtelSpan };
+    getTracer(name: string): {
+      startSpan(
+        name: string,
+        options?: { kind?: number; attributes?: Record<string, string | number | boolean> },
+        context?: unknown,
+      ): OtelSpan;
+    };
     setSpan(context: unknown, span: never): unknown;
   };
   context: { active(): unknown };
@@ -44,7 +50,13 @@ export function createTelemetry(api: OtelApi | undefined): Telemetry | undefined
 
 /** The given @opentelemetry/api, else the installed one loaded quietly: undefined when it is not installed. */
 export const loadTelemetry = async (given: OtelApi | undefined, load: () => Promise<unknown>): Promise<Telemetry | undefined> =>
-  createTelemetry(given ?? (await load().then((api) => api as OtelApi, () => undefined)));
+  createTelemetry(
+    given ??
+      (await load().then(
+        (api) => api as OtelApi,
+        () => undefined,
+      )),
+  );
 
 export class Telemetry {
   constructor(
@@ -78,12 +90,23 @@ export class RequestTrace {
 
   tool(name: string): ToolTrace {
     const parent = this.api.trace.setSpan(this.api.context.active(), this.span as never);
-    const span = this.tracer.startSpan(`execute_tool ${name}`, { kind: INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name } }, parent);
-    return new ToolTrace(span, { 'gen_ai.tool.name': name, 'parley.protocol.era': this.facts.era, 'parley.store.kind': this.facts.store ?? 'none' });
+    const span = this.tracer.startSpan(
+      `execute_tool ${name}`,
+      { kind: INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name } },
+      parent,
+    );
+    return new ToolTrace(span, {
+      'gen_ai.tool.name': name,
+      'parley.protocol.era': this.facts.era,
+      'parley.store.kind': this.facts.store ?? 'none',
+    });
   }
 
   /** Ends the span when `work` settles, with its result's type and round, or its error's code. */
-  watch<T>(work: Promise<T>, resultOf: (value: T) => Record<string, unknown> | undefined = (value) => value as Record<string, unknown>): Promise<T> {
+  watch<T>(
+    work: Promise<T>,
+    resultOf: (value: T) => Record<string, unknown> | undefined = (value) => value as Record<string, unknown>,
+  ): Promise<T> {
     return settle(this.span, work, (value) => {
       const result = resultOf(value);
       const round = result && this.facts.era === 'modern' ? roundOf(this.facts.params, result) : undefined;
@@ -106,7 +129,8 @@ export class ToolTrace {
 
   /** `asked`, `answered`, `declined`, `cancelled` or `timed_out`; the key and mode only, never the message or answer. */
   question(event: 'asked' | 'answered' | 'declined' | 'cancelled' | 'timed_out', key: string, mode: string): void {
-    if (this.span.isRecording()) this.span.addEvent(`parley.question.${event}`, { ...this.attributes, 'parley.question.key': key, 'parley.question.mode': mode });
+    if (this.span.isRecording())
+      this.span.addEvent(`parley.question.${event}`, { ...this.attributes, 'parley.question.key': key, 'parley.question.mode': mode });
   }
 
   /** The answer's event, from its checked action. */
@@ -129,7 +153,12 @@ export class ToolTrace {
 }
 
 /** Ends `span` when `work` settles: the result's type (and a tool error's code), or the error's code. */
-function settle<T>(span: OtelSpan, work: Promise<T>, resultOf: (value: T) => Record<string, unknown> | undefined, toolStatus = false): Promise<T> {
+function settle<T>(
+  span: OtelSpan,
+  work: Promise<T>,
+  resultOf: (value: T) => Record<string, unknown> | undefined,
+  toolStatus = false,
+): Promise<T> {
   return work.then(
     (value) => {
       const result = resultOf(value);

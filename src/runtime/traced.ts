@@ -2,4 +2,5 @@
 import type { RequestTrace } from './telemetry';
 
 /** `work`, ending `trace` (if any) when it settles. */
-export const traced = <T extends Record<string, unknown>>(trace: RequestTrace | undefined, work: Promise<T>): Promise<T> => (trace ? trace.watch(work) : work);
+export const traced = <T extends Record<string, unknown>>(trace: RequestTrace | undefined, work: Promise<T>): Promise<T> =>
+  trace ? trace.watch(work) : work;

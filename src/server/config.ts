@@ -11,7 +11,11 @@ const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class'
 const elicitationSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /** How long a requestState stays valid, in ms. */
-  stateTtlMs: z.number().int().positive().default(15 * 60_000),
+  stateTtlMs: z
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
   /** 'sealed' (default): requestState is AES-256-GCM encrypted, opaque to the client. 'signed': readable JSON with an HMAC. */
   requestState: z.enum(['sealed', 'signed']).default('sealed'),
   /** Where pending elicitations of clients before 2026-07-28 wait; defaults to the server's redis, else its sqlite. */
@@ -48,7 +52,11 @@ const httpSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().optional(),
   path: z.string().startsWith('/').default('/mcp'),
-  maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Origins allowed besides loopback and the request's own origin. */
   allowedOrigins: z.array(z.string()).default([]),
   /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
@@ -63,9 +71,17 @@ const httpSchema = z.strictObject({
       /** Sessions one caller holds at once (all anonymous callers are one caller); past it, 429. */
       maxPerCaller: z.number().int().positive().default(100),
       /** A session with no request, no open stream and no running call for this long ends. */
-      idleTtlMs: z.number().int().positive().default(30 * 60_000),
+      idleTtlMs: z
+        .number()
+        .int()
+        .positive()
+        .default(30 * 60_000),
       /** A session ends this long after initialize, however active. */
-      ttlMs: z.number().int().positive().default(24 * 60 * 60_000),
+      ttlMs: z
+        .number()
+        .int()
+        .positive()
+        .default(24 * 60 * 60_000),
       /** Open event streams in one session (its GET stream and the calls' streams); past it, 429. */
       maxStreams: z.number().int().positive().default(16),
     })
@@ -85,7 +101,14 @@ export const configSchema = z.strictObject({
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null).optional(),
   cache: z.strictObject({ ttlMs: z.number().int().min(0), scope: z.enum(['public', 'private']) }).optional(),
   /** OpenTelemetry spans (Node): by default @opentelemetry/api when installed; `{ api }` passes in your copy; `false` turns tracing off. */
-  telemetry: z.union([z.literal(false), z.strictObject({ api: z.custom<OtelApi>((v) => typeof v === 'object' && v !== null && 'trace' in v && 'context' in v, 'expected @opentelemetry/api') })]).optional(),
+  telemetry: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        api: z.custom<OtelApi>((v) => typeof v === 'object' && v !== null && 'trace' in v && 'context' in v, 'expected @opentelemetry/api'),
+      }),
+    ])
+    .optional(),
 });
 
 export type FrontMcpConfigInput = z.input<typeof configSchema>;

@@ -22,9 +22,12 @@ export function headerParamsOf(schema: Record<string, unknown>, tool: string): H
       const header = property['x-mcp-header'];
       if (header !== undefined) {
         const where = `Tool "${tool}", property "${[...path, name].join('.')}"`;
-        if (typeof header !== 'string' || !TOKEN.test(header)) throw new Error(`${where}: x-mcp-header must be a non-empty HTTP token, e.g. "Region"`);
-        if (typeof property.type !== 'string' || !TYPES.has(property.type)) throw new Error(`${where}: x-mcp-header is allowed only on string, integer or boolean properties`);
-        if (found.some((p) => p.header.toLowerCase() === header.toLowerCase())) throw new Error(`${where}: x-mcp-header "${header}" is used twice (names are case-insensitive)`);
+        if (typeof header !== 'string' || !TOKEN.test(header))
+          throw new Error(`${where}: x-mcp-header must be a non-empty HTTP token, e.g. "Region"`);
+        if (typeof property.type !== 'string' || !TYPES.has(property.type))
+          throw new Error(`${where}: x-mcp-header is allowed only on string, integer or boolean properties`);
+        if (found.some((p) => p.header.toLowerCase() === header.toLowerCase()))
+          throw new Error(`${where}: x-mcp-header "${header}" is used twice (names are case-insensitive)`);
         found.push({ path: [...path, name], header, type: property.type as HeaderParam['type'] });
       }
       walk(property, [...path, name]);

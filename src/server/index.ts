@@ -1,5 +1,18 @@
 // The model's door: the config, decorators, registries, schemas, tool types, contexts and results.
-export type { ElicitationAnswer, ElicitationHooks, ElicitationMove, ElicitationMovedHook, ElicitationQuestion, ElicitationRequestChange, ElicitationRequestHook, ElicitationResultHook, Root, SampleOptions, SampleParams, SampleResult } from './asking';
+export type {
+  ElicitationAnswer,
+  ElicitationHooks,
+  ElicitationMove,
+  ElicitationMovedHook,
+  ElicitationQuestion,
+  ElicitationRequestChange,
+  ElicitationRequestHook,
+  ElicitationResultHook,
+  Root,
+  SampleOptions,
+  SampleParams,
+  SampleResult,
+} from './asking';
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
 export { parseConfig } from './config';

@@ -22,7 +22,8 @@ const SILENT: Notifier = Object.freeze({ progress() {}, log() {} });
 export function createNotifier(meta: Record<string, unknown> | undefined, emit: Emit | undefined, logger: Logger): Notifier {
   const token = meta?.progressToken;
   const level = meta?.[META.logLevel];
-  if (level !== undefined && rank(String(level)) < 0) throw invalidParams(`_meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(', ')}`);
+  if (level !== undefined && rank(String(level)) < 0)
+    throw invalidParams(`_meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(', ')}`);
   if (!emit || (level === undefined && typeof token !== 'string' && typeof token !== 'number')) return SILENT;
   let last = -Infinity;
   return {
@@ -31,7 +32,12 @@ export function createNotifier(meta: Record<string, unknown> | undefined, emit: 
       // Progress must increase: a value that does not is dropped rather than sent.
       if (!(progress > last)) return logger.debug(`Dropped a progress value that did not increase (${progress} after ${last})`);
       last = progress;
-      emit('notifications/progress', { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+      emit('notifications/progress', {
+        progressToken: token,
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message !== undefined ? { message } : {}),
+      });
     },
     log(at, data, name) {
       // No log notifications unless the request asked for them, and then only at or above its level.

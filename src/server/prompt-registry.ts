@@ -23,7 +23,13 @@ export function buildPrompts(apps: Function[]): Map<string, PromptEntry> {
       if (prompts.has(options.name)) throw new Error(`Duplicate prompt name "${options.name}" (in app "${appOptions!.id}")`);
       const { name, title, description, icons } = options;
       const args = options.arguments?.map(({ complete: _c, ...arg }) => arg);
-      const wire = { name, ...(title ? { title } : {}), ...(description ? { description } : {}), ...(args ? { arguments: args } : {}), ...(icons ? { icons } : {}) };
+      const wire = {
+        name,
+        ...(title ? { title } : {}),
+        ...(description ? { description } : {}),
+        ...(args ? { arguments: args } : {}),
+        ...(icons ? { icons } : {}),
+      };
       prompts.set(name, { name, cls: cls as new () => PromptContext, options, wire });
     }
   }

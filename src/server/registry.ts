@@ -45,7 +45,8 @@ export function buildRegistry(apps: Function[], opts: { elicitation: boolean }):
         if (tools.has(options.name)) throw new Error(`Duplicate tool name "${options.name}" (in app "${appOptions.id}")`);
         tools.set(options.name, entryOf(cls as new () => ToolContext, options, opts.elicitation));
       } catch (error) {
-        if (error instanceof Error && !error.message.includes(`"${options.name}"`)) error.message = `Tool "${options.name}": ${error.message}`;
+        if (error instanceof Error && !error.message.includes(`"${options.name}"`))
+          error.message = `Tool "${options.name}": ${error.message}`;
         throw atDeclaration(error, cls);
       }
     }
@@ -65,5 +66,13 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
   }
   if (options.annotations) wire.annotations = options.annotations;
   const headerParams = headerParamsOf(wire.inputSchema as Record<string, unknown>, options.name);
-  return { name: options.name, cls, options, input: toZod(options.inputSchema ?? {}), output: toZod(options.outputSchema), wire, headerParams };
+  return {
+    name: options.name,
+    cls,
+    options,
+    input: toZod(options.inputSchema ?? {}),
+    output: toZod(options.outputSchema),
+    wire,
+    headerParams,
+  };
 }

@@ -30,7 +30,9 @@ export interface ResourceTemplateOptions extends ResourceCommon {
   complete?: Record<string, Completer>;
 }
 
-export type ResourceContent = { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> } | { uri?: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+export type ResourceContent =
+  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+  | { uri?: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
 
 /**
  * What execute() may return: text, bytes, one content, several, or a whole ReadResourceResult.

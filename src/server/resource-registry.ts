@@ -38,14 +38,22 @@ export function buildResources(apps: Function[]): Resources {
       const resource = resourceOptionsOf(cls);
       const template = templateOptionsOf(cls);
       if (resource) {
-        if (typeof resource.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri)) throw new Error(`${where} needs a uri with a scheme, e.g. "notes://index"`);
+        if (typeof resource.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri))
+          throw new Error(`${where} needs a uri with a scheme, e.g. "notes://index"`);
         if (fixed.has(resource.uri)) throw new Error(`Duplicate resource uri "${resource.uri}" (${where})`);
         fixed.set(resource.uri, { uri: resource.uri, cls: cls as new () => ResourceContext, options: resource, wire: wireOf(resource) });
       } else if (template) {
         const parsed = parseUriTemplate(template.uriTemplate);
         for (const variable of Object.keys(template.complete ?? {}))
-          if (!parsed.variables.includes(variable)) throw new Error(`${where}: complete names "${variable}", which is not a variable of "${template.uriTemplate}"`);
-        templates.push({ name: template.name, cls: cls as new () => ResourceContext, options: template, template: parsed, wire: wireOf(template) });
+          if (!parsed.variables.includes(variable))
+            throw new Error(`${where}: complete names "${variable}", which is not a variable of "${template.uriTemplate}"`);
+        templates.push({
+          name: template.name,
+          cls: cls as new () => ResourceContext,
+          options: template,
+          template: parsed,
+          wire: wireOf(template),
+        });
       } else throw new Error(`${where} is not decorated with @Resource or @ResourceTemplate`);
     }
   }
@@ -53,7 +61,10 @@ export function buildResources(apps: Function[]): Resources {
 }
 
 /** The resource a URI names: a fixed one first, else the first template that matches. */
-export function findResource(resources: Resources, uri: string): { entry: ResourceEntry | TemplateEntry; params: Record<string, string> } | undefined {
+export function findResource(
+  resources: Resources,
+  uri: string,
+): { entry: ResourceEntry | TemplateEntry; params: Record<string, string> } | undefined {
   const entry = resources.fixed.get(uri);
   if (entry) return { entry, params: {} };
   for (const template of resources.templates) {

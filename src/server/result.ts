@@ -12,7 +12,10 @@ const text = (t: string) => ({ type: 'text', text: t });
 export function toCallToolResult(value: unknown, tool: ToolEntry): CallToolResult {
   if (tool.output) {
     const parsed = tool.output.safeParse(value);
-    if (!parsed.success) throw new InvalidOutputError(`Tool "${tool.name}" returned a result that does not match its outputSchema: ${describeIssues(parsed.error as z.ZodError)}`);
+    if (!parsed.success)
+      throw new InvalidOutputError(
+        `Tool "${tool.name}" returned a result that does not match its outputSchema: ${describeIssues(parsed.error as z.ZodError)}`,
+      );
     return { content: [text(JSON.stringify(parsed.data))], structuredContent: parsed.data };
   }
   if (value === undefined || value === null) return { content: [] };

@@ -2,20 +2,27 @@
 import * as z from 'zod';
 import type { JsonObjectSchema, SchemaInput } from './tool-types';
 
-export const isZodType = (value: unknown): value is z.ZodType =>
-  typeof value === 'object' && value !== null && '_zod' in value;
+export const isZodType = (value: unknown): value is z.ZodType => typeof value === 'object' && value !== null && '_zod' in value;
 
 const isJsonSchema = (value: unknown): value is JsonObjectSchema =>
-  typeof value === 'object' && value !== null && !isZodType(value) && (value as { type?: unknown }).type === 'object' && !Object.values(value).some(isZodType);
+  typeof value === 'object' &&
+  value !== null &&
+  !isZodType(value) &&
+  (value as { type?: unknown }).type === 'object' &&
+  !Object.values(value).some(isZodType);
 
 /** A Zod validator for the input, or undefined when the input is plain JSON Schema (passed through as written). */
 export function toZod(input: SchemaInput | undefined): z.ZodType | undefined {
   if (input === undefined) return undefined;
   if (isZodType(input)) return input;
   if (isJsonSchema(input)) return undefined;
-  if (typeof input !== 'object' || input === null) throw new Error('A schema must be a Zod object, an object of Zod types, or a JSON Schema object');
+  if (typeof input !== 'object' || input === null)
+    throw new Error('A schema must be a Zod object, an object of Zod types, or a JSON Schema object');
   const wrong = Object.entries(input).find(([, value]) => !isZodType(value));
-  if (wrong) throw new Error(`"${wrong[0]}" is not a Zod type: write ${wrong[0]}: z.string() (or so), or give the whole schema as JSON Schema with type: 'object'`);
+  if (wrong)
+    throw new Error(
+      `"${wrong[0]}" is not a Zod type: write ${wrong[0]}: z.string() (or so), or give the whole schema as JSON Schema with type: 'object'`,
+    );
   return z.object(input as Record<string, z.ZodType>);
 }
 

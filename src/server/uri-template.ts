@@ -9,7 +9,8 @@ const VARIABLE = /\{(\+?)([A-Za-z0-9_]+)\}/g;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function parseUriTemplate(template: string): UriTemplate {
-  if (/[{}]/.test(template.replace(VARIABLE, ''))) throw new Error(`Resource template "${template}" has a malformed variable: use {name} or {+name}`);
+  if (/[{}]/.test(template.replace(VARIABLE, '')))
+    throw new Error(`Resource template "${template}" has a malformed variable: use {name} or {+name}`);
   const variables: string[] = [];
   let pattern = '';
   let last = 0;

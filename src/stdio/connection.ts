@@ -1,5 +1,19 @@
 // One stdio connection: each line in is a JSON-RPC message, each answer goes out as one line; calls run side by side.
-import { readEnvelope, ErrorCode, META, McpWireError, errorResponse, isObject, toWireError, isRequest, isResponse, methodNotFound, parseMessage, type JsonRpcId, type JsonRpcRequest } from '../protocol';
+import {
+  readEnvelope,
+  ErrorCode,
+  META,
+  McpWireError,
+  errorResponse,
+  isObject,
+  toWireError,
+  isRequest,
+  isResponse,
+  methodNotFound,
+  parseMessage,
+  type JsonRpcId,
+  type JsonRpcRequest,
+} from '../protocol';
 import { type ParleyServer, handleRequest, isKnownMethod } from '../engine';
 import { traced } from '../runtime';
 import type { AuthInfo } from '../server';
@@ -30,7 +44,8 @@ export class StdioConnection {
     }
     if (isResponse(message)) {
       // Only a legacy session is sent requests (elicitation/create); 2026-07-28 clients are never asked that way.
-      if (this.legacy) void this.legacy.receive(message).catch((error: unknown) => this.server.logger.error('Could not deliver an answer', error));
+      if (this.legacy)
+        void this.legacy.receive(message).catch((error: unknown) => this.server.logger.error('Could not deliver an answer', error));
       else this.server.logger.warn(`Ignoring a JSON-RPC response (id ${String(message.id)}): this server sent no request`);
       return;
     }
@@ -60,7 +75,12 @@ export class StdioConnection {
   private async answer(request: JsonRpcRequest): Promise<void> {
     const controller = new AbortController();
     if (this.inflight.has(request.id)) {
-      await this.send(errorResponse(request.id, new McpWireError(ErrorCode.InvalidRequest, `Invalid request: id ${String(request.id)} is already in use`)));
+      await this.send(
+        errorResponse(
+          request.id,
+          new McpWireError(ErrorCode.InvalidRequest, `Invalid request: id ${String(request.id)} is already in use`),
+        ),
+      );
       return;
     }
     this.inflight.set(request.id, controller);
@@ -90,9 +110,27 @@ export class StdioConnection {
     const envelope = readEnvelope(params);
     if (!isKnownMethod(request.method)) throw methodNotFound(request.method);
     // Progress and log notifications go out as lines of their own, before the answer.
-    const emit = (method: string, notification: Record<string, unknown>) => void this.send({ jsonrpc: '2.0', method, params: notification });
+    const emit = (method: string, notification: Record<string, unknown>) =>
+      void this.send({ jsonrpc: '2.0', method, params: notification });
     const meta = isObject(params._meta) ? params._meta : undefined;
-    const trace = this.server.telemetry?.request({ method: request.method, era: 'modern', params, version: envelope.version, store: 'request-state' });
-    return traced(trace, handleRequest(this.server, request.method, params, { era: 'modern', auth: this.auth, capabilities: envelope.capabilities, signal, meta, emit, trace }));
+    const trace = this.server.telemetry?.request({
+      method: request.method,
+      era: 'modern',
+      params,
+      version: envelope.version,
+      store: 'request-state',
+    });
+    return traced(
+      trace,
+      handleRequest(this.server, request.method, params, {
+        era: 'modern',
+        auth: this.auth,
+        capabilities: envelope.capabilities,
+        signal,
+        meta,
+        emit,
+        trace,
+      }),
+    );
   }
 }

@@ -1,6 +1,22 @@
 // Clients before 2026-07-28 over stdio: initialize opens the one session of this process, and elicit() sends
 // elicitation/create on stdout and waits up to ttl for the client's answer, with legacy's own asker and methods.
-import { callToolWithFallback, takesFallback, FALLBACK_TOOL, callerKey, pendingOf, StreamAsker, watchChanges, deliverAnswer, initializeResult, legacyMethod, negotiate, type LiveSession, findTool, runTool, type ParleyServer } from '../engine';
+import {
+  callToolWithFallback,
+  takesFallback,
+  FALLBACK_TOOL,
+  callerKey,
+  pendingOf,
+  StreamAsker,
+  watchChanges,
+  deliverAnswer,
+  initializeResult,
+  legacyMethod,
+  negotiate,
+  type LiveSession,
+  findTool,
+  runTool,
+  type ParleyServer,
+} from '../engine';
 import { randomBytes, toBase64Url } from '../crypto';
 import { META, invalidParams, isObject, type JsonRpcResponse } from '../protocol';
 import { createNotifier, type AuthInfo } from '../server';
@@ -41,13 +57,21 @@ export class StdioLegacySession {
     // pending result); its progress and logs go out as lines all the same.
     const fallback = takesFallback(this.server, params.name, capabilities);
     if (fallback && typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
-    const found = fallback && params.name === FALLBACK_TOOL && !this.server.tools.has(FALLBACK_TOOL) ? undefined : findTool(this.server, params);
+    const found =
+      fallback && params.name === FALLBACK_TOOL && !this.server.tools.has(FALLBACK_TOOL) ? undefined : findTool(this.server, params);
     // The call's own signal: it fires when the client cancels, and once the call is over, so that questions it left
     // waiting (one of a Promise.all that failed) free their places in elicitation.pending.
     const call = new AbortController();
     const cancel = () => call.abort(signal.reason);
     signal.addEventListener('abort', cancel, { once: true });
-    const asker = new StreamAsker({ sessionId, caller: this.session.record.caller, capabilities, pending: pendingOf(this.server), send: this.send, signal: call.signal });
+    const asker = new StreamAsker({
+      sessionId,
+      caller: this.session.record.caller,
+      capabilities,
+      pending: pendingOf(this.server),
+      send: this.send,
+      signal: call.signal,
+    });
     // Progress and log notifications go out as lines of their own, at the level the session set.
     const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: this.session.logLevel };
     const emit = (method: string, notification: Record<string, unknown>) => this.send({ jsonrpc: '2.0', method, params: notification });
@@ -56,10 +80,22 @@ export class StdioLegacySession {
       if (fallback) {
         const args = found?.args ?? (isObject(params.arguments) ? params.arguments : {});
         const through = { notifier, capabilities, request: asker.request.bind(asker) };
-        return await callToolWithFallback(this.server, params.name as string, args, { auth: this.auth, sessionId, signal: call.signal, through });
+        return await callToolWithFallback(this.server, params.name as string, args, {
+          auth: this.auth,
+          sessionId,
+          signal: call.signal,
+          through,
+        });
       }
       const { entry, args } = found!;
-      const outcome = await runTool(this.server, entry, args, { auth: this.auth, signal: call.signal, asker, capabilities, notifier, changes: this.server.changes });
+      const outcome = await runTool(this.server, entry, args, {
+        auth: this.auth,
+        signal: call.signal,
+        asker,
+        capabilities,
+        notifier,
+        changes: this.server.changes,
+      });
       return outcome.kind === 'result' ? outcome.result : {};
     } finally {
       signal.removeEventListener('abort', cancel);

@@ -15,7 +15,8 @@ export function guardOutput(output: Writable): MessageSink {
   if (output !== process.stdout) return { write, restore() {} };
   const original = process.stdout.write;
   // console.log, console.info, console.table … all end in process.stdout.write.
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+    (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
   return {
     write,
     restore() {

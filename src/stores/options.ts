@@ -22,7 +22,9 @@ export const redisTcpOptionsSchema = z.strictObject({
  */
 export const redisClusterOptionsSchema = z.strictObject({
   provider: z.literal('redis').optional(),
-  cluster: z.array(z.strictObject({ host: z.string().min(1), port: z.number().int().min(1).max(65535) })).min(1, 'name at least one node of the cluster'),
+  cluster: z
+    .array(z.strictObject({ host: z.string().min(1), port: z.number().int().min(1).max(65535) }))
+    .min(1, 'name at least one node of the cluster'),
   username: z.string().optional(),
   password: z.string().optional(),
   tls: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
@@ -45,7 +47,13 @@ export const redisHttpOptionsSchema = z.strictObject({
   keyPrefix: z.string().optional(),
 });
 
-export const redisOptionsSchema = z.union([redisUrl, redisTcpOptionsSchema, redisClusterOptionsSchema, vercelKvOptionsSchema, redisHttpOptionsSchema]);
+export const redisOptionsSchema = z.union([
+  redisUrl,
+  redisTcpOptionsSchema,
+  redisClusterOptionsSchema,
+  vercelKvOptionsSchema,
+  redisHttpOptionsSchema,
+]);
 
 export const sqliteOptionsSchema = z.strictObject({ path: z.string().min(1) });
 

@@ -15,7 +15,9 @@ export async function probePubSub(store: StoreBackend, keyPrefix: string, timeou
     await store.publish(channel, token);
     await Promise.race([
       echoed,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no message came back within ${timeoutMs} ms`)), timeoutMs))),
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no message came back within ${timeoutMs} ms`)), timeoutMs)),
+      ),
     ]);
   } finally {
     clearTimeout(timer);

@@ -15,7 +15,12 @@ export interface RedisHttpStoreOptions {
 
 /** Redis over HTTP (@upstash/redis): the elicitation store once its probe showed publish/subscribe works. */
 export interface RedisHttpDriver {
-  openRedisHttpStore(options: Partial<RedisHttpStoreOptions>, env: EnvSource, keyPrefix: string, onError?: (error: Error) => void): Promise<StoreBackend>;
+  openRedisHttpStore(
+    options: Partial<RedisHttpStoreOptions>,
+    env: EnvSource,
+    keyPrefix: string,
+    onError?: (error: Error) => void,
+  ): Promise<StoreBackend>;
 }
 
 let enabledRedisHttp: RedisHttpDriver | undefined;

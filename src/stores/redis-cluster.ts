@@ -56,7 +56,8 @@ export class RedisClusterStore implements StoreBackend {
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     if (ttlMs === undefined) await this.#client.set(key, value);
-    else if (ttlMs <= 0) await this.#client.del(key); // already expired
+    else if (ttlMs <= 0)
+      await this.#client.del(key); // already expired
     else await this.#client.set(key, value, 'PX', Math.ceil(ttlMs));
   }
 
@@ -146,7 +147,10 @@ export function ioRedisClusterOptions(options: RedisClusterOptions): { nodes: Cl
  * Connects to a Redis Cluster through any of its nodes and resolves once the slots are known; fails with a clear error when it can't.
  * @example const store = await createRedisClusterStore({ provider: 'redis', cluster: [{ host: '10.0.0.1', port: 7000 }] });
  */
-export async function createRedisClusterStore(options: RedisClusterOptions, extra: { onError?: (error: Error) => void } = {}): Promise<RedisClusterStore> {
+export async function createRedisClusterStore(
+  options: RedisClusterOptions,
+  extra: { onError?: (error: Error) => void } = {},
+): Promise<RedisClusterStore> {
   const onError = extra.onError ?? (() => undefined);
   const resolved = ioRedisClusterOptions(options);
   const client = new Cluster(resolved.nodes, resolved.options);
@@ -158,7 +162,9 @@ export async function createRedisClusterStore(options: RedisClusterOptions, extr
     client.disconnect();
     const where = options.cluster.map(({ host, port }) => `${host}:${port}`).join(', ');
     const redact = createRedactor(secretsIn(options));
-    throw new Error(redact.text(`Could not connect to the Redis Cluster at ${where}: ${error instanceof Error ? error.message : String(error)}`));
+    throw new Error(
+      redact.text(`Could not connect to the Redis Cluster at ${where}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
   // Once connected, keep retrying for ever (as a single Redis does) rather than ending the store.
   client.options.clusterRetryStrategy = (times) => Math.min(100 + times * 50, 2_000);

@@ -61,11 +61,19 @@ async function attempt(options: SubscriptionOptions, stopped: AbortSignal): Prom
   const controller = new AbortController();
   const abort = () => controller.abort(new Error('unsubscribed'));
   stopped.addEventListener('abort', abort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error(`the subscription to ${channel} did not open within ${openTimeoutMs} ms`)), openTimeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`the subscription to ${channel} did not open within ${openTimeoutMs} ms`)),
+    openTimeoutMs,
+  );
   try {
     const response = await fetch(`${url}/subscribe/${channel}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream', 'cache-control': 'no-cache' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'cache-control': 'no-cache',
+      },
       body: '[]',
       signal: controller.signal,
     });
@@ -89,7 +97,11 @@ async function attempt(options: SubscriptionOptions, stopped: AbortSignal): Prom
 }
 
 /** Reads `data: <type>,<channel>,<message>` lines until the stream ends; resolves with why it ended. */
-async function readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal, onEvent: (type: string, message: string) => void): Promise<Error> {
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  onEvent: (type: string, message: string) => void,
+): Promise<Error> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

@@ -9,7 +9,6 @@ import { probePubSub } from './probe';
 import { openSubscription } from './redis-http-stream';
 import type { MessageHandler, StoreBackend } from './types';
 
-
 /** A store failure, with the driver's message but never the command (it would carry stored values). */
 export class RedisHttpError extends Error {
   override name = 'RedisHttpError';
@@ -22,7 +21,8 @@ const SAFE_CHANNEL = /^[A-Za-z0-9._~:@-]+$/;
 // starts with the marker) travels as marker + JSON string; every other message, like the single-line JSON Parley
 // publishes, travels as it is, so subscribers over TCP on the same Redis read it too.
 const MARKER = '\u001bJ';
-const toEventLine = (message: string): string => (/[\r\n]/.test(message) || message.startsWith(MARKER) ? MARKER + JSON.stringify(message) : message);
+const toEventLine = (message: string): string =>
+  /[\r\n]/.test(message) || message.startsWith(MARKER) ? MARKER + JSON.stringify(message) : message;
 function fromEventLine(line: string): string {
   if (!line.startsWith(MARKER)) return line;
   try {
@@ -37,7 +37,9 @@ function fromEventLine(line: string): string {
 const cleanWith =
   (redactor: Redactor) =>
   (error: unknown): RedisHttpError =>
-    new RedisHttpError(`Redis over HTTP: ${redactor.text((error instanceof Error ? error.message : String(error)).split(', command was:')[0]!)}`);
+    new RedisHttpError(
+      `Redis over HTTP: ${redactor.text((error instanceof Error ? error.message : String(error)).split(', command was:')[0]!)}`,
+    );
 
 export class RedisHttpStore implements StoreBackend {
   readonly type = 'redis-http';
@@ -54,9 +56,16 @@ export class RedisHttpStore implements StoreBackend {
   readonly #clean: (error: unknown) => RedisHttpError;
 
   constructor(options: RedisHttpStoreOptions) {
-    if (!options.url || !options.token) throw new RedisHttpError('Redis over HTTP needs a url and a token (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN)');
+    if (!options.url || !options.token)
+      throw new RedisHttpError('Redis over HTTP needs a url and a token (UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN)');
     // Strings in, strings out: no JSON guessing on values or messages. Replies come base64-encoded (the default).
-    this.#redis = new Redis({ url: options.url, token: options.token, automaticDeserialization: false, enableTelemetry: false, retry: { retries: 2 } });
+    this.#redis = new Redis({
+      url: options.url,
+      token: options.token,
+      automaticDeserialization: false,
+      enableTelemetry: false,
+      retry: { retries: 2 },
+    });
     this.#url = options.url.replace(/\/$/, '');
     this.#token = options.token;
     this.#subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;
@@ -65,12 +74,20 @@ export class RedisHttpStore implements StoreBackend {
   }
 
   get(key: string): Promise<string | undefined> {
-    return this.#redis.get<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(this.#clean(e)));
+    return this.#redis.get<string>(key).then(
+      (v) => v ?? undefined,
+      (e) => Promise.reject(this.#clean(e)),
+    );
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     // A TTL of zero or less has already run out.
-    const done = ttlMs === undefined ? this.#redis.set(key, value) : ttlMs <= 0 ? this.#redis.del(key) : this.#redis.set(key, value, { px: Math.ceil(ttlMs) });
+    const done =
+      ttlMs === undefined
+        ? this.#redis.set(key, value)
+        : ttlMs <= 0
+          ? this.#redis.del(key)
+          : this.#redis.set(key, value, { px: Math.ceil(ttlMs) });
     await done.catch((e) => Promise.reject(this.#clean(e)));
   }
 
@@ -79,7 +96,10 @@ export class RedisHttpStore implements StoreBackend {
   }
 
   take(key: string): Promise<string | undefined> {
-    return this.#redis.getdel<string>(key).then((v) => v ?? undefined, (e) => Promise.reject(this.#clean(e)));
+    return this.#redis.getdel<string>(key).then(
+      (v) => v ?? undefined,
+      (e) => Promise.reject(this.#clean(e)),
+    );
   }
 
   /** PUBLISH over HTTP answers Redis's count too: how many subscribers, over every connection, received it. */
@@ -150,7 +170,9 @@ export async function openRedisHttpStore(
   } catch (error) {
     await store.close();
     const reason = error instanceof Error ? error.message.replace(/^Redis over HTTP: /, '') : String(error);
-    throw new ElicitationNotSupportedError(`Redis over HTTP can't publish and subscribe here (${reason}); elicitation needs both to pass answers between instances`);
+    throw new ElicitationNotSupportedError(
+      `Redis over HTTP can't publish and subscribe here (${reason}); elicitation needs both to pass answers between instances`,
+    );
   }
   return store;
 }

@@ -45,7 +45,8 @@ export class RedisStore implements StoreBackend {
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     if (ttlMs === undefined) await this.#client.set(key, value);
-    else if (ttlMs <= 0) await this.#client.del(key); // already expired
+    else if (ttlMs <= 0)
+      await this.#client.del(key); // already expired
     else await this.#client.set(key, value, 'PX', Math.ceil(ttlMs));
   }
 
@@ -146,8 +147,14 @@ export function ioRedisOptions(options: RedisTcpOptions | string): { url?: strin
  */
 export async function createRedisStore(options: RedisClusterOptions, extra?: RedisStoreOptions): Promise<RedisClusterStore>;
 export async function createRedisStore(options: RedisTcpOptions | string, extra?: RedisStoreOptions): Promise<RedisStore>;
-export async function createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra?: RedisStoreOptions): Promise<RedisStore | RedisClusterStore>;
-export async function createRedisStore(options: RedisTcpOptions | RedisClusterOptions | string, extra: RedisStoreOptions = {}): Promise<RedisStore | RedisClusterStore> {
+export async function createRedisStore(
+  options: RedisTcpOptions | RedisClusterOptions | string,
+  extra?: RedisStoreOptions,
+): Promise<RedisStore | RedisClusterStore>;
+export async function createRedisStore(
+  options: RedisTcpOptions | RedisClusterOptions | string,
+  extra: RedisStoreOptions = {},
+): Promise<RedisStore | RedisClusterStore> {
   if (typeof options !== 'string' && 'cluster' in options) return createRedisClusterStore(options, extra);
   const onError = extra.onError ?? (() => undefined);
   const resolved = ioRedisOptions(options);

@@ -33,8 +33,12 @@ export class SqliteStore implements StoreBackend {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
     this.statements = {
-      get: this.db.prepare<[string, number], { value: string }>('SELECT value FROM parley_store WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
-      set: this.db.prepare<[string, string, number | null]>('INSERT OR REPLACE INTO parley_store (key, value, expires_at) VALUES (?, ?, ?)'),
+      get: this.db.prepare<[string, number], { value: string }>(
+        'SELECT value FROM parley_store WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)',
+      ),
+      set: this.db.prepare<[string, string, number | null]>(
+        'INSERT OR REPLACE INTO parley_store (key, value, expires_at) VALUES (?, ?, ?)',
+      ),
       delete: this.db.prepare<[string]>('DELETE FROM parley_store WHERE key = ?'),
       sweep: this.db.prepare<[number]>('DELETE FROM parley_store WHERE expires_at IS NOT NULL AND expires_at <= ?'),
     };

@@ -57,14 +57,19 @@ expect.extend({
     const tools = toolsOf(received);
     if (!tools) return notA('a list of tools', received);
     const pass = tools.some((t) => t?.name === name);
-    return { pass, message: () => `expected the tools ${pass ? 'not ' : ''}to include "${name}"; they are: ${tools.map((t) => t.name).join(', ')}` };
+    return {
+      pass,
+      message: () => `expected the tools ${pass ? 'not ' : ''}to include "${name}"; they are: ${tools.map((t) => t.name).join(', ')}`,
+    };
   },
 
   /** A tool result without isError, or a JSON-RPC response with a result and no error. */
   toBeSuccessful(received: unknown) {
     const result = asResult(received);
     const response = received as RpcResponse | null;
-    const pass = result ? !result.isError : !!response && typeof response === 'object' && 'result' in response && !response.error && response.result?.isError !== true;
+    const pass = result
+      ? !result.isError
+      : !!response && typeof response === 'object' && 'result' in response && !response.error && response.result?.isError !== true;
     return { pass, message: () => `expected ${pass ? 'a failure' : 'success'}, got ${show(received)}` };
   },
 });

@@ -19,7 +19,8 @@ export class McpTestClient {
 
   readonly tools = {
     list: async (): Promise<Tool[]> => (await this.client.listTools()).tools,
-    call: async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => new ToolResult(await this.client.callTool({ name, arguments: args })),
+    call: async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> =>
+      new ToolResult(await this.client.callTool({ name, arguments: args })),
   };
 
   readonly raw = {

@@ -20,7 +20,9 @@ export function serverNextTo(testFile: string): Promise<ServerInput> {
 async function load(folder: string): Promise<ServerInput> {
   const file = SERVER_MODULES.map((name) => join(folder, name)).find((path) => existsSync(path));
   if (!file)
-    throw new Error(`parley-mcp/testing: no server.ts or main.ts next to the test in ${folder}. Add one, or name the server with test.override({ server })`);
+    throw new Error(
+      `parley-mcp/testing: no server.ts or main.ts next to the test in ${folder}. Add one, or name the server with test.override({ server })`,
+    );
   // Through vitest's module runner, which compiles TypeScript: a plain import() from parley-mcp/testing, which
   // vitest loads from node_modules as it is, would reach Node, and Node does not load server.ts.
   return serverOf(await vi.importActual<Record<string, unknown>>(file), file);

@@ -29,7 +29,11 @@ afterEach(async () => {
 /** Sends a hand-built request to the running server (the fast POST path of parley-mcp/node). */
 async function send(request: Request): Promise<any> {
   const url = new URL(new URL(request.url).pathname, running!.url);
-  const response = await fetch(url, { method: request.method, headers: request.headers, body: request.method === 'POST' ? await request.text() : undefined });
+  const response = await fetch(url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.method === 'POST' ? await request.text() : undefined,
+  });
   const text = await response.text();
   return text ? JSON.parse(text) : undefined;
 }
@@ -43,7 +47,12 @@ describe('the access log', () => {
     const first = await send(mcpRequest('tools/call', { name: 'confirm', arguments: {} }));
     expect(first.result.resultType).toBe('input_required');
     const done = await send(
-      mcpRequest('tools/call', { name: 'confirm', arguments: {}, inputResponses: { 'elicitation-1': { action: 'accept', content: { ok: true } } }, requestState: first.result.requestState }),
+      mcpRequest('tools/call', {
+        name: 'confirm',
+        arguments: {},
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { ok: true } } },
+        requestState: first.result.requestState,
+      }),
     );
     expect(done.result.content[0].text).toBe('done');
     await send(new Request('http://x/mcp', { method: 'GET', headers: { accept: 'application/json' } }));
@@ -71,9 +80,11 @@ describe('the access log', () => {
 describe('exchangeLine, the one formatter', () => {
   it('counts rounds from the answers a request carries, and names error codes', () => {
     const request = { method: 'tools/call', params: { name: 'deploy', inputResponses: { 'elicitation-2': {} } } };
-    expect(exchangeLine(request, { result: { resultType: 'input_required', inputRequests: { 'elicitation-3': {} } } }, { ms: 7, status: 200 })).toBe(
-      'tools/call deploy → input_required (asks elicitation-3) (round 3, HTTP 200, 7 ms)',
+    expect(
+      exchangeLine(request, { result: { resultType: 'input_required', inputRequests: { 'elicitation-3': {} } } }, { ms: 7, status: 200 }),
+    ).toBe('tools/call deploy → input_required (asks elicitation-3) (round 3, HTTP 200, 7 ms)');
+    expect(exchangeLine({ method: 'tools/call', params: { name: 'x' } }, { error: { code: -32602, message: 'bad' } }, { ms: 1 })).toBe(
+      'tools/call x → error -32602: bad (1 ms)',
     );
-    expect(exchangeLine({ method: 'tools/call', params: { name: 'x' } }, { error: { code: -32602, message: 'bad' } }, { ms: 1 })).toBe('tools/call x → error -32602: bad (1 ms)');
   });
 });

@@ -17,8 +17,15 @@ class CloseTicket extends ToolContext {
 class Desk {}
 
 const logged: { level: string; message: string }[] = [];
-const logger = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((level) => [level, (message: string) => void logged.push({ level, message })])) as never;
-const config = (extra: Partial<FrontMcpConfigInput> = {}): FrontMcpConfigInput => ({ info: { name: 'Help desk', version: '1.2.3' }, apps: [Desk], logger, ...extra });
+const logger = Object.fromEntries(
+  ['debug', 'info', 'warn', 'error'].map((level) => [level, (message: string) => void logged.push({ level, message })]),
+) as never;
+const config = (extra: Partial<FrontMcpConfigInput> = {}): FrontMcpConfigInput => ({
+  info: { name: 'Help desk', version: '1.2.3' },
+  apps: [Desk],
+  logger,
+  ...extra,
+});
 const lines = (level: string) => logged.filter((l) => l.level === level).map((l) => l.message);
 
 let running: RunningServer | undefined;

@@ -34,7 +34,10 @@ function run(args: string[], env: Record<string, string> = {}, cwd = REPO): Prom
 
 describe('serve() on Node', () => {
   it('rejects with the config error instead of listening and answering 503', async () => {
-    const error = await serve(bad, { port: 0 }).then(() => undefined, (e: Error) => e);
+    const error = await serve(bad, { port: 0 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).toMatch(/^Server failed to start: Invalid server configuration:\n {2}http\.maxBodyBytes: /);
     expect(error?.stack).not.toMatch(/\n\s+at /);
   });
@@ -46,14 +49,19 @@ describe('serve() on Node', () => {
   });
 
   it('a port in use: says which and how to move it, with no stack', async () => {
-    const error = await serve({ info: { name: 'x', version: '1' } }, { port: busyPort, quiet: true }).then(() => undefined, (e: Error & { code?: string }) => e);
+    const error = await serve({ info: { name: 'x', version: '1' } }, { port: busyPort, quiet: true }).then(
+      () => undefined,
+      (e: Error & { code?: string }) => e,
+    );
     expect(error?.message).toBe(`port ${busyPort} is in use: set PORT, or pass serve(config, { port })`);
     expect(error?.code).toBe('EADDRINUSE');
   });
 
   // As npm start runs it; parley-source is the package's source condition once published as parley-mcp (ignored before).
   it('npm start (examples/help-desk/serve.ts) exits 1 with that line', async () => {
-    const { code, stderr } = await run(['--conditions=parley-source', '--import', 'tsx', 'examples/help-desk/serve.ts'], { PORT: String(busyPort) });
+    const { code, stderr } = await run(['--conditions=parley-source', '--import', 'tsx', 'examples/help-desk/serve.ts'], {
+      PORT: String(busyPort),
+    });
     expect(code).toBe(1);
     expect(stderr).toContain(`[parley] ✖ port ${busyPort} is in use: set PORT`);
     expect(stderr).not.toMatch(/\n\s+at /);

@@ -12,15 +12,33 @@ const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) =>
 );
 
 function exportedNames(): Record<string, string[]> {
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, skipLibCheck: true, experimentalDecorators: true, customConditions: ['parley-source'] };
-  const program = ts.createProgram(entries.map(([, file]) => file), options);
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    experimentalDecorators: true,
+    customConditions: ['parley-source'],
+  };
+  const program = ts.createProgram(
+    entries.map(([, file]) => file),
+    options,
+  );
   const checker = program.getTypeChecker();
   return Object.fromEntries(
     entries.map(([subpath, file]) => {
       const source = program.getSourceFile(file);
       const symbol = source && checker.getSymbolAtLocation(source);
       if (!symbol) throw new Error(`${subpath}: ${file} has no module symbol`);
-      return [subpath, checker.getExportsOfModule(symbol).map((s) => s.name).sort()];
+      return [
+        subpath,
+        checker
+          .getExportsOfModule(symbol)
+          .map((s) => s.name)
+          .sort(),
+      ];
     }),
   );
 }
@@ -37,7 +55,8 @@ describe('the public API', () => {
 
   it('exports exactly the values it exported before, when loaded', async () => {
     const values: Record<string, string[]> = {};
-    for (const [subpath] of entries) values[subpath] = Object.keys(await import(subpath === '.' ? 'parley-mcp' : `parley-mcp/${subpath.slice(2)}`)).sort();
+    for (const [subpath] of entries)
+      values[subpath] = Object.keys(await import(subpath === '.' ? 'parley-mcp' : `parley-mcp/${subpath.slice(2)}`)).sort();
     expect(values).toMatchSnapshot();
   });
 });

@@ -21,7 +21,8 @@ export function sourceFiles(dir = SRC): string[] {
   });
 }
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const COMMENT = /\/\*[\s\S]*?\*\/|(^|[^:'"`])\/\/.*$/gm;
 
 /** What a specifier names inside src/, or undefined for a package. `#node-only` is package.json's table, in app/. */
@@ -29,7 +30,8 @@ function resolve(from: string, spec: string): string | undefined {
   if (spec === '#node-only') return 'app/node-only.ts';
   if (!spec.startsWith('.')) return undefined;
   const base = normalize(join(dirname(from), spec)).replace(/\.js$/, '');
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) if (existsSync(join(SRC, candidate)) && statSync(join(SRC, candidate)).isFile()) return candidate;
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts')])
+    if (existsSync(join(SRC, candidate)) && statSync(join(SRC, candidate)).isFile()) return candidate;
   throw new Error(`${from}: cannot resolve '${spec}'`);
 }
 

@@ -34,7 +34,7 @@ describe('the floors of src/', () => {
     expect(upward.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
-  it("enters another folder only through its door (index.ts)", () => {
+  it('enters another folder only through its door (index.ts)', () => {
     // '#node-only' is package.json's table (the edge build swaps the file), and import() loads one file on first use.
     const deep = across.filter((e) => !e.dynamic && e.spec !== '#node-only' && e.to !== `${folderOf(e.to)}/index.ts`);
     expect(deep.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
@@ -49,7 +49,10 @@ describe('the floors of src/', () => {
     // server/config.ts defines it and server/index.ts is the door app/ reads it through.
     const allowed = new Set(['server/config.ts', 'server/index.ts']);
     const naming = sourceFiles().filter(
-      (file) => floorOf.get(folderOf(file))! < appFloor && !allowed.has(file) && /\bFrontMcpConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
+      (file) =>
+        floorOf.get(folderOf(file))! < appFloor &&
+        !allowed.has(file) &&
+        /\bFrontMcpConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
     );
     expect(naming).toEqual([]);
   });

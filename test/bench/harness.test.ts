@@ -44,10 +44,18 @@ describe('the benchmark harness', () => {
   it('runs a disturbed run again and keeps the least disturbed', async () => {
     const others = [0.9, 0.5, 0.7];
     const settings = { runs: 1, duration: 1, warmup: 0, connections: 1, maxOther: 0.3, retries: 2 };
-    const [kept, discarded] = await undisturbed(settings, async () => ({ otherCores: others.shift()!, load: 1 }), () => {});
+    const [kept, discarded] = await undisturbed(
+      settings,
+      async () => ({ otherCores: others.shift()!, load: 1 }),
+      () => {},
+    );
     expect(kept.otherCores).toBe(0.5);
     expect(discarded).toBe(2);
-    const [first, none] = await undisturbed(settings, async () => ({ otherCores: 0.1, load: 1 }), () => {});
+    const [first, none] = await undisturbed(
+      settings,
+      async () => ({ otherCores: 0.1, load: 1 }),
+      () => {},
+    );
     expect([first.otherCores, none]).toEqual([0.1, 0]);
   });
 
@@ -59,7 +67,11 @@ describe('the benchmark harness', () => {
 
   it('row 7: every concurrent question of a session gets its own answer across two processes (0 lost)', async () => {
     const redis = await startRedis();
-    const env = { BENCH_REDIS_URL: redis.url, MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef', VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
+    const env = {
+      BENCH_REDIS_URL: redis.url,
+      MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+      VAULT_SECRET: 'bench-vault-secret-0123456789abcdef',
+    };
     const [a, b] = [await startServer('parley', { env }), await startServer('parley', { env })];
     try {
       const run = await runManyQuestions(a.url, b.url, { sessions: 4, perSession: 4, waves: 1 });

@@ -9,11 +9,16 @@ const describeParts = (size: WorkerSize) => size.parts.map(([where, bytes]) => `
 describe('the Worker bundle', () => {
   it('is under the budget for the help-desk Worker', async () => {
     const size = await measureWorker('examples/cloudflare/worker.ts');
-    expect(size.gzip, `${kb(size.gzip)} gzip is over ${kb(WORKER_BUDGET_BYTES)}; minified: ${describeParts(size)}`).toBeLessThan(WORKER_BUDGET_BYTES);
+    expect(size.gzip, `${kb(size.gzip)} gzip is over ${kb(WORKER_BUDGET_BYTES)}; minified: ${describeParts(size)}`).toBeLessThan(
+      WORKER_BUDGET_BYTES,
+    );
   });
 
   it('leaves out @upstash/redis and the inbox unless the entry asks for Redis over HTTP', async () => {
-    const [core, withHttp] = await Promise.all([measureWorker('examples/cloudflare/worker.ts'), measureWorker('examples/cloudflare/worker-redis-http.ts')]);
+    const [core, withHttp] = await Promise.all([
+      measureWorker('examples/cloudflare/worker.ts'),
+      measureWorker('examples/cloudflare/worker-redis-http.ts'),
+    ]);
     const where = (size: WorkerSize) => size.parts.map(([w]) => w);
     expect(where(core)).not.toContain('@upstash/redis');
     expect(where(withHttp)).toContain('@upstash/redis');

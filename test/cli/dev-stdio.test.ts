@@ -22,7 +22,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('parley dev --stdio', () => {
   it('serves a 2026-07-28 client, logs to the file, and keeps the connection across a restart', async () => {
-    const client = new Client({ name: 'dev-stdio', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'dev-stdio', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
     const transport = new StdioClientTransport({ command: process.execPath, args: args(), cwd: dir, stderr: 'pipe' });
     let stderr = '';

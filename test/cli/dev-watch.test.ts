@@ -15,7 +15,11 @@ beforeEach(() => {
   mkdirSync(join(dir, 'node_modules'));
   writeFileSync(join(dir, 'tools', 'close.ts'), 'export const v = 1;\n');
   seen = [];
-  watching = watchTree(dir, (file) => seen.push(file), (path) => path.startsWith('node_modules'));
+  watching = watchTree(
+    dir,
+    (file) => seen.push(file),
+    (path) => path.startsWith('node_modules'),
+  );
 });
 afterEach(() => {
   watching.close();

@@ -14,8 +14,7 @@ let screen = '';
 const since = { at: 0 };
 const fresh = () => screen.slice(since.at);
 const mark = () => (since.at = screen.length);
-const waitFor = (text: string | RegExp, timeout = 20_000) =>
-  vi.waitFor(() => expect(fresh()).toMatch(text), { timeout, interval: 100 });
+const waitFor = (text: string | RegExp, timeout = 20_000) => vi.waitFor(() => expect(fresh()).toMatch(text), { timeout, interval: 100 });
 
 beforeAll(async () => {
   dir = tempProject(REPO, module('hello from v1'));
@@ -30,7 +29,10 @@ afterAll(async () => {
 });
 
 async function callHello(url: string) {
-  const client = new Client({ name: 'dev-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'dev-test', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   try {

@@ -16,7 +16,10 @@ const ESC = '\u001b';
 @Tool({ name: 'tricky', inputSchema: {} })
 class Tricky extends ToolContext {
   async execute() {
-    const answer = await this.elicit(`Rename ${ESC}[31mred${ESC}]0;pwned\u0007 \u202eevil?`, z.object({ name: z.string() }), { ttl: 20, persist: { key: 'tricky' } });
+    const answer = await this.elicit(`Rename ${ESC}[31mred${ESC}]0;pwned\u0007 \u202eevil?`, z.object({ name: z.string() }), {
+      ttl: 20,
+      persist: { key: 'tricky' },
+    });
     return { answer };
   }
 }
@@ -31,14 +34,21 @@ let origin: string;
 
 beforeAll(async () => {
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  server = await serve({ ...config, info: { name: NAME, version: '1' }, apps: [...config.apps!, TrickyApp], logger: quiet, auth: { secret: SECRET } }, { port: 0 });
+  server = await serve(
+    { ...config, info: { name: NAME, version: '1' }, apps: [...config.apps!, TrickyApp], logger: quiet, auth: { secret: SECRET } },
+    { port: 0 },
+  );
   origin = new URL(server.url).origin;
 });
 afterAll(() => server?.close());
 
 /** A tool call over HTTP as the signed-in caller "dana". */
 async function call(name: string, args: Record<string, unknown>) {
-  const request = mcpRequest('tools/call', { name, arguments: args }, { url: server.url, headers: { authorization: await bearer('dana', SECRET) } });
+  const request = mcpRequest(
+    'tools/call',
+    { name, arguments: args },
+    { url: server.url, headers: { authorization: await bearer('dana', SECRET) } },
+  );
   return ((await (await fetch(request)).json()) as any).result;
 }
 
@@ -48,14 +58,22 @@ async function parley(args: string[], options: { env?: Record<string, string>; i
   let stderr = '';
   const sink = (add: (s: string) => void) => ({ isTTY: false, write: (s: string) => (add(s), true) }) as unknown as NodeJS.WriteStream;
   const stdin = Readable.from([options.input ?? '']) as unknown as NodeJS.ReadStream;
-  const code = await runInbox(args, { stdin, stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), env: options.env ?? {} });
+  const code = await runInbox(args, {
+    stdin,
+    stdout: sink((s) => (stdout += s)),
+    stderr: sink((s) => (stderr += s)),
+    env: options.env ?? {},
+  });
   return { code, stdout, stderr };
 }
 
 /** The real `parley` command in a child process. */
 function parleyCommand(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['bin/parley.js', 'inbox', ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/parley.js', 'inbox', ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -70,7 +88,10 @@ const link = async () => `${origin}/_frontmcp/inbox#code=${(await LoopbackTokenA
 /** Runs `parley inbox` inside a pseudo-terminal (util-linux `script`), answering each prompt as it appears. */
 function onTerminal(args: string, replies: [RegExp, string][]) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn('script', ['-qfe', '-E', 'never', '-c', `${process.execPath} bin/parley.js inbox ${args}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TERM: 'dumb' } });
+    const child = spawn('script', ['-qfe', '-E', 'never', '-c', `${process.execPath} bin/parley.js inbox ${args}`, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TERM: 'dumb' },
+    });
     let output = '';
     let since = 0; // each prompt is looked for in what came after the last reply
     let step = 0;
@@ -99,9 +120,14 @@ describe('parley inbox', () => {
     expect(listing.stdout).toMatch(/- approve \(required\): boolean/);
     expect(listing.stdout).toMatch(/- environment: one of "staging", "production", default "staging"/);
     const id = /\[([0-9a-f-]{36})\]/.exec(listing.stdout)![1]!;
-    const answered = await parleyCommand(['--url', origin, '--answer', id, '--content', '{"approve":true,"note":"from the cli"}'], { env: { FRONTMCP_INBOX_LINK: await link() } });
+    const answered = await parleyCommand(['--url', origin, '--answer', id, '--content', '{"approve":true,"note":"from the cli"}'], {
+      env: { FRONTMCP_INBOX_LINK: await link() },
+    });
     expect(answered).toMatchObject({ code: 0, stdout: expect.stringContaining('it waits for the next call that asks it') });
-    expect((await call('approve_deploy', { version: '5.0.0', waitMs: 20 })).structuredContent).toEqual({ approved: true, note: 'from the cli' });
+    expect((await call('approve_deploy', { version: '5.0.0', waitMs: 20 })).structuredContent).toEqual({
+      approved: true,
+      note: 'from the cli',
+    });
   });
 
   it('declines with --decline, and reports a second answer and an unknown id', async () => {
@@ -132,7 +158,9 @@ describe('parley inbox', () => {
   });
 
   it('refuses plain http to another machine, a link for another server, a redirect, and bad flags', async () => {
-    const remote = await parley(['--url', 'http://inbox.example'], { input: 'http://inbox.example/_frontmcp/inbox#code=abcdefghijklmnopqrstuvwxyz' });
+    const remote = await parley(['--url', 'http://inbox.example'], {
+      input: 'http://inbox.example/_frontmcp/inbox#code=abcdefghijklmnopqrstuvwxyz',
+    });
     expect(remote).toMatchObject({ code: 1, stderr: expect.stringContaining('Refusing http://inbox.example') });
     const mismatch = await parley(['--url', 'http://127.0.0.1:1'], { input: await link() });
     expect(mismatch.stderr).toContain(`The link is for ${origin}`);

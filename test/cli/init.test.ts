@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { init } from '../../src/cli/init';
 
-const own = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string; dependencies: { tsx: string } };
+const own = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+  version: string;
+  dependencies: { tsx: string };
+};
 let parent: string;
 let stderr: string;
 beforeEach(() => {
@@ -24,7 +27,11 @@ it('makes the project, named after its directory, depending on this parley-mcp a
   expect(await init([join(parent, 'My Tools')])).toBe(0);
   const dir = join(parent, 'My Tools');
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  expect(pkg).toMatchObject({ name: 'my-tools', type: 'module', dependencies: { 'parley-mcp': `^${own.version}`, tsx: own.dependencies.tsx } });
+  expect(pkg).toMatchObject({
+    name: 'my-tools',
+    type: 'module',
+    dependencies: { 'parley-mcp': `^${own.version}`, tsx: own.dependencies.tsx },
+  });
   expect(readFileSync(join(dir, 'wrangler.toml'), 'utf8')).toContain('name = "my-tools"');
   expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('node_modules/');
   expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).not.toContain('__NAME__');

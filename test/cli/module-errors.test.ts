@@ -7,7 +7,11 @@ import { buildServer } from '../../src/app/build-server';
 
 const SRC = resolve(__dirname, '../../src');
 // Under vitest's transform the line is approximate; the exact line under tsx is checked in dev.test.ts.
-const errorOf = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as Error);
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
 
 @Tool({ name: 'typo', inputSchema: { id: 'string' } as never })
 class Typo extends ToolContext {
@@ -29,14 +33,18 @@ describe('errors in a server module name the file and line to fix', () => {
     class Bad {}
     const error = await errorOf(buildServer({ info: { name: 'x', version: '1' }, apps: [Bad] }));
     expect(error?.message).toMatch(/^Tool "typo": "id" is not a Zod type: write id: z\.string\(\)/);
-    expect(describeModuleError(error, 'entry.ts', SRC)).toMatch(new RegExp(`^${__filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:\\d+){2}: Tool "typo"`));
+    expect(describeModuleError(error, 'entry.ts', SRC)).toMatch(
+      new RegExp(`^${__filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:\\d+){2}: Tool "typo"`),
+    );
   });
 
   it('a duplicate tool name: where the second declaration is', async () => {
     @App({ id: 'dup', tools: [Twice, Twice] })
     class Dup {}
     const error = await errorOf(buildServer({ info: { name: 'x', version: '1' }, apps: [Dup] }));
-    expect(describeModuleError(error, 'entry.ts', SRC)).toMatch(new RegExp(`${__filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:\\d+){2}: Duplicate tool name "twice"`));
+    expect(describeModuleError(error, 'entry.ts', SRC)).toMatch(
+      new RegExp(`${__filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:\\d+){2}: Duplicate tool name "twice"`),
+    );
   });
 
   it('an error thrown while the module loads: its first frame outside Parley', () => {

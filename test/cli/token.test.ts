@@ -16,11 +16,20 @@ class WhoAmI extends ToolContext {
 @App({ id: 'who', tools: [WhoAmI] })
 class Who {}
 
-const handler = createFetchHandler({ info: { name: 'who', version: '1' }, apps: [Who], auth: { secret: SECRET, issuer: 'dev' }, logging: { level: 'error' } });
+const handler = createFetchHandler({
+  info: { name: 'who', version: '1' },
+  apps: [Who],
+  auth: { secret: SECRET, issuer: 'dev' },
+  logging: { level: 'error' },
+});
 
 async function token(args: string[], env: Record<string, string | undefined> = {}) {
   const out = { stdout: '', stderr: '' };
-  const code = await runToken(args, { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) }, env });
+  const code = await runToken(args, {
+    stdout: { write: (t: string) => (out.stdout += t) },
+    stderr: { write: (t: string) => (out.stderr += t) },
+    env,
+  });
   return { code, ...out };
 }
 
@@ -37,7 +46,9 @@ describe('parley token', () => {
   });
 
   it('--secret wins over AUTH_SECRET; a token signed with another secret is refused (401)', async () => {
-    const good = await token(['--sub', 'bob', '--iss', 'dev', '--secret', SECRET], { AUTH_SECRET: 'another-secret-entirely-0123456789abcdef' });
+    const good = await token(['--sub', 'bob', '--iss', 'dev', '--secret', SECRET], {
+      AUTH_SECRET: 'another-secret-entirely-0123456789abcdef',
+    });
     expect((await whoami(good.stdout.trim())).body.result.content[0].text).toBe('bob');
     const bad = await token(['--sub', 'bob', '--iss', 'dev'], { AUTH_SECRET: 'another-secret-entirely-0123456789abcdef' });
     expect((await whoami(bad.stdout.trim())).status).toBe(401);

@@ -1,13 +1,22 @@
 // A client's side of elicitation (docs/client.md), with Parley's client against the help desk: the six answers to "Delete ticket t3?", and the annotation gate.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
-import { callWithGate, McpClient, needsApproval, renderForm, type ClientOptions, type ElicitAnswer, type ElicitRequestParams } from 'parley-mcp/client';
+import {
+  callWithGate,
+  McpClient,
+  needsApproval,
+  renderForm,
+  type ClientOptions,
+  type ElicitAnswer,
+  type ElicitRequestParams,
+} from 'parley-mcp/client';
 import { config } from '../../examples/help-desk/server';
 import { tickets } from '../../examples/help-desk/store';
 
 const handler = createFetchHandler(config);
 let client: McpClient;
-const connectAt = (options: Partial<ClientOptions> = {}) => (client = new McpClient({ url: 'http://localhost/mcp', fetch: (r) => handler(r), ...options }));
+const connectAt = (options: Partial<ClientOptions> = {}) =>
+  (client = new McpClient({ url: 'http://localhost/mcp', fetch: (r) => handler(r), ...options }));
 beforeEach(() => tickets.reset());
 afterEach(() => client?.close());
 
@@ -31,7 +40,12 @@ describe.each(['2026-07-28', '2025-11-25'])('Ask before the delete, and read eve
 
   const answers: [string, ElicitAnswer, string, string[]][] = [
     ['accepts with confirm: true', { action: 'accept', content: { confirm: true } }, 'deleted t3', ['t1', 't2']],
-    ['accepts with confirm: false', { action: 'accept', content: { confirm: false } }, 'not deleted: the user answered no', ['t1', 't2', 't3']],
+    [
+      'accepts with confirm: false',
+      { action: 'accept', content: { confirm: false } },
+      'not deleted: the user answered no',
+      ['t1', 't2', 't3'],
+    ],
     ['declines', { action: 'decline' }, 'not deleted: the user declined', ['t1', 't2', 't3']],
     ['cancels', { action: 'cancel' }, 'not deleted: the user cancelled', ['t1', 't2', 't3']],
   ];
@@ -58,9 +72,13 @@ describe.each(['2026-07-28', '2025-11-25'])('Ask before the delete, and read eve
     let asked = false;
     connect({ elicitation: false }).onElicitation(() => ((asked = true), { action: 'accept', content: { confirm: true } }));
     const outcome = await client.callTool({ name: 'delete_ticket', arguments: { id: 't3' } }).catch((error: unknown) => error);
-    if (protocolVersion === '2026-07-28') expect(outcome).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    if (protocolVersion === '2026-07-28')
+      expect(outcome).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     // Before 2026-07-28 such a client gets the sendElicitationResult fallback: the question comes back in the result.
-    else expect(outcome).toMatchObject({ _meta: { elicitationPending: { message: 'Delete ticket t3, "BUY CHEAP WATCHES NOW"? This cannot be undone.' } } });
+    else
+      expect(outcome).toMatchObject({
+        _meta: { elicitationPending: { message: 'Delete ticket t3, "BUY CHEAP WATCHES NOW"? This cannot be undone.' } },
+      });
     expect(asked).toBe(false);
     expect(tickets.ids()).toEqual(['t1', 't2', 't3']);
   });
@@ -70,7 +88,9 @@ describe('Gate on annotations when the server will not ask', () => {
   const connect = connectAt;
   it('applies the spec defaults: silence is destructive, only a read-only claim runs unasked', async () => {
     const { tools } = await connect().listTools();
-    const gate = Object.fromEntries(['list_tickets', 'delete_ticket', 'purge_spam'].map((n) => [n, needsApproval(tools.find((t) => t.name === n))]));
+    const gate = Object.fromEntries(
+      ['list_tickets', 'delete_ticket', 'purge_spam'].map((n) => [n, needsApproval(tools.find((t) => t.name === n))]),
+    );
     expect(gate).toEqual({ list_tickets: false, delete_ticket: true, purge_spam: false });
     expect(needsApproval(undefined)).toBe(true);
     expect(needsApproval({ annotations: {} })).toBe(true);

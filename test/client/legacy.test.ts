@@ -30,7 +30,8 @@ const handler = v1Handler((server) => {
   });
   server.registerTool('with_progress', { inputSchema: {} }, async (_args, extra) => {
     const token = extra._meta?.progressToken;
-    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+    if (token !== undefined)
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
     return { content: [{ type: 'text', text: 'done' }] };
   });
 });

@@ -67,7 +67,11 @@ describe('input_required rounds', () => {
 
   it('answers two questions in two rounds, the second built from the first answer', async () => {
     const { client, wire } = recordingClient();
-    client.onElicitation((p) => (p.message.startsWith('Which team') ? { action: 'accept', content: { team: 'engineering' } } : { action: 'accept', content: { agent: 'Lee' } }));
+    client.onElicitation((p) =>
+      p.message.startsWith('Which team')
+        ? { action: 'accept', content: { team: 'engineering' } }
+        : { action: 'accept', content: { agent: 'Lee' } },
+    );
     const result = await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } });
     expect(result.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'engineering', agent: 'Lee' });
     expect(wire.map((w) => Object.keys(w.body.params.inputResponses ?? {}))).toEqual([[], ['elicitation-1'], ['elicitation-2']]);
@@ -75,7 +79,11 @@ describe('input_required rounds', () => {
 
   it('gives up after maxRounds with a clear error', async () => {
     const { client, wire } = recordingClient({ maxRounds: 1 });
-    client.onElicitation((p) => (p.message.startsWith('Which team') ? { action: 'accept', content: { team: 'billing' } } : { action: 'accept', content: { agent: 'Sam' } }));
+    client.onElicitation((p) =>
+      p.message.startsWith('Which team')
+        ? { action: 'accept', content: { team: 'billing' } }
+        : { action: 'accept', content: { agent: 'Sam' } },
+    );
     await expect(client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } })).rejects.toThrow(/after 1 rounds.*maxRounds/);
     expect(wire).toHaveLength(2);
   });
@@ -149,7 +157,10 @@ describe('errors and raw requests', () => {
 
   it('keeps what a raw request sets in _meta and fills in the rest', async () => {
     const { client, wire } = recordingClient();
-    const response = await client.send({ method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-1' }, _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    const response = await client.send({
+      method: 'tools/call',
+      params: { name: 'close_ticket', arguments: { id: 'T-1' }, _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } },
+    });
     expect(response.error.code).toBe(-32021);
     expect(wire[0]!.body.params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
     expect(wire[0]!.body.params._meta['io.modelcontextprotocol/clientCapabilities']).toEqual({});

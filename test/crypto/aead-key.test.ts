@@ -7,7 +7,9 @@ import { createAeadKey } from '../../src/crypto';
 const raw = () => crypto.getRandomValues(new Uint8Array(32));
 const webSeal = async (key: Uint8Array<ArrayBuffer>, iv: Uint8Array<ArrayBuffer>, text: string, aad: string) => {
   const k = await crypto.subtle.importKey('raw', key, 'AES-GCM', false, ['encrypt']);
-  return new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(aad) }, k, new TextEncoder().encode(text)));
+  return new Uint8Array(
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(aad) }, k, new TextEncoder().encode(text)),
+  );
 };
 
 describe('the AES-256-GCM parley-mcp/node registers', () => {

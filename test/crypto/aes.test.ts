@@ -66,7 +66,16 @@ describe('encryptJson / decryptJson', () => {
     flipped[0] = flipped[0]! ^ 1;
     expect(await decryptJson('secret-1', 'session-a', { ...sealed, data: toBase64Url(flipped) })).toBeUndefined();
     expect(await decryptJson('secret-1', 'session-a', { ...sealed, tag: sealed.iv })).toBeUndefined();
-    for (const junk of [undefined, null, 'text', 42, {}, { ...sealed, alg: 'A128GCM' }, { ...sealed, iv: 'not base64!' }, { ...sealed, data: 7 }])
+    for (const junk of [
+      undefined,
+      null,
+      'text',
+      42,
+      {},
+      { ...sealed, alg: 'A128GCM' },
+      { ...sealed, iv: 'not base64!' },
+      { ...sealed, data: 7 },
+    ])
       expect(await decryptJson('secret-1', 'session-a', junk)).toBeUndefined();
   });
 
@@ -85,7 +94,10 @@ describe('encryptJson / decryptJson', () => {
 
   it('opens the __encrypted part of a sealed elicitation record: one key derivation for both', async () => {
     const now = Date.now();
-    const text = await sealRecord({ sessionId: 'session-a', elicitId: 'e1', createdAt: now, expiresAt: now + 60_000, message: 'Close?' }, 'secret-1');
+    const text = await sealRecord(
+      { sessionId: 'session-a', elicitId: 'e1', createdAt: now, expiresAt: now + 60_000, message: 'Close?' },
+      'secret-1',
+    );
     const stored = JSON.parse(text) as { __encrypted: unknown; message?: string };
     expect(stored.message).toBeUndefined();
     expect(await decryptJson('secret-1', 'session-a', stored.__encrypted)).toEqual({ message: 'Close?' });

@@ -6,7 +6,9 @@ export const ROOT = join(import.meta.dirname, '../..');
 
 /** The pages checked: the README, SECURITY.md, the changelog, every page under docs/ and test/docs/README.md. */
 export function pages(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join(ROOT, 'docs', name));
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(ROOT, 'docs', name));
   return [join(ROOT, 'README.md'), join(ROOT, 'SECURITY.md'), join(ROOT, 'CHANGELOG.md'), ...docs, join(ROOT, 'test/docs/README.md')];
 }
 
@@ -24,7 +26,11 @@ function prose(text: string): { line: string; at: number }[] {
 }
 
 /** GitHub's anchor for a heading: lowercase, punctuation dropped (not hyphens or underscores), each space a hyphen. */
-export const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+export const slug = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 
 /** Every anchor a page's headings make, with GitHub's -1, -2 … for repeats. */
 export function anchors(text: string): Set<string> {
@@ -77,7 +83,7 @@ export function checkedBlocks(text: string): CheckedBlock[] {
     const end = lines.findIndex((l, i) => i > index + 1 && /^```\s*$/.test(l));
     if (end < 0) throw new Error(`line ${index + 2}: the code block never closes`);
     const lang = fence[1] as 'ts' | 'js';
-    out.push({ name: marker[1] ?? `block-${index + 2}.${lang}`, lang, code: lines.slice(index + 2, end).join('\n') + '\n', at: index + 2 });
+    out.push({ name: marker[1] ?? `block-${index + 2}.${lang}`, lang, code: `${lines.slice(index + 2, end).join('\n')}\n`, at: index + 2 });
   });
   return out;
 }

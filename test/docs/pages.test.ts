@@ -18,14 +18,17 @@ describe('links', () => {
         const [path, anchor] = target.split('#') as [string, string | undefined];
         const file = path === '' ? page : resolve(dirname(page), decodeURIComponent(path));
         if (!existsSync(file)) broken.push(`line ${at}: ${target} (no such file)`);
-        else if (anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor)) broken.push(`line ${at}: ${target} (no such heading)`);
+        else if (anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor))
+          broken.push(`line ${at}: ${target} (no such heading)`);
       }
       expect(broken).toEqual([]);
     });
   }
 
   it('finds anchors the way GitHub makes them', () => {
-    const made = anchors('# The fallback: `sendElicitationResult`\n## Limits on older clients\' sessions\n## Node\n## Node\n```\n# not a heading\n```\n');
+    const made = anchors(
+      "# The fallback: `sendElicitationResult`\n## Limits on older clients' sessions\n## Node\n## Node\n```\n# not a heading\n```\n",
+    );
     expect([...made]).toEqual(['the-fallback-sendelicitationresult', 'limits-on-older-clients-sessions', 'node', 'node-1']);
   });
 });
@@ -48,7 +51,11 @@ function writeBlocks(): { file: string; where: string }[] {
 
 /** Type errors in the given files, compiled with the repository's tsconfig (JavaScript is parsed, and run below). */
 function typeErrors(files: string[]): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), { allowJs: true, noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    { allowJs: true, noEmit: true },
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!config) throw new Error('tsconfig.json did not parse');
   const program = ts.createProgram(files, config.options);
   const ours = new Set(files.map((f) => resolve(f)));
@@ -69,19 +76,33 @@ describe('code blocks', () => {
 
   it('every page with examples marks some for checking, and every marked block typechecks', { timeout: 120_000 }, () => {
     const marked = new Set(written.map((w) => w.where.split(':')[0]));
-    for (const page of ['README.md', 'docs/getting-started.md', 'docs/elicitation.md', 'docs/deployment.md', 'docs/testing.md', 'docs/stores-and-scaling.md']) expect(marked).toContain(page);
+    for (const page of [
+      'README.md',
+      'docs/getting-started.md',
+      'docs/elicitation.md',
+      'docs/deployment.md',
+      'docs/testing.md',
+      'docs/stores-and-scaling.md',
+    ])
+      expect(marked).toContain(page);
     expect(typeErrors(written.map((w) => w.file))).toEqual([]);
   });
 });
 
 /** Runs a TypeScript file the way the repository's scripts do; resolves with its output once `until` matches or it exits. */
 function run(file: string, env: Record<string, string>, until?: RegExp) {
-  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', file], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((settle) => child.once('exit', (code) => settle({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((settle) =>
+    child.once('exit', (code) => settle({ code, stdout, stderr })),
+  );
   const matched = until
     ? new Promise<RegExpExecArray>((found, fail) => {
         const look = () => {

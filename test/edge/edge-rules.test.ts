@@ -22,9 +22,17 @@ async function withWorker(bindings: Record<string, string>, run: (worker: Runnin
 }
 
 const initialize = (version: string) =>
-  rawPost(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'old', version: '1' } } }), {
-    accept: 'application/json, text/event-stream',
-  });
+  rawPost(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'old', version: '1' } },
+    }),
+    {
+      accept: 'application/json, text/event-stream',
+    },
+  );
 
 /** A request of each era: 2026-07-28, the legacy handshake of 2025-11-25 and 2025-03-26, and one naming no version. */
 const everyEra = () => [
@@ -45,14 +53,17 @@ async function expectRefused(worker: RunningWorker, logLine: string): Promise<vo
 
 describe('refusals inside workerd', () => {
   it('without a store, every request of every protocol version gets 503 SERVER_START_FAILED', async () => {
-    await withWorker({ ELICITATION: '{"enabled":true}' }, (worker) => expectRefused(worker, 'Elicitation requires distributed storage when running on Edge runtime'));
+    await withWorker({ ELICITATION: '{"enabled":true}' }, (worker) =>
+      expectRefused(worker, 'Elicitation requires distributed storage when running on Edge runtime'),
+    );
   });
 
   it('refuses Vercel KV as the only store, named in the config or found as KV_REST_API_URL', async () => {
     const message = 'Vercel KV is not supported for elicitation stores';
     await withWorker({ ELICITATION: '{"enabled":true,"redis":{"provider":"vercel-kv"}}' }, (worker) => expectRefused(worker, message));
-    await withWorker({ ELICITATION: '{"enabled":true,"edge":"stateless"}', KV_REST_API_URL: 'https://kv.example.com', KV_REST_API_TOKEN: 't' }, (worker) =>
-      expectRefused(worker, message),
+    await withWorker(
+      { ELICITATION: '{"enabled":true,"edge":"stateless"}', KV_REST_API_URL: 'https://kv.example.com', KV_REST_API_TOKEN: 't' },
+      (worker) => expectRefused(worker, message),
     );
   });
 });
@@ -70,18 +81,28 @@ describe('Redis over HTTP that cannot subscribe, inside workerd', () => {
   });
 
   it('is refused at startup: the probe found no publish/subscribe', async () => {
-    const bindings = { ELICITATION: '{"enabled":true,"redis":{"provider":"upstash"}}', UPSTASH_REDIS_REST_URL: noPubSub.url, UPSTASH_REDIS_REST_TOKEN: noPubSub.token };
-    await withWorker(bindings, (worker) => expectRefused(worker, "Redis over HTTP can't publish and subscribe here (ERR SUBSCRIBE is not supported)"));
+    const bindings = {
+      ELICITATION: '{"enabled":true,"redis":{"provider":"upstash"}}',
+      UPSTASH_REDIS_REST_URL: noPubSub.url,
+      UPSTASH_REDIS_REST_TOKEN: noPubSub.token,
+    };
+    await withWorker(bindings, (worker) =>
+      expectRefused(worker, "Redis over HTTP can't publish and subscribe here (ERR SUBSCRIBE is not supported)"),
+    );
   });
 });
 
 describe("elicitation.edge: 'stateless' inside workerd", () => {
   it('serves 2026-07-28 elicitation in full, with no store', async () => {
     await withWorker({ ELICITATION: '{"enabled":true,"edge":"stateless"}', VAULT_SECRET: 'stateless-secret' }, async (worker) => {
-      const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-5' }, ...extra });
+      const call = (extra: Record<string, unknown> = {}) =>
+        mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-5' }, ...extra });
       const first = (await (await worker.send(call())).json()) as any;
       expect(first.result.resultType).toBe('input_required');
-      const answer = { inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true, note: 'done' } } }, requestState: first.result.requestState };
+      const answer = {
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true, note: 'done' } } },
+        requestState: first.result.requestState,
+      };
       const done = (await (await worker.send(call(answer))).json()) as any;
       expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-5', note: 'done' });
       expect(worker.output()).toContain("No elicitation store on this Edge runtime (elicitation.edge: 'stateless')");
@@ -96,9 +117,13 @@ describe("elicitation.edge: 'stateless' inside workerd", () => {
       startWorker(code, { ELICITATION: stateless, VAULT_SECRET: 'another-secret' }),
     ];
     try {
-      const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-6' }, ...extra });
+      const call = (extra: Record<string, unknown> = {}) =>
+        mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-6' }, ...extra });
       const first = (await (await one.send(call())).json()) as any;
-      const answer = { inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.result.requestState };
+      const answer = {
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+        requestState: first.result.requestState,
+      };
       const done = (await (await two.send(call(answer))).json()) as any;
       expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-6', note: '' });
       const again = (await (await other.send(call(answer))).json()) as any;

@@ -48,7 +48,7 @@ describe.each<{ worker: string; store: Record<string, string> }>([
   it('asks on the instance that runs the tool, takes the answer on the other, and the tool finishes', async () => {
     const routed: string[] = [];
     // The load balancer: the answer (a JSON-RPC response) goes to B, everything else to A.
-    const balance = async (input: string | URL | Request, init?: RequestInit) => {
+    const balance = async (_input: string | URL | Request, init?: RequestInit) => {
       const body = typeof init?.body === 'string' ? init.body : '';
       const toB = body.includes('"result"') && !body.includes('"method"');
       routed.push(`${init?.method ?? 'GET'} ${toB ? 'b' : 'a'}`);
@@ -70,15 +70,26 @@ describe.each<{ worker: string; store: Record<string, string> }>([
   it('resumes a lost call stream by Last-Event-ID while the tool still waits, and the answer reaches the resumed stream', async () => {
     // The tool runs in the POST's request; the resumed GET is another request, which workerd would cancel as hung
     // if its stream were only written from the POST's.
-    const send = (r: Request) => fetch(urls.a, { method: r.method, headers: r.headers, body: r.method === 'GET' ? undefined : r.body, duplex: 'half' } as RequestInit);
+    const send = (r: Request) =>
+      fetch(urls.a, { method: r.method, headers: r.headers, body: r.method === 'GET' ? undefined : r.body, duplex: 'half' } as RequestInit);
     const session = await openLegacySession(send);
     const call = sseReader(await send(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-8' } }), session)));
     const question = (await call.next())!;
     expect(question.data.method).toBe('elicitation/create');
     await call.cancel(); // the connection drops; the tool goes on waiting
-    const headers = { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, 'last-event-id': question.id! };
+    const headers = {
+      accept: 'text/event-stream',
+      'mcp-session-id': session,
+      'mcp-protocol-version': LEGACY,
+      'last-event-id': question.id!,
+    };
     const resumed = sseReader(await send(new Request(urls.a, { method: 'GET', headers })));
-    const answer = await send(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true, note: 'resumed' } } }, session));
+    const answer = await send(
+      legacyPost(
+        { jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true, note: 'resumed' } } },
+        session,
+      ),
+    );
     expect(answer.status).toBe(202);
     const final = (await resumed.next())!;
     expect(final.id).toBe(question.id!.replace(/:1$/, ':2'));

@@ -24,7 +24,13 @@ afterAll(async () => {
 });
 
 function worker(token = server.token): Miniflare {
-  const mf = new Miniflare({ modules: true, script: code, compatibilityDate: '2026-04-01', cf: false, bindings: { UPSTASH_REDIS_REST_URL: server.url, UPSTASH_REDIS_REST_TOKEN: token } });
+  const mf = new Miniflare({
+    modules: true,
+    script: code,
+    compatibilityDate: '2026-04-01',
+    cf: false,
+    bindings: { UPSTASH_REDIS_REST_URL: server.url, UPSTASH_REDIS_REST_TOKEN: token },
+  });
   workers.push(mf);
   return mf;
 }
@@ -64,7 +70,9 @@ describe('Redis over HTTP inside workerd', () => {
     let answered = false;
     void waiting.then(() => (answered = true));
     // Redis keeps no message for a subscriber that is away: publish until the new stream hears one.
-    await expect.poll(async () => (await call(b, '/publish?channel=w:dropped', 'after the drop'), answered), { interval: 50, timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(async () => (await call(b, '/publish?channel=w:dropped', 'after the drop'), answered), { interval: 50, timeout: 5_000 })
+      .toBe(true);
     expect(await waiting).toEqual({ status: 200, text: 'after the drop' });
   });
 

@@ -22,10 +22,20 @@ afterAll(async () => {
 });
 
 const inWorkerd = (secrets: string) => {
-  const mf = new Miniflare({ modules: true, script: code, compatibilityDate: '2026-04-01', bindings: { VAULT_SECRET: secrets }, cf: false });
+  const mf = new Miniflare({
+    modules: true,
+    script: code,
+    compatibilityDate: '2026-04-01',
+    bindings: { VAULT_SECRET: secrets },
+    cf: false,
+  });
   workers.push(mf);
   return async (request: Request) => {
-    const response = await mf.dispatchFetch(request.url, { method: 'POST', headers: Object.fromEntries(request.headers), body: await request.text() });
+    const response = await mf.dispatchFetch(request.url, {
+      method: 'POST',
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+    });
     return (await response.json()) as any;
   };
 };
@@ -34,7 +44,8 @@ const onNode = (secrets: string) => {
   return async (request: Request) => (await read(await handler(request, { env: { VAULT_SECRET: secrets } }))).body;
 };
 
-const reassign = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'reassign_ticket', arguments: { id: 'T-4' }, ...extra });
+const reassign = (extra: Record<string, unknown> = {}) =>
+  mcpRequest('tools/call', { name: 'reassign_ticket', arguments: { id: 'T-4' }, ...extra });
 const team = { 'elicitation-1': { action: 'accept', content: { team: 'engineering' } } };
 const agent = { 'elicitation-2': { action: 'accept', content: { agent: 'Lee' } } };
 

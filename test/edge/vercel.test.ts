@@ -14,7 +14,11 @@ const runtimeWith = (env: Record<string, string>) =>
   new EdgeRuntime({ initialCode: code, extend: (context) => Object.assign(context, { process: { env } }) });
 
 async function send(runtime: EdgeRuntime, request: Request) {
-  const response = await runtime.dispatchFetch(request.url, { method: 'POST', headers: Object.fromEntries(request.headers), body: await request.text() });
+  const response = await runtime.dispatchFetch(request.url, {
+    method: 'POST',
+    headers: Object.fromEntries(request.headers),
+    body: await request.text(),
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -23,10 +27,14 @@ describe('parley-mcp/vercel in edge-runtime', () => {
     const one = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
     const two = runtimeWith({ VAULT_SECRET: 'vercel-shared-secret' });
     expect(one.evaluate('EdgeRuntime')).toBe('edge-runtime');
-    const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-9' }, ...extra });
+    const call = (extra: Record<string, unknown> = {}) =>
+      mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-9' }, ...extra });
     const first = await send(one, call());
     expect(first.body.result.resultType).toBe('input_required');
-    const answer = { inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.body.result.requestState };
+    const answer = {
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+      requestState: first.body.result.requestState,
+    };
     const done = await send(two, call(answer));
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-9', note: '' });
   });

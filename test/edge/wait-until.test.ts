@@ -12,9 +12,17 @@ describe('ctx.waitUntil', () => {
     const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work) };
     const send = (body: unknown, headers: Record<string, string> = {}) =>
       handler.fetch(rawPost(JSON.stringify(body), { accept: 'application/json, text/event-stream', ...headers }), {}, ctx);
-    const init = await send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } } });
+    const init = await send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } },
+    });
     const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
-    const call = await send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-2' } } }, session);
+    const call = await send(
+      { jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-2' } } },
+      session,
+    );
     expect(kept).toHaveLength(1);
     const reader = call.body!.getReader();
     let text = '';

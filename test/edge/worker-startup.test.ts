@@ -40,7 +40,9 @@ describe('the Redis-over-HTTP Worker without its settings', () => {
     const response = await send(mcpRequest('tools/list'));
     expect(response.status).toBe(200);
     await send(mcpRequest('tools/list'));
-    await expect.poll(() => out.stdout + out.stderr).toContain('[parley] WARN enableRedisHttp() put Redis over HTTP in this Worker, but it is not used');
+    await expect
+      .poll(() => out.stdout + out.stderr)
+      .toContain('[parley] WARN enableRedisHttp() put Redis over HTTP in this Worker, but it is not used');
     expect((out.stdout + out.stderr).split('enableRedisHttp() put').length - 1).toBe(1);
   });
 

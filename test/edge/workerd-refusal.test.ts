@@ -23,13 +23,19 @@ it('refuses to start without a store or the stateless opt-in, on every request, 
   try {
     for (const method of ['tools/list', 'ping']) {
       const request = mcpRequest(method);
-      const response = await mf.dispatchFetch(request.url, { method: 'POST', headers: Object.fromEntries(request.headers), body: await request.text() });
+      const response = await mf.dispatchFetch(request.url, {
+        method: 'POST',
+        headers: Object.fromEntries(request.headers),
+        body: await request.text(),
+      });
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ error: 'SERVER_START_FAILED' });
     }
-    await expect.poll(() => output).toContain(
-      '[parley] ERROR Server failed to start: ElicitationNotSupportedError: Elicitation requires distributed storage when running on Edge runtime',
-    );
+    await expect
+      .poll(() => output)
+      .toContain(
+        '[parley] ERROR Server failed to start: ElicitationNotSupportedError: Elicitation requires distributed storage when running on Edge runtime',
+      );
   } finally {
     await mf.dispose();
   }

@@ -19,7 +19,11 @@ async function withWorker<T>(bindings: Record<string, string>, run: (mf: Minifla
 }
 
 const send = async (mf: Miniflare, request: Request) => {
-  const response = await mf.dispatchFetch(request.url, { method: 'POST', headers: Object.fromEntries(request.headers), body: await request.text() });
+  const response = await mf.dispatchFetch(request.url, {
+    method: 'POST',
+    headers: Object.fromEntries(request.headers),
+    body: await request.text(),
+  });
   return (await response.json()) as any;
 };
 
@@ -31,10 +35,17 @@ describe('the core inside workerd', () => {
 
   it('completes an elicitation round inside a Worker', async () => {
     await withWorker({ VAULT_SECRET: 'shared-secret-for-tests' }, async (mf) => {
-      const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, ...extra });
+      const call = (extra: Record<string, unknown> = {}) =>
+        mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, ...extra });
       const first = await send(mf, call());
       expect(first.result.resultType).toBe('input_required');
-      const done = await send(mf, call({ inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.result.requestState }));
+      const done = await send(
+        mf,
+        call({
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+          requestState: first.result.requestState,
+        }),
+      );
       expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
     });
   });
@@ -47,9 +58,11 @@ describe('the core inside workerd', () => {
         expect(response.status).toBe(503);
         expect(await response.json()).toMatchObject({ error: 'SERVER_START_FAILED' });
       }
-      await expect.poll(() => running.output()).toContain(
-        "Server failed to start: Error: Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http'",
-      );
+      await expect
+        .poll(() => running.output())
+        .toContain(
+          "Server failed to start: Error: Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http'",
+        );
     } finally {
       await running.dispose();
     }

@@ -12,12 +12,22 @@ import { startWorker } from '../helpers/workerd';
 
 const run = promisify(execFile);
 // wrangler 4.86.0 is the newest that runs on Node 20; no metrics, no cf.json download.
-const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true', WRANGLER_BUILD_CONDITIONS: 'parley-source,workerd,worker,browser' }; // parley-mcp from its source
+const wranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  CI: 'true',
+  WRANGLER_BUILD_CONDITIONS: 'parley-source,workerd,worker,browser',
+}; // parley-mcp from its source
 const dryRun = (outdir: string, ...args: string[]) =>
-  run(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir, ...args], { env: wranglerEnv });
+  run(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir, ...args], {
+    env: wranglerEnv,
+  });
 
 describe('wrangler deploy --dry-run', () => {
-  it('builds the Worker that wrangler.toml names, under the bundle budget, and the build completes an elicitation round in workerd', { timeout: 60_000 }, async () => {
+  it('builds the Worker that wrangler.toml names, under the bundle budget, and the build completes an elicitation round in workerd', {
+    timeout: 60_000,
+  }, async () => {
     const outdir = await mkdtemp(join(tmpdir(), 'parley-wrangler-'));
     try {
       const { stdout } = await dryRun(outdir);
@@ -26,14 +36,33 @@ describe('wrangler deploy --dry-run', () => {
       expect(gzipKiB * 1024).toBeLessThan(WORKER_BUDGET_BYTES);
       const code = await readFile(join(outdir, 'worker.js'), 'utf8');
       expect(code).not.toMatch(/from\s*["']node:|require\(["']node:/);
-      const mf = new Miniflare({ modules: true, script: code, compatibilityDate: '2026-04-01', compatibilityFlags: ['nodejs_compat'], cf: false, bindings: { VAULT_SECRET: 'built-by-wrangler' } });
+      const mf = new Miniflare({
+        modules: true,
+        script: code,
+        compatibilityDate: '2026-04-01',
+        compatibilityFlags: ['nodejs_compat'],
+        cf: false,
+        bindings: { VAULT_SECRET: 'built-by-wrangler' },
+      });
       try {
         const send = async (request: Request) =>
-          (await (await mf.dispatchFetch(request.url, { method: 'POST', headers: Object.fromEntries(request.headers), body: await request.text() })).json()) as any;
-        const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-3' }, ...extra });
+          (await (
+            await mf.dispatchFetch(request.url, {
+              method: 'POST',
+              headers: Object.fromEntries(request.headers),
+              body: await request.text(),
+            })
+          ).json()) as any;
+        const call = (extra: Record<string, unknown> = {}) =>
+          mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-3' }, ...extra });
         const first = await send(call());
         expect(first.result.resultType).toBe('input_required');
-        const done = await send(call({ inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.result.requestState }));
+        const done = await send(
+          call({
+            inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+            requestState: first.result.requestState,
+          }),
+        );
         expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-3', note: '' });
       } finally {
         await mf.dispose();
@@ -43,7 +72,9 @@ describe('wrangler deploy --dry-run', () => {
     }
   });
 
-  it('builds the redis-http environment from examples/cloudflare/worker-redis-http.ts, with Redis over HTTP in it', { timeout: 60_000 }, async () => {
+  it('builds the redis-http environment from examples/cloudflare/worker-redis-http.ts, with Redis over HTTP in it', {
+    timeout: 60_000,
+  }, async () => {
     const outdir = await mkdtemp(join(tmpdir(), 'parley-wrangler-'));
     try {
       await dryRun(outdir, '--env', 'redis-http');
@@ -52,7 +83,9 @@ describe('wrangler deploy --dry-run', () => {
       const worker = startWorker(code, { UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 't' });
       try {
         expect((await worker.send(mcpRequest('ping'))).status).toBe(503);
-        await expect.poll(() => worker.output()).toContain("ElicitationNotSupportedError: Redis over HTTP can't publish and subscribe here");
+        await expect
+          .poll(() => worker.output())
+          .toContain("ElicitationNotSupportedError: Redis over HTTP can't publish and subscribe here");
       } finally {
         await worker.dispose();
       }

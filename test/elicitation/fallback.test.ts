@@ -15,11 +15,17 @@ describe('the sendElicitationResult fallback, called in process', () => {
   it('returns the question as a pending result, and the answer re-runs the tool as its owner', async () => {
     const asked = await callToolWithFallback(server, 'close_owned', { id: 'T-1' }, nour);
     const pending = pendingOf(asked);
-    expect(pending).toMatchObject({ elicitId: expect.stringMatching(/^elicit-/), message: 'Close ticket T-1?', schema: { required: ['confirm'] } });
+    expect(pending).toMatchObject({
+      elicitId: expect.stringMatching(/^elicit-/),
+      message: 'Close ticket T-1?',
+      schema: { required: ['confirm'] },
+    });
     expect(asked.structuredContent).toEqual({ elicitationPending: pending });
     expect(JSON.stringify(asked.content)).toContain('sendElicitationResult');
     const answer = { elicitId: pending.elicitId, action: 'accept', content: { confirm: true } };
-    await expect(callToolWithFallback(server, 'sendElicitationResult', answer, sam)).rejects.toThrow(`Elicitation "${pending.elicitId}" was not requested by this caller`);
+    await expect(callToolWithFallback(server, 'sendElicitationResult', answer, sam)).rejects.toThrow(
+      `Elicitation "${pending.elicitId}" was not requested by this caller`,
+    );
     await expect(callToolWithFallback(server, 'sendElicitationResult', answer, sam)).rejects.toMatchObject({ code: -32003 });
     const done = await callToolWithFallback(server, 'sendElicitationResult', answer, nour);
     expect(done.structuredContent).toEqual({ closed: true, by: 'nour' });
@@ -29,7 +35,12 @@ describe('the sendElicitationResult fallback, called in process', () => {
   });
 
   it('fails an unknown id with the documented text', async () => {
-    const result = await callToolWithFallback(server, 'sendElicitationResult', { elicitId: 'elicit-123', action: 'accept', content: { confirm: true } }, nour);
+    const result = await callToolWithFallback(
+      server,
+      'sendElicitationResult',
+      { elicitId: 'elicit-123', action: 'accept', content: { confirm: true } },
+      nour,
+    );
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: 'No pending elicitation found for ID: elicit-123' }]);
   });
@@ -37,16 +48,33 @@ describe('the sendElicitationResult fallback, called in process', () => {
   it('finishes a tool that asks twice', async () => {
     const first = pendingOf(await callToolWithFallback(server, 'reassign_ticket', { id: 'T-2' }, nour));
     expect(first.message).toBe('Which team should take T-2?');
-    const second = pendingOf(await callToolWithFallback(server, 'sendElicitationResult', { elicitId: first.elicitId, action: 'accept', content: { team: 'billing' } }, nour));
+    const second = pendingOf(
+      await callToolWithFallback(
+        server,
+        'sendElicitationResult',
+        { elicitId: first.elicitId, action: 'accept', content: { team: 'billing' } },
+        nour,
+      ),
+    );
     expect(second.message).toBe('Which billing agent?');
     expect(second.elicitId).not.toBe(first.elicitId);
-    const done = await callToolWithFallback(server, 'sendElicitationResult', { elicitId: second.elicitId, action: 'accept', content: { agent: 'Priya' } }, nour);
+    const done = await callToolWithFallback(
+      server,
+      'sendElicitationResult',
+      { elicitId: second.elicitId, action: 'accept', content: { agent: 'Priya' } },
+      nour,
+    );
     expect(done.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });
   });
 
   it('checks the answer against the schema, and passes decline through', async () => {
     const asked = pendingOf(await callToolWithFallback(server, 'escalate_ticket', { id: 'T-3' }, nour));
-    const bad = await callToolWithFallback(server, 'sendElicitationResult', { elicitId: asked.elicitId, action: 'accept', content: { team: 'sales', reason: 'now' } }, nour);
+    const bad = await callToolWithFallback(
+      server,
+      'sendElicitationResult',
+      { elicitId: asked.elicitId, action: 'accept', content: { team: 'sales', reason: 'now' } },
+      nour,
+    );
     expect(bad).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
     const again = pendingOf(await callToolWithFallback(server, 'escalate_ticket', { id: 'T-3' }, nour));
     const declined = await callToolWithFallback(server, 'sendElicitationResult', { elicitId: again.elicitId, action: 'decline' }, nour);
@@ -54,12 +82,19 @@ describe('the sendElicitationResult fallback, called in process', () => {
   });
 
   it('refuses to ask an anonymous caller without a session, and ties a question to the session that was asked', async () => {
-    const anonymous = await callToolWithFallback(server, 'close_ticket', { id: 'T-1' }, { auth: { user: { sub: 'anonymous' }, anonymous: true } });
+    const anonymous = await callToolWithFallback(
+      server,
+      'close_ticket',
+      { id: 'T-1' },
+      { auth: { user: { sub: 'anonymous' }, anonymous: true } },
+    );
     expect(anonymous).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
     const viaSession = { auth: { user: { sub: 'anonymous' }, anonymous: true }, sessionId: 'session-a-0123456789' };
     const asked = pendingOf(await callToolWithFallback(server, 'close_ticket', { id: 'T-1' }, viaSession));
     const answer = { elicitId: asked.elicitId, action: 'accept', content: { confirm: true } };
-    await expect(callToolWithFallback(server, 'sendElicitationResult', answer, { ...viaSession, sessionId: 'session-b-0123456789' })).rejects.toMatchObject({ code: -32003 });
+    await expect(
+      callToolWithFallback(server, 'sendElicitationResult', answer, { ...viaSession, sessionId: 'session-b-0123456789' }),
+    ).rejects.toMatchObject({ code: -32003 });
     const done = await callToolWithFallback(server, 'sendElicitationResult', answer, viaSession);
     expect(done.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
   });
@@ -77,7 +112,14 @@ describe('the fallback on the 2026-07-28 endpoint', () => {
   it('is not listed, but answers when called', async () => {
     const list = await read(await handler(mcpRequest('tools/list')));
     expect(list.body.result.tools.map((t: { name: string }) => t.name)).not.toContain('sendElicitationResult');
-    const call = await read(await handler(mcpRequest('tools/call', { name: 'sendElicitationResult', arguments: { elicitId: 'elicit-123', action: 'accept', content: { confirm: true } } })));
+    const call = await read(
+      await handler(
+        mcpRequest('tools/call', {
+          name: 'sendElicitationResult',
+          arguments: { elicitId: 'elicit-123', action: 'accept', content: { confirm: true } },
+        }),
+      ),
+    );
     expect(call.body.result.isError).toBe(true);
     expect(call.body.result.content[0].text).toBe('No pending elicitation found for ID: elicit-123');
   });

@@ -24,7 +24,10 @@ describe('elicitation hooks over HTTP, 2026-07-28', () => {
   afterAll(() => server.close());
 
   async function open(content: Record<string, string | boolean>) {
-    const client = new Client({ name: 'hooks-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'hooks-test', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const asked: string[] = [];
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(request.params.message);
@@ -40,9 +43,21 @@ describe('elicitation hooks over HTTP, 2026-07-28', () => {
     expect(result.structuredContent).toEqual({ status: 'accept', color: 'teal' });
     expect(asked).toEqual(['[desk] Which color?']);
     expect(seen.questions).toHaveLength(1);
-    expect(seen.questions[0]).toMatchObject({ tool: 'pick_color', key: 'elicitation-1', mode: 'form', message: 'Which color?', auth: { user: { sub: 'anonymous' } } });
-    expect(seen.questions[0]!.requestedSchema).toMatchObject({ type: 'object', properties: { color: { type: 'string' } }, required: ['color'] });
-    expect(seen.answers).toEqual([expect.objectContaining({ tool: 'pick_color', message: 'Which color?', result: { status: 'accept', content: { color: 'teal' } } })]);
+    expect(seen.questions[0]).toMatchObject({
+      tool: 'pick_color',
+      key: 'elicitation-1',
+      mode: 'form',
+      message: 'Which color?',
+      auth: { user: { sub: 'anonymous' } },
+    });
+    expect(seen.questions[0]!.requestedSchema).toMatchObject({
+      type: 'object',
+      properties: { color: { type: 'string' } },
+      required: ['color'],
+    });
+    expect(seen.answers).toEqual([
+      expect.objectContaining({ tool: 'pick_color', message: 'Which color?', result: { status: 'accept', content: { color: 'teal' } } }),
+    ]);
     await client.close();
   });
 
@@ -87,7 +102,11 @@ describe('elicitation hooks over HTTP, 2025-11-25 (server-sent elicitation/creat
     const { client, asked } = await open({ color: 'teal' });
     expect((await client.callTool({ name: 'pick_color', arguments: {} })).structuredContent).toEqual({ status: 'accept', color: 'teal' });
     expect(asked).toEqual(['[desk] Which color?']);
-    expect(seen.questions[0]).toMatchObject({ tool: 'pick_color', message: 'Which color?', requestedSchema: { properties: { color: { type: 'string' } } } });
+    expect(seen.questions[0]).toMatchObject({
+      tool: 'pick_color',
+      message: 'Which color?',
+      requestedSchema: { properties: { color: { type: 'string' } } },
+    });
     const refused = await client.callTool({ name: 'ask_password', arguments: {} });
     expect(refused.content).toEqual([{ type: 'text', text: 'Refused: forms must not ask for passwords' }]);
     expect(asked).toHaveLength(1);
@@ -112,9 +131,15 @@ describe('elicitation hooks across rounds', () => {
   it('runs each hook once per question: an answer replayed from requestState passes no hook again', async () => {
     const first = await call({ id: 'T-2' });
     expect(seen.questions.map((q) => q.message)).toEqual(['Which team should take T-2?']);
-    const second = await call({ id: 'T-2' }, { requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { team: 'billing' } } } });
+    const second = await call(
+      { id: 'T-2' },
+      { requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { team: 'billing' } } } },
+    );
     expect(second.resultType).toBe('input_required');
-    const third = await call({ id: 'T-2' }, { requestState: second.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { agent: 'Priya' } } } });
+    const third = await call(
+      { id: 'T-2' },
+      { requestState: second.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { agent: 'Priya' } } } },
+    );
     expect(third.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });
     expect(seen.questions.map((q) => q.message)).toEqual(['Which team should take T-2?', 'Which billing agent?']);
     expect(seen.answers.map((a) => [a.key, a.result.status])).toEqual([
@@ -127,6 +152,8 @@ describe('elicitation hooks across rounds', () => {
     const done = await call({ id: 'T-3' }, { inputResponses: { 'elicitation-1': { action: 'decline' } } });
     expect(done.structuredContent).toMatchObject({ reassigned: false });
     expect(seen.questions).toEqual([]);
-    expect(seen.answers.map((a) => [a.tool, a.message, a.result.status])).toEqual([['reassign_ticket', 'Which team should take T-3?', 'decline']]);
+    expect(seen.answers.map((a) => [a.tool, a.message, a.result.status])).toEqual([
+      ['reassign_ticket', 'Which team should take T-3?', 'decline'],
+    ]);
   });
 });

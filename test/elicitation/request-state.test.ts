@@ -2,7 +2,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import 'parley-mcp/node';
 import { keyIdOf } from '../../src/crypto';
-import { canonicalJson, digestArguments, MAX_STATE_LENGTH, openState, sealState, type StateForm } from '../../src/elicitation/request-state';
+import {
+  canonicalJson,
+  digestArguments,
+  MAX_STATE_LENGTH,
+  openState,
+  sealState,
+  type StateForm,
+} from '../../src/elicitation/request-state';
 import { createStateKeys } from '../../src/elicitation/state-keys';
 
 describe('the arguments a requestState is bound to', () => {
@@ -35,10 +42,19 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
     const keys = await createStateKeys(['state-test-secret']);
     const state = await sealState(keys, form, binding, answers, 60_000);
     expect(await openState(keys, state, binding)).toEqual({ ok: true, answers });
-    expect(await openState(keys, state, { ...binding, digest: 'json:{"id":"T.2"}' })).toEqual({ ok: false, reason: 'issued for other arguments' });
+    expect(await openState(keys, state, { ...binding, digest: 'json:{"id":"T.2"}' })).toEqual({
+      ok: false,
+      reason: 'issued for other arguments',
+    });
     expect(await openState(keys, state, { ...binding, caller: 'iss#sam' })).toEqual({ ok: false, reason: 'issued to another caller' });
-    expect(await openState(keys, state, { ...binding, method: 'prompts/get' })).toEqual({ ok: false, reason: 'issued for another request' });
-    expect(await openState(keys, state, { ...binding, name: 'delete.ticket' })).toEqual({ ok: false, reason: 'issued for another request' });
+    expect(await openState(keys, state, { ...binding, method: 'prompts/get' })).toEqual({
+      ok: false,
+      reason: 'issued for another request',
+    });
+    expect(await openState(keys, state, { ...binding, name: 'delete.ticket' })).toEqual({
+      ok: false,
+      reason: 'issued for another request',
+    });
     expect(await openState(keys, await sealState(keys, form, binding, answers, -1), binding)).toEqual({ ok: false, reason: 'expired' });
   });
 
@@ -63,13 +79,27 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
     const keys = await createStateKeys(['state-test-secret']);
     const state = await sealState(keys, form, binding, answers, 60_000);
     const cut = state.lastIndexOf('.');
-    for (const bad of [`${state}-TAMPERED`, `${state}A`, state.slice(0, -1), `${state.slice(0, cut)}.${state.slice(cut + 2)}+`, state.slice(0, cut), `.${state.slice(cut + 1)}`, 'no-dots'])
+    for (const bad of [
+      `${state}-TAMPERED`,
+      `${state}A`,
+      state.slice(0, -1),
+      `${state.slice(0, cut)}.${state.slice(cut + 2)}+`,
+      state.slice(0, cut),
+      `.${state.slice(cut + 1)}`,
+      'no-dots',
+    ])
       expect(await openState(keys, bad, binding), bad.slice(-30)).toEqual({ ok: false, reason: 'malformed', malformed: true });
   });
 
   it('refuses a state over the size cap before any HMAC or AES work', async () => {
     const keys = await createStateKeys(['state-test-secret']);
-    const state = await sealState(keys, form, binding, { big: { action: 'accept', content: { text: 'x'.repeat(MAX_STATE_LENGTH) } } }, 60_000);
+    const state = await sealState(
+      keys,
+      form,
+      binding,
+      { big: { action: 'accept', content: { text: 'x'.repeat(MAX_STATE_LENGTH) } } },
+      60_000,
+    );
     const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
     const sign = vi.spyOn(keys.primary.hmac, 'sign');
     try {
@@ -86,7 +116,10 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
 describe('a sealed requestState', () => {
   it('is `s1.<key id>.<iv>.<ciphertext>.<tag>`, with a fresh IV each time', async () => {
     const keys = await createStateKeys(['state-test-secret']);
-    const [one, two] = [await sealState(keys, 'sealed', binding, answers, 60_000), await sealState(keys, 'sealed', binding, answers, 60_000)];
+    const [one, two] = [
+      await sealState(keys, 'sealed', binding, answers, 60_000),
+      await sealState(keys, 'sealed', binding, answers, 60_000),
+    ];
     expect(one).toMatch(/^s1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     expect(one.split('.')[2]).not.toBe(two.split('.')[2]);
     expect(one.split('.')[3]).not.toBe(two.split('.')[3]);
@@ -124,13 +157,24 @@ describe('a sealed requestState', () => {
       for (const pad of ['', 'x', 'xy']) {
         const encoded = Buffer.from(pad + text).toString('base64');
         const skip = Math.ceil((pad.length * 4) / 3) + 1;
-        forms.push(encoded.slice(skip, -3), Buffer.from(pad + text).toString('base64url').slice(skip, -3));
+        forms.push(
+          encoded.slice(skip, -3),
+          Buffer.from(pad + text)
+            .toString('base64url')
+            .slice(skip, -3),
+        );
       }
       for (const form of forms) expect(token, `${what} as ${form}`).not.toContain(form);
       expect(token.toLowerCase()).not.toContain(text.toLowerCase());
     }
     // The signed form, for contrast, carries them in the clear.
-    const signed = await sealState(keys, 'signed', { ...binding, name: secrets.tool }, { a: { action: 'accept', content: { agent: secrets.answer } } }, 60_000);
+    const signed = await sealState(
+      keys,
+      'signed',
+      { ...binding, name: secrets.tool },
+      { a: { action: 'accept', content: { agent: secrets.answer } } },
+      60_000,
+    );
     expect(signed).toContain(secrets.answer);
     expect(signed).toContain(secrets.tool);
   });
@@ -152,7 +196,10 @@ describe('a signed requestState', () => {
     expect(await openState(keys, older, binding)).toEqual({ ok: false, reason: 'issued by another version of Parley' });
     for (const json of ['[1,2]', 'null', '{"v":2,"answers":{}}', 'not json']) {
       const body = `${json}.${keys.primary.id}`;
-      expect(await openState(keys, `${body}.${await keys.primary.hmac.sign(body)}`, binding)).toEqual({ ok: false, reason: 'issued by another version of Parley' });
+      expect(await openState(keys, `${body}.${await keys.primary.hmac.sign(body)}`, binding)).toEqual({
+        ok: false,
+        reason: 'issued by another version of Parley',
+      });
     }
   });
 });
@@ -160,7 +207,8 @@ describe('a signed requestState', () => {
 describe('a server with either form', () => {
   it('opens both forms, so switching `elicitation.requestState` strands no round', async () => {
     const keys = await createStateKeys(['state-test-secret']);
-    for (const form of ['sealed', 'signed'] as const) expect(await openState(keys, await sealState(keys, form, binding, answers, 60_000), binding)).toEqual({ ok: true, answers });
+    for (const form of ['sealed', 'signed'] as const)
+      expect(await openState(keys, await sealState(keys, form, binding, answers, 60_000), binding)).toEqual({ ok: true, answers });
   });
 
   it('derives key ids that name the secret without revealing it, and differ between secrets', async () => {

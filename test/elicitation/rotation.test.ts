@@ -15,7 +15,9 @@ function instance(secrets: string, form: 'sealed' | 'signed') {
   const handler = createFetchHandler({ ...config, logger, elicitation: { ...config.elicitation, requestState: form } });
   const call = async (extra: Record<string, unknown> = {}) => {
     const request = mcpRequest('tools/call', { name: 'reassign_ticket', arguments: { id: 'T-7' }, ...extra });
-    return (await read(await handler(request, { env: { VAULT_SECRET: secrets }, auth: { user: { sub: 'nour', iss: 'https://idp.example' } } }))).body;
+    return (
+      await read(await handler(request, { env: { VAULT_SECRET: secrets }, auth: { user: { sub: 'nour', iss: 'https://idp.example' } } }))
+    ).body;
   };
   return { call, warnings };
 }

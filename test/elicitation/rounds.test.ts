@@ -33,11 +33,22 @@ const auth = (sub: string) => ({ auth: { user: { sub, iss: 'https://idp.example'
 
 const handlers = {
   sealed: handler,
-  signed: createFetchHandler({ ...config, apps: [...config.apps!, Extra], logger, elicitation: { ...config.elicitation, requestState: 'signed' } }),
+  signed: createFetchHandler({
+    ...config,
+    apps: [...config.apps!, Extra],
+    logger,
+    elicitation: { ...config.elicitation, requestState: 'signed' },
+  }),
 };
-const callOn = async (on: typeof handler, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) =>
-  (await read(await on(mcpRequest('tools/call', { name, arguments: args, ...extra }), options))).body;
-const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) => callOn(handler, name, args, extra, options);
+const callOn = async (
+  on: typeof handler,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  options = auth('nour'),
+) => (await read(await on(mcpRequest('tools/call', { name, arguments: args, ...extra }), options))).body;
+const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) =>
+  callOn(handler, name, args, extra, options);
 
 const accept = (content: Record<string, unknown>) => ({ 'elicitation-1': { action: 'accept', content } });
 
@@ -45,8 +56,15 @@ describe('this.elicit() as input_required rounds', () => {
   it('asks, then finishes on the retry with the state it was given', async () => {
     const first = await call('close_ticket', { id: 'T-1' });
     expect(first.result.resultType).toBe('input_required');
-    expect(first.result.inputRequests['elicitation-1']).toMatchObject({ method: 'elicitation/create', params: { message: expect.stringContaining('T-1') } });
-    const done = await call('close_ticket', { id: 'T-1' }, { inputResponses: accept({ confirm: true }), requestState: first.result.requestState });
+    expect(first.result.inputRequests['elicitation-1']).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: expect.stringContaining('T-1') },
+    });
+    const done = await call(
+      'close_ticket',
+      { id: 'T-1' },
+      { inputResponses: accept({ confirm: true }), requestState: first.result.requestState },
+    );
     expect(done.result).toMatchObject({ resultType: 'complete', structuredContent: { closed: true, id: 'T-1', note: '' } });
   });
 
@@ -54,7 +72,11 @@ describe('this.elicit() as input_required rounds', () => {
     runs.before = 0;
     runs.after = 0;
     const first = await call('counted_close', { id: 'T-9' });
-    const done = await call('counted_close', { id: 'T-9' }, { inputResponses: accept({ confirm: true }), requestState: first.result.requestState });
+    const done = await call(
+      'counted_close',
+      { id: 'T-9' },
+      { inputResponses: accept({ confirm: true }), requestState: first.result.requestState },
+    );
     expect(done.result.structuredContent).toEqual({ closed: true, before: 2, after: 1 });
   });
 
@@ -68,60 +90,77 @@ describe('this.elicit() as input_required rounds', () => {
     expect(done.result.structuredContent).toEqual({ closed: false, reason: 'The user chose cancel' });
   });
 
-  describe.each(['sealed', 'signed'] as const)('a %s requestState that cannot be trusted is ignored, and the first question is asked again', (form) => {
-    const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) => callOn(handlers[form], name, args, extra, options);
-    const retryWith = async (mutate: (state: string) => string, args = { id: 'T-2' }, options = auth('nour')) => {
-      warnings.length = 0;
-      const first = await call('reassign_ticket', { id: 'T-2' });
-      const second = await call('reassign_ticket', { id: 'T-2' }, { inputResponses: accept({ team: 'billing' }), requestState: first.result.requestState });
-      expect(second.result.inputRequests['elicitation-2']).toBeDefined();
-      const answer = { 'elicitation-2': { action: 'accept', content: { agent: 'Priya' } } };
-      return call('reassign_ticket', args, { inputResponses: answer, requestState: mutate(second.result.requestState) }, options);
-    };
-    const expectStartOver = (result: any, reason: RegExp) => {
-      expect(result.result.resultType).toBe('input_required');
-      expect(Object.keys(result.result.inputRequests)).toEqual(['elicitation-1']);
-      expect(warnings.join('\n')).toMatch(reason);
-    };
-
-    it('accepts the untouched state (the control case)', async () => {
-      const done = await retryWith((s) => s);
-      expect(done.result.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });
-    });
-    it('a flipped byte', async () => {
-      // In the signed payload's JSON; in the sealed form, in the ciphertext (past `s1.<key id>.<iv>.`).
-      const at = form === 'signed' ? 10 : 3 + 9 + 17 + 10;
-      const flip = (s: string) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
-      expectStartOver(await retryWith(flip), form === 'signed' ? /bad signature/ : /altered: its seal does not open/);
-    });
-    it('the conformance suite\'s tampering, "-TAMPERED" appended: refused with -32602', async () => {
-      const refused = await retryWith((s) => `${s}-TAMPERED`);
-      expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState is malformed') });
-    });
-    it('another caller', async () => expectStartOver(await retryWith((s) => s, undefined, auth('sam')), /another caller/));
-    it('other arguments', async () => expectStartOver(await retryWith((s) => s, { id: 'T-3' }), /other arguments/));
-    it('an oversize state', async () => expectStartOver(await retryWith((s) => s + 'A'.repeat(70_000)), /larger than/));
-    it('an expired state', async () => {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      try {
-        const first = await call('close_ticket', { id: 'T-1' });
-        vi.setSystemTime(Date.now() + 16 * 60_000);
+  describe.each(['sealed', 'signed'] as const)(
+    'a %s requestState that cannot be trusted is ignored, and the first question is asked again',
+    (form) => {
+      const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) =>
+        callOn(handlers[form], name, args, extra, options);
+      const retryWith = async (mutate: (state: string) => string, args = { id: 'T-2' }, options = auth('nour')) => {
         warnings.length = 0;
-        const late = await call('close_ticket', { id: 'T-1' }, { inputResponses: accept({ confirm: true }), requestState: first.result.requestState });
-        expectStartOver(late, /expired/);
-      } finally {
-        vi.useRealTimers();
-      }
-    });
-    it('a state from another server secret', async () => {
-      const other = createFetchHandler({ ...config, logger, elicitation: { ...config.elicitation, requestState: form } });
-      const first = (await read(await other(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }), auth('nour')))).body;
-      warnings.length = 0;
-      const done = await call('close_ticket', { id: 'T-1' }, { inputResponses: accept({ confirm: true }), requestState: first.result.requestState });
-      expectStartOver(done, /issued under key id [A-Za-z0-9_-]{8}, which this instance does not list/);
-      expect(warnings.join('\n')).toMatch(/VAULT_SECRET/);
-    });
-  });
+        const first = await call('reassign_ticket', { id: 'T-2' });
+        const second = await call(
+          'reassign_ticket',
+          { id: 'T-2' },
+          { inputResponses: accept({ team: 'billing' }), requestState: first.result.requestState },
+        );
+        expect(second.result.inputRequests['elicitation-2']).toBeDefined();
+        const answer = { 'elicitation-2': { action: 'accept', content: { agent: 'Priya' } } };
+        return call('reassign_ticket', args, { inputResponses: answer, requestState: mutate(second.result.requestState) }, options);
+      };
+      const expectStartOver = (result: any, reason: RegExp) => {
+        expect(result.result.resultType).toBe('input_required');
+        expect(Object.keys(result.result.inputRequests)).toEqual(['elicitation-1']);
+        expect(warnings.join('\n')).toMatch(reason);
+      };
+
+      it('accepts the untouched state (the control case)', async () => {
+        const done = await retryWith((s) => s);
+        expect(done.result.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });
+      });
+      it('a flipped byte', async () => {
+        // In the signed payload's JSON; in the sealed form, in the ciphertext (past `s1.<key id>.<iv>.`).
+        const at = form === 'signed' ? 10 : 3 + 9 + 17 + 10;
+        const flip = (s: string) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
+        expectStartOver(await retryWith(flip), form === 'signed' ? /bad signature/ : /altered: its seal does not open/);
+      });
+      it('the conformance suite\'s tampering, "-TAMPERED" appended: refused with -32602', async () => {
+        const refused = await retryWith((s) => `${s}-TAMPERED`);
+        expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState is malformed') });
+      });
+      it('another caller', async () => expectStartOver(await retryWith((s) => s, undefined, auth('sam')), /another caller/));
+      it('other arguments', async () => expectStartOver(await retryWith((s) => s, { id: 'T-3' }), /other arguments/));
+      it('an oversize state', async () => expectStartOver(await retryWith((s) => s + 'A'.repeat(70_000)), /larger than/));
+      it('an expired state', async () => {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        try {
+          const first = await call('close_ticket', { id: 'T-1' });
+          vi.setSystemTime(Date.now() + 16 * 60_000);
+          warnings.length = 0;
+          const late = await call(
+            'close_ticket',
+            { id: 'T-1' },
+            { inputResponses: accept({ confirm: true }), requestState: first.result.requestState },
+          );
+          expectStartOver(late, /expired/);
+        } finally {
+          vi.useRealTimers();
+        }
+      });
+      it('a state from another server secret', async () => {
+        const other = createFetchHandler({ ...config, logger, elicitation: { ...config.elicitation, requestState: form } });
+        const first = (await read(await other(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }), auth('nour'))))
+          .body;
+        warnings.length = 0;
+        const done = await call(
+          'close_ticket',
+          { id: 'T-1' },
+          { inputResponses: accept({ confirm: true }), requestState: first.result.requestState },
+        );
+        expectStartOver(done, /issued under key id [A-Za-z0-9_-]{8}, which this instance does not list/);
+        expect(warnings.join('\n')).toMatch(/VAULT_SECRET/);
+      });
+    },
+  );
 
   it('refuses a client without the elicitation capability with -32021', async () => {
     const request = mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, _meta: meta({}) });
@@ -131,8 +170,15 @@ describe('this.elicit() as input_required rounds', () => {
   });
 
   it('serves a request with no version as 2026-07-28, failing elicit() with ELICITATION_NOT_SUPPORTED', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-1' } } });
-    const response = await handler(new Request('https://desk.example.com/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'close_ticket', arguments: { id: 'T-1' } },
+    });
+    const response = await handler(
+      new Request('https://desk.example.com/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    );
     const { result } = await response.json();
     expect(result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
   });
@@ -140,7 +186,11 @@ describe('this.elicit() as input_required rounds', () => {
   it('sends URL mode with url and elicitationId, made up when left out', async () => {
     const urlCaps = { _meta: meta({ elicitation: { url: {} } }) };
     const billing = await call('connect_billing', {}, urlCaps);
-    expect(billing.result.inputRequests['elicitation-1'].params).toMatchObject({ mode: 'url', url: 'https://billing.example/connect?state=abc123', elicitationId: 'billing-abc123' });
+    expect(billing.result.inputRequests['elicitation-1'].params).toMatchObject({
+      mode: 'url',
+      url: 'https://billing.example/connect?state=abc123',
+      elicitationId: 'billing-abc123',
+    });
     const payroll = await call('connect_payroll', {}, urlCaps);
     expect(payroll.result.inputRequests['elicitation-1'].params.elicitationId).toMatch(/^elicit-[0-9a-f-]{36}$/);
     const done = await call('connect_billing', {}, { ...urlCaps, inputResponses: { 'elicitation-1': { action: 'accept' } } });

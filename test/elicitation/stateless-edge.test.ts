@@ -14,17 +14,29 @@ const handler = createFetchHandler({ ...config, elicitation: { enabled: true, ed
 
 async function olderClient(capabilities: Record<string, unknown>) {
   const client = new Client({ name: 'older', version: '1.0.0' }, { capabilities });
-  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler(new Request(url, init)) });
+  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    fetch: (url, init) => handler(new Request(url, init)),
+  });
   await client.connect(transport);
   return client;
 }
 
 describe("elicitation.edge: 'stateless' on an edge runtime", () => {
   it('serves a 2026-07-28 round in full, with no store', async () => {
-    const call = (extra: Record<string, unknown> = {}) => mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, ...extra });
+    const call = (extra: Record<string, unknown> = {}) =>
+      mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, ...extra });
     const first = (await read(await handler(call()))).body;
     expect(first.result.resultType).toBe('input_required');
-    const done = (await read(await handler(call({ inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } }, requestState: first.result.requestState })))).body;
+    const done = (
+      await read(
+        await handler(
+          call({
+            inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+            requestState: first.result.requestState,
+          }),
+        ),
+      )
+    ).body;
     expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
   });
 

@@ -8,7 +8,10 @@ export interface BundleOptions {
   minify?: boolean;
 }
 
-export async function bundleWorker(entry: string, options: BundleOptions = {}): Promise<{ code: string; nodeImports: string[]; metafile: Metafile }> {
+export async function bundleWorker(
+  entry: string,
+  options: BundleOptions = {},
+): Promise<{ code: string; nodeImports: string[]; metafile: Metafile }> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -51,5 +54,10 @@ export async function measureWorker(entry: string): Promise<WorkerSize> {
     const where = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? file.split('/').slice(0, 2).join('/');
     parts.set(where, (parts.get(where) ?? 0) + input.bytesInOutput);
   }
-  return { gzip: gzipSync(code).length, minified: Buffer.byteLength(code), parts: [...parts].sort((a, b) => b[1] - a[1]), files: inputs.map(([file]) => file) };
+  return {
+    gzip: gzipSync(code).length,
+    minified: Buffer.byteLength(code),
+    parts: [...parts].sort((a, b) => b[1] - a[1]),
+    files: inputs.map(([file]) => file),
+  };
 }

@@ -9,10 +9,18 @@ export async function freshFetch(request: Request): Promise<Response> {
   const url = new URL(request.url);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: request.method, headers: Object.fromEntries(request.headers), agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        agent: false,
+      },
       (incoming) => {
         const headers = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        for (const [name, value] of Object.entries(incoming.headers))
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         const status = incoming.statusCode ?? 500;
         const stream = status === 204 || status === 304 ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
         if (!stream) incoming.resume();

@@ -19,8 +19,13 @@ export interface Instance {
 /** Starts one instance with these environment variables (on top of a clean copy of this process's). */
 export function startInstance(env: Record<string, string | undefined>): Promise<Instance> {
   const clean = { ...process.env };
-  for (const name of ['REDIS_URL', 'REDIS_HOST', 'MCP_SESSION_SECRET', 'MCP_ELICITATION_SECRET', 'MCP_SERVER_SECRET', 'PARLEY_TEST_STORE']) delete clean[name];
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', SCRIPT], { cwd: ROOT, env: { ...clean, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of ['REDIS_URL', 'REDIS_HOST', 'MCP_SESSION_SECRET', 'MCP_ELICITATION_SECRET', 'MCP_SERVER_SECRET', 'PARLEY_TEST_STORE'])
+    delete clean[name];
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', SCRIPT], {
+    cwd: ROOT,
+    env: { ...clean, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const end = (signal: NodeJS.Signals) =>
     new Promise<void>((done) => {

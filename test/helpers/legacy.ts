@@ -20,7 +20,12 @@ export function legacyPost(body: unknown, session?: string, headers: Record<stri
 export const request = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: nextId++, method, params });
 
 /** initialize + notifications/initialized; resolves with the session id. */
-export async function openLegacySession(handler: Handler, capabilities: Record<string, unknown> = { elicitation: {} }, headers: Record<string, string> = {}, url?: string): Promise<string> {
+export async function openLegacySession(
+  handler: Handler,
+  capabilities: Record<string, unknown> = { elicitation: {} },
+  headers: Record<string, string> = {},
+  url?: string,
+): Promise<string> {
   const init = request('initialize', { protocolVersion: LEGACY, capabilities, clientInfo: { name: 'raw', version: '1' } });
   const response = await handler(legacyPost(init, undefined, headers, url));
   const session = response.headers.get('mcp-session-id');

@@ -71,7 +71,8 @@ export async function startRedisCluster(options: { replicas?: 0 | 1; password?: 
     rmSync(dir, { recursive: true, force: true });
   };
   const auth = options.password === undefined ? [] : ['-a', options.password, '--no-auth-warning'];
-  const cli = async (port: number, ...args: string[]) => (await run('redis-cli', [...auth, '-h', '127.0.0.1', '-p', String(port), ...args])).stdout.trim();
+  const cli = async (port: number, ...args: string[]) =>
+    (await run('redis-cli', [...auth, '-h', '127.0.0.1', '-p', String(port), ...args])).stdout.trim();
   try {
     while (ports.length < count) {
       const port = await sparePort();
@@ -108,7 +109,9 @@ export async function startRedisCluster(options: { replicas?: 0 | 1; password?: 
     const live = lines.filter((line) => !/fail|noaddr/.test(line.split(' ')[2] ?? ''));
     return {
       masters: live.filter((line) => line.split(' ')[2]!.includes('master')).map(portOf),
-      replicas: live.filter((line) => line.split(' ')[2]!.includes('slave')).map((line) => ({ port: portOf(line), of: portOf(byId.get(line.split(' ')[3]!) ?? '') })),
+      replicas: live
+        .filter((line) => line.split(' ')[2]!.includes('slave'))
+        .map((line) => ({ port: portOf(line), of: portOf(byId.get(line.split(' ')[3]!) ?? '') })),
     };
   };
   return {

@@ -60,7 +60,10 @@ export async function startRedis(options: { port?: number; password?: string; ao
       return {
         host: '127.0.0.1',
         port,
-        url: options.password === undefined ? `redis://127.0.0.1:${port}` : `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`,
+        url:
+          options.password === undefined
+            ? `redis://127.0.0.1:${port}`
+            : `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();

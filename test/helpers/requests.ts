@@ -38,7 +38,10 @@ export const rawPost = (body: string, headers: Record<string, string> = {}, url 
 export async function read(response: Response): Promise<{ status: number; body: any }> {
   const text = await response.text();
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    const events = text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => JSON.parse(line.slice(6)));
+    const events = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line.length > 6)
+      .map((line) => JSON.parse(line.slice(6)));
     return { status: response.status, body: events.reverse().find((e) => e.id !== undefined && ('result' in e || 'error' in e)) };
   }
   return { status: response.status, body: text ? JSON.parse(text) : undefined };

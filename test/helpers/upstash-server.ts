@@ -40,7 +40,10 @@ export interface UpstashServerOptions {
   subscribe?: boolean;
 }
 
-export async function startUpstashServer(redisUrl: string, { token = 'test-token', subscribe: canSubscribe = true }: UpstashServerOptions = {}): Promise<UpstashServer> {
+export async function startUpstashServer(
+  redisUrl: string,
+  { token = 'test-token', subscribe: canSubscribe = true }: UpstashServerOptions = {},
+): Promise<UpstashServer> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   const log: string[] = [];

@@ -30,7 +30,11 @@ export function startWorker(script: string, bindings: Record<string, string> = {
     output: () => output,
     send: async (request) => {
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
-      return (await mf.dispatchFetch(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body })) as unknown as Response;
+      return (await mf.dispatchFetch(request.url, {
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        body,
+      })) as unknown as Response;
     },
     dispose: () => mf.dispose(),
   };

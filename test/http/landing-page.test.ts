@@ -10,21 +10,30 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 const get = (path: string, headers: Record<string, string>, h = handler) => h(new Request(`http://127.0.0.1:3000${path}`, { headers }));
 
 describe('a browser visit', () => {
-  it.each(['/mcp', '/'])('GET %s with Accept text/html: a page naming the server, escaped, and the endpoint to connect to', async (path) => {
-    const response = await get(path, { accept: BROWSER });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    const html = await response.text();
-    expect(html).not.toContain('<script');
-    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;desk&#39;');
-    expect(html).toContain('<pre><code>http://127.0.0.1:3000/mcp</code></pre>');
-    expect(html).toContain('Model Context Protocol');
-    expect(html).not.toContain('inbox');
-  });
+  it.each(['/mcp', '/'])(
+    'GET %s with Accept text/html: a page naming the server, escaped, and the endpoint to connect to',
+    async (path) => {
+      const response = await get(path, { accept: BROWSER });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      const html = await response.text();
+      expect(html).not.toContain('<script');
+      expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;desk&#39;');
+      expect(html).toContain('<pre><code>http://127.0.0.1:3000/mcp</code></pre>');
+      expect(html).toContain('Model Context Protocol');
+      expect(html).not.toContain('inbox');
+    },
+  );
 
   it('names the path visited when it is not /: where a host mounted the handler', async () => {
-    const html = await (await get('/api/mcp', { accept: BROWSER }, createFetchHandler({ info: { name: 'm', version: '1' }, http: { path: '/api/mcp' }, logging: { level: 'error' } }))).text();
+    const html = await (
+      await get(
+        '/api/mcp',
+        { accept: BROWSER },
+        createFetchHandler({ info: { name: 'm', version: '1' }, http: { path: '/api/mcp' }, logging: { level: 'error' } }),
+      )
+    ).text();
     expect(html).toContain('<pre><code>http://127.0.0.1:3000/api/mcp</code></pre>');
   });
 

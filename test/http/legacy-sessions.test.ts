@@ -8,14 +8,19 @@ import { read } from '../helpers/requests';
 
 const handler = createFetchHandler(legacyDesk());
 const get = (session: string, headers: Record<string, string> = {}) =>
-  handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, ...headers } }));
+  handler(
+    new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, ...headers } }),
+  );
 const del = (session: string) => handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }));
-const call = (session: string, name: string, args: Record<string, unknown>) => handler(legacyPost(request('tools/call', { name, arguments: args }), session));
+const call = (session: string, name: string, args: Record<string, unknown>) =>
+  handler(legacyPost(request('tools/call', { name, arguments: args }), session));
 
 describe('sessions of clients before 2026-07-28', () => {
   it('negotiates each legacy revision, and answers an unknown one with the newest', async () => {
     for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2099-01-01']) {
-      const response = await handler(legacyPost(request('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' } })));
+      const response = await handler(
+        legacyPost(request('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' } })),
+      );
       const { status, body } = await read(response);
       expect(status).toBe(200);
       expect(body.result.protocolVersion).toBe(version === '2099-01-01' ? '2025-11-25' : version);
@@ -60,7 +65,9 @@ describe('sessions of clients before 2026-07-28', () => {
 
   it('answers 405 to GET without a session and 406 to GET that does not accept an event stream', async () => {
     const session = await openLegacySession(handler);
-    expect((await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream' } }))).status).toBe(405);
+    expect((await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream' } }))).status).toBe(
+      405,
+    );
     expect((await get(session, { accept: 'application/json' })).status).toBe(406);
     const stream = await get(session);
     expect(stream.headers.get('content-type')).toBe('text/event-stream');
@@ -74,9 +81,14 @@ describe('sessions of clients before 2026-07-28', () => {
     const events = sseReader(response);
     const question = (await events.next())!;
     expect(question.id).toMatch(/^[A-Za-z0-9_-]+:1$/);
-    expect(question.data).toMatchObject({ method: 'elicitation/create', params: { message: 'Close ticket T-4? The customer will be notified.' } });
+    expect(question.data).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Close ticket T-4? The customer will be notified.' },
+    });
     await events.cancel(); // the connection drops; the call goes on
-    const answer = await handler(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, session));
+    const answer = await handler(
+      legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, session),
+    );
     expect(answer.status).toBe(202);
     expect(await answer.text()).toBe('');
     const resumed = sseReader(await get(session, { 'last-event-id': question.id! }));
@@ -92,7 +104,9 @@ describe('sessions of clients before 2026-07-28', () => {
     const body = request('tools/call', { name: 'close_ticket', arguments: { id: 'T-5' } });
     const events = sseReader(await handler(legacyPost(body, session)));
     expect((await events.next())!.data.method).toBe('elicitation/create');
-    const cancelled = await handler(legacyPost({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: body.id, reason: 'user' } }, session));
+    const cancelled = await handler(
+      legacyPost({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: body.id, reason: 'user' } }, session),
+    );
     expect(cancelled.status).toBe(202);
     expect(await events.next()).toBeUndefined();
   });
@@ -102,9 +116,14 @@ describe('sessions of clients before 2026-07-28', () => {
     const other = await openLegacySession(handler);
     const events = sseReader(await call(asker, 'confirm_quickly', { id: 'T-6' }));
     const question = (await events.next())!;
-    const stray = await handler(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, other));
+    const stray = await handler(
+      legacyPost({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }, other),
+    );
     expect(stray.status).toBe(410);
-    expect(await stray.json()).toMatchObject({ id: question.data.id, error: { code: -31001, data: { code: 'ANSWER_UNDELIVERABLE', reason: 'no-question' } } });
+    expect(await stray.json()).toMatchObject({
+      id: question.data.id,
+      error: { code: -31001, data: { code: 'ANSWER_UNDELIVERABLE', reason: 'no-question' } },
+    });
     const final = (await events.next())!;
     expect(final.data.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
   });
@@ -112,7 +131,13 @@ describe('sessions of clients before 2026-07-28', () => {
   it('binds a session to the caller who opened it', async () => {
     const secret = 'a-test-secret-of-enough-length-000';
     const signed = createFetchHandler(legacyDesk({ auth: { secret } }));
-    const token = (sub: string) => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+    const token = (sub: string) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(sub)
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(secret));
     const nour = { authorization: `Bearer ${await token('nour')}` };
     const sam = { authorization: `Bearer ${await token('sam')}` };
     const session = await openLegacySession(signed, { elicitation: {} }, nour);
@@ -161,7 +186,10 @@ describe('a client without elicitation (capabilities: {}) still gets its notific
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = sseReader(response);
     const seen = [(await events.next())!.data, (await events.next())!.data, (await events.next())!.data];
-    expect(seen[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1, total: 2, message: 'half way' } });
+    expect(seen[0]).toMatchObject({
+      method: 'notifications/progress',
+      params: { progressToken: 'p-1', progress: 1, total: 2, message: 'half way' },
+    });
     expect(seen[1]).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: 'working on it' } });
     expect(seen[2].result.structuredContent).toEqual({ asked: false });
     expect(await events.next()).toBeUndefined();
@@ -173,7 +201,11 @@ describe('a client without elicitation (capabilities: {}) still gets its notific
     expect((await events.next())!.data).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
     const pending = (await events.next())!.data.result._meta.elicitationPending;
     expect(pending).toMatchObject({ message: 'Go on?', elicitId: expect.any(String) });
-    const answer = request('tools/call', { name: 'sendElicitationResult', arguments: { elicitId: pending.elicitId, action: 'accept', content: { go: true } }, _meta: { progressToken: 'p-3' } });
+    const answer = request('tools/call', {
+      name: 'sendElicitationResult',
+      arguments: { elicitId: pending.elicitId, action: 'accept', content: { go: true } },
+      _meta: { progressToken: 'p-3' },
+    });
     const again = sseReader(await handler(legacyPost(answer, session)));
     expect((await again.next())!.data).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-3', progress: 1 } });
     expect((await again.next())!.data).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-3', progress: 2 } });
@@ -182,7 +214,9 @@ describe('a client without elicitation (capabilities: {}) still gets its notific
 
   it('a client that takes only JSON gets the plain result, as before', async () => {
     const session = await openLegacySession(handler, {});
-    const response = await handler(legacyPost(request('tools/call', { name: 'report_and_ask', arguments: { ask: false } }), session, { accept: 'application/json' }));
+    const response = await handler(
+      legacyPost(request('tools/call', { name: 'report_and_ask', arguments: { ask: false } }), session, { accept: 'application/json' }),
+    );
     expect(response.headers.get('content-type')).toContain('application/json');
     expect((await response.json()).result.structuredContent).toEqual({ asked: false });
   });
@@ -193,7 +227,9 @@ describe('a call whose session ends while its question waits', () => {
     const session = await openLegacySession(handler);
     const events = sseReader(await call(session, 'close_ticket', { id: 'T-8' }));
     expect((await events.next())!.data.method).toBe('elicitation/create');
-    expect((await handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }))).status).toBe(204);
+    expect((await handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }))).status).toBe(
+      204,
+    );
     const final = (await events.next())!.data;
     expect(final).toMatchObject({ error: { code: -32001, data: { code: 'SESSION_ENDED' } } });
     expect(final.error.message).toContain('DELETE');
@@ -202,8 +238,17 @@ describe('a call whose session ends while its question waits', () => {
 
   it('a client that takes only JSON gets that error as its response', async () => {
     const session = await openLegacySession(handler);
-    const events = sseReader(await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY } })));
-    const pending = handler(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-9' } }), session, { accept: 'application/json' }));
+    const events = sseReader(
+      await handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'GET',
+          headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
+        }),
+      ),
+    );
+    const pending = handler(
+      legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-9' } }), session, { accept: 'application/json' }),
+    );
     expect((await events.next())!.data.method).toBe('elicitation/create');
     await handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }));
     expect((await (await pending).json()).error).toMatchObject({ code: -32001, data: { code: 'SESSION_ENDED' } });
@@ -212,7 +257,8 @@ describe('a call whose session ends while its question waits', () => {
 
 describe('legacy sessions in production', () => {
   it('need MCP_SESSION_SECRET: without it, initialize is refused with 503 and a JSON-RPC error naming it', async () => {
-    const init = () => legacyPost(request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'x', version: '1' } }));
+    const init = () =>
+      legacyPost(request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'x', version: '1' } }));
     const bare = createFetchHandler(legacyDesk({ logging: { level: 'error' } }));
     const asked = init();
     const { id } = await asked.clone().json();

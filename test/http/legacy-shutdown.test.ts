@@ -21,7 +21,9 @@ describe('handler.close({ graceMs })', () => {
     const refused = await handler(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'G-3' } }), session));
     expect(refused.status).toBe(503);
     expect((await refused.json()).error).toMatchObject({ code: -31002, data: { code: 'SHUTTING_DOWN' } });
-    const reply = await handler(legacyPost({ jsonrpc: '2.0', id: answered.question.id, result: { action: 'accept', content: { confirm: true } } }, session));
+    const reply = await handler(
+      legacyPost({ jsonrpc: '2.0', id: answered.question.id, result: { action: 'accept', content: { confirm: true } } }, session),
+    );
     expect(reply.status).toBe(202);
     expect((await answered.events.next())!.data.result.structuredContent).toMatchObject({ closed: true, id: 'G-1' });
     await closed;

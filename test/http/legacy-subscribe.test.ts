@@ -13,12 +13,21 @@ const WATCHED = 'test://watched-resource';
 
 describe('resources/subscribe before 2026-07-28, by hand', () => {
   const handler = createFetchHandler(config);
-  const post = async (session: string, method: string, params: Record<string, unknown>) => (await read(await handler(legacyPost(request(method, params), session)))).body;
+  const post = async (session: string, method: string, params: Record<string, unknown>) =>
+    (await read(await handler(legacyPost(request(method, params), session)))).body;
   const getStream = async (session: string) =>
-    sseReader(await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session } })));
+    sseReader(
+      await handler(
+        new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session } }),
+      ),
+    );
 
   it('advertises subscribe, and sends notifications/resources/updated on the GET stream only for subscribed URIs, until unsubscribed', async () => {
-    const init = await read(await handler(legacyPost(request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }))));
+    const init = await read(
+      await handler(
+        legacyPost(request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } })),
+      ),
+    );
     expect(init.body.result.capabilities.resources).toMatchObject({ subscribe: true });
     const session = await openLegacySession(handler);
     const events = await getStream(session);

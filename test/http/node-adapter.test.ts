@@ -38,8 +38,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const headers = (name: string) => ({ 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name });
-const callBody = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(), name, arguments: args } });
+const headers = (name: string) => ({
+  'content-type': 'application/json',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': name,
+});
+const callBody = (name: string, args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(), name, arguments: args } });
 
 /** A body sent in pieces with no Content-Length, split where the caller says. */
 function chunked(bytes: Uint8Array, at: number[]): ReadableStream<Uint8Array> {
@@ -57,7 +63,12 @@ describe('parley-mcp/node reading the body itself', () => {
     const text = 'Grüße, 東京 🎉';
     const bytes = new TextEncoder().encode(`\uFEFF${callBody('echo', { text })}`);
     const split = bytes.indexOf(0xe6) + 1; // inside the first byte sequence of 東
-    const response = await fetch(server.url, { method: 'POST', headers: headers('echo'), body: chunked(bytes, [1, split]), duplex: 'half' } as RequestInit);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: headers('echo'),
+      body: chunked(bytes, [1, split]),
+      duplex: 'half',
+    } as RequestInit);
     const { status, body } = await read(response);
     expect(status).toBe(200);
     expect(body.result.content).toEqual([{ type: 'text', text }]);
@@ -68,18 +79,30 @@ describe('parley-mcp/node reading the body itself', () => {
     const declared = await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: big }));
     expect(declared).toMatchObject({ status: 413, body: { error: { code: -32600 } } });
     const bytes = new TextEncoder().encode(big);
-    const streamed = await fetch(server.url, { method: 'POST', headers: headers('echo'), body: chunked(bytes, [1000, 2500]), duplex: 'half' } as RequestInit);
+    const streamed = await fetch(server.url, {
+      method: 'POST',
+      headers: headers('echo'),
+      body: chunked(bytes, [1000, 2500]),
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     expect((await streamed.json()).error.message).toContain('limit 2000 bytes');
     // The server goes on serving after refusing one.
-    const after = await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: callBody('echo', { text: 'still here' }) }));
+    const after = await read(
+      await fetch(server.url, { method: 'POST', headers: headers('echo'), body: callBody('echo', { text: 'still here' }) }),
+    );
     expect(after.body.result.content[0].text).toBe('still here');
   });
 
   it("fires a tool's signal when the client goes away mid-call", async () => {
     heard = undefined;
     const leave = new AbortController();
-    const pending = fetch(server.url, { method: 'POST', headers: headers('wait_for_abort'), body: callBody('wait_for_abort', {}), signal: leave.signal }).catch((e: Error) => e);
+    const pending = fetch(server.url, {
+      method: 'POST',
+      headers: headers('wait_for_abort'),
+      body: callBody('wait_for_abort', {}),
+      signal: leave.signal,
+    }).catch((e: Error) => e);
     await expect.poll(() => heard).toBeDefined();
     expect(heard!.aborted).toBe(false);
     leave.abort();
@@ -91,10 +114,14 @@ describe('parley-mcp/node reading the body itself', () => {
 /** A raw HTTP/1.1 exchange, for what fetch() will not send (a Host header that names no host). */
 function rawPost(url: string, host: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', setHost: false, headers: { host, ...headers('echo'), 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', setHost: false, headers: { host, ...headers('echo'), 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -123,7 +150,12 @@ describe('parley-mcp/node answering without Fetch objects', () => {
 
   it('answers many calls that arrive together, each with its own answer (through fetch and through node:http)', async () => {
     const texts = Array.from({ length: 64 }, (_, i) => `call ${i} ${'é'.repeat(i)}`);
-    const answers = await Promise.all(texts.map(async (text) => (await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: callBody('echo', { text }) }))).body));
+    const answers = await Promise.all(
+      texts.map(
+        async (text) =>
+          (await read(await fetch(server.url, { method: 'POST', headers: headers('echo'), body: callBody('echo', { text }) }))).body,
+      ),
+    );
     expect(answers.map((a) => a.result.content[0].text)).toEqual(texts);
     const inTurn = await Promise.all(texts.map((text) => rawPost(server.url, `127.0.0.1:${server.port}`, callBody('echo', { text }))));
     expect(inTurn.map((r) => [r.status, JSON.parse(r.text).result.content[0].text])).toEqual(texts.map((t) => [200, t]));
@@ -146,7 +178,11 @@ describe('parley-mcp/node answering without Fetch objects', () => {
           return [response.status, await response.json()];
         }),
       );
-      expect(answers).toEqual([[200, { path: '/good' }], [500, { error: 'internal_error' }], [200, { path: '/other' }]]);
+      expect(answers).toEqual([
+        [200, { path: '/good' }],
+        [500, { error: 'internal_error' }],
+        [200, { path: '/other' }],
+      ]);
       expect(logged).toEqual(['[parley] ERROR Could not answer a request:']);
     } finally {
       console.error = error;

@@ -14,7 +14,11 @@ class AskThree extends ToolContext {
       for (let i = 0; i < 5; i++) await Promise.resolve();
       return ask();
     };
-    const [name] = await Promise.all([this.elicit(`Name for ${id}?`, { name: z.string() }), later(() => this.sample('Hi?')), later(() => this.listRoots())]);
+    const [name] = await Promise.all([
+      this.elicit(`Name for ${id}?`, { name: z.string() }),
+      later(() => this.sample('Hi?')),
+      later(() => this.listRoots()),
+    ]);
     return `${id}: ${name.content?.name}`;
   }
 }
@@ -34,7 +38,13 @@ class Server {}
 
 const body = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(ALL), name, arguments: args, ...extra } });
-const headers = (name: string) => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name });
+const headers = (name: string) => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': name,
+});
 
 describe('the end of a turn under parley-mcp/node', () => {
   let server: RunningServer;
@@ -48,7 +58,10 @@ describe('the end of a turn under parley-mcp/node', () => {
 
   it('answers rounds and plain calls arriving together: each round holds its own three questions, each retry completes', async () => {
     const ids = Array.from({ length: 24 }, (_, i) => `R-${i}`);
-    const [firsts, echoes] = await Promise.all([Promise.all(ids.map((id) => post('ask_three', { id }))), Promise.all(ids.map((id) => post('echo', { text: id })))]);
+    const [firsts, echoes] = await Promise.all([
+      Promise.all(ids.map((id) => post('ask_three', { id }))),
+      Promise.all(ids.map((id) => post('echo', { text: id }))),
+    ]);
     expect(echoes.map((r) => r.content[0].text)).toEqual(ids);
     for (const [i, first] of firsts.entries()) {
       expect(Object.keys(first.inputRequests).sort()).toEqual(['elicitation-1', 'roots-1', 'sampling-1']);
@@ -57,7 +70,18 @@ describe('the end of a turn under parley-mcp/node', () => {
     const sampled = { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' };
     const done = await Promise.all(
       firsts.map((first, i) =>
-        post('ask_three', { id: ids[i] }, { requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: `n${i}` } }, 'sampling-1': sampled, 'roots-1': { roots: [] } } }),
+        post(
+          'ask_three',
+          { id: ids[i] },
+          {
+            requestState: first.requestState,
+            inputResponses: {
+              'elicitation-1': { action: 'accept', content: { name: `n${i}` } },
+              'sampling-1': sampled,
+              'roots-1': { roots: [] },
+            },
+          },
+        ),
       ),
     );
     expect(done.map((r) => r.content[0].text)).toEqual(ids.map((id, i) => `${id}: n${i}`));
@@ -65,7 +89,8 @@ describe('the end of a turn under parley-mcp/node', () => {
 
   it('settles a round that starts in the same microtasks as the answer before it (no turn is lost)', async () => {
     const handler = createFetchHandler(Server);
-    const ask = async (id: string) => (await read(await handler(mcpRequest('tools/call', { name: 'ask_three', arguments: { id }, _meta: meta(ALL) })))).body.result;
+    const ask = async (id: string) =>
+      (await read(await handler(mcpRequest('tools/call', { name: 'ask_three', arguments: { id }, _meta: meta(ALL) })))).body.result;
     // Each round's first request is sent from the continuation of the previous one's answer, with no macrotask between.
     const seen: string[] = [];
     for (const id of ['A', 'B', 'C']) seen.push((await ask(id)).inputRequests['elicitation-1'].params.message);

@@ -33,7 +33,8 @@ class ZodRoute extends ToolContext {
 class Routing {}
 
 const handler = createFetchHandler({ info: { name: 'routing', version: '1.0.0' }, apps: [Routing] });
-const call = async (name: string, args: Record<string, unknown>, headers: Record<string, string | null> = {}) => read(await handler(mcpRequest('tools/call', { name, arguments: args }, { headers })));
+const call = async (name: string, args: Record<string, unknown>, headers: Record<string, string | null> = {}) =>
+  read(await handler(mcpRequest('tools/call', { name, arguments: args }, { headers })));
 const b64 = (text: string) => `=?base64?${btoa(String.fromCharCode(...new TextEncoder().encode(text)))}?=`;
 
 describe('x-mcp-header and Mcp-Param-* validation', () => {
@@ -45,7 +46,11 @@ describe('x-mcp-header and Mcp-Param-* validation', () => {
   });
 
   it('accepts headers that match the arguments: strings exactly or base64-decoded, integers numerically, booleans, nested values', async () => {
-    const ok = await call('route', { region: 'us-west1', priority: 3, urgent: true, where: { zone: 'b' } }, { 'mcp-param-region': 'us-west1', 'mcp-param-priority': '3.0', 'mcp-param-urgent': 'true', 'mcp-param-zone': 'b' });
+    const ok = await call(
+      'route',
+      { region: 'us-west1', priority: 3, urgent: true, where: { zone: 'b' } },
+      { 'mcp-param-region': 'us-west1', 'mcp-param-priority': '3.0', 'mcp-param-urgent': 'true', 'mcp-param-zone': 'b' },
+    );
     expect(ok.body.result.isError).toBeUndefined();
     const utf8 = await call('route', { region: 'Zürich' }, { 'mcp-param-region': b64('Zürich') });
     expect(utf8.body.result.structuredContent).toEqual({ region: 'Zürich' });
@@ -81,7 +86,13 @@ describe('x-mcp-header and Mcp-Param-* validation', () => {
 
   it('refuses to start a server whose x-mcp-header is not a token, sits on an object, or repeats', async () => {
     const bad = (property: Record<string, unknown>, twice = false) => {
-      @Tool({ name: 'bad', inputSchema: { type: 'object' as const, properties: { a: property, ...(twice ? { b: { type: 'string', 'x-mcp-header': 'region' } } : {}) } } })
+      @Tool({
+        name: 'bad',
+        inputSchema: {
+          type: 'object' as const,
+          properties: { a: property, ...(twice ? { b: { type: 'string', 'x-mcp-header': 'region' } } : {}) },
+        },
+      })
       class Bad extends ToolContext {
         execute() {
           return '';
@@ -91,7 +102,11 @@ describe('x-mcp-header and Mcp-Param-* validation', () => {
       class BadApp {}
       return createFetchHandler({ info: { name: 'bad', version: '1.0.0' }, apps: [BadApp] });
     };
-    for (const h of [bad({ type: 'string', 'x-mcp-header': 'Has Space' }), bad({ type: 'object', 'x-mcp-header': 'Obj' }), bad({ type: 'string', 'x-mcp-header': 'Region' }, true)]) {
+    for (const h of [
+      bad({ type: 'string', 'x-mcp-header': 'Has Space' }),
+      bad({ type: 'object', 'x-mcp-header': 'Obj' }),
+      bad({ type: 'string', 'x-mcp-header': 'Region' }, true),
+    ]) {
       const response = await h(mcpRequest('tools/list'));
       expect(response.status).toBe(503);
     }

@@ -9,7 +9,12 @@ describe('the 2026-07-28 endpoint', () => {
   it('serves server/discover with the server info, versions and cache hints', async () => {
     const { status, body } = await read(await handler(mcpRequest('server/discover')));
     expect(status).toBe(200);
-    expect(body.result).toMatchObject({ resultType: 'complete', supportedVersions: expect.arrayContaining(['2026-07-28']), ttlMs: expect.any(Number), cacheScope: 'public' });
+    expect(body.result).toMatchObject({
+      resultType: 'complete',
+      supportedVersions: expect.arrayContaining(['2026-07-28']),
+      ttlMs: expect.any(Number),
+      cacheScope: 'public',
+    });
     expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'help-desk', version: '1.0.0' });
   });
 
@@ -38,8 +43,15 @@ describe('the 2026-07-28 endpoint', () => {
   });
 
   it('refuses a request missing _meta fields with -32602 and 400', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
-    const { status, body: json } = await read(await handler(rawPost(body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' })));
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    });
+    const { status, body: json } = await read(
+      await handler(rawPost(body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' })),
+    );
     expect(status).toBe(400);
     expect(json.error.code).toBe(-32602);
   });
@@ -61,16 +73,28 @@ describe('the 2026-07-28 endpoint', () => {
 
   it('decodes =?base64?…?= header values before comparing', async () => {
     const encoded = `=?base64?${btoa('list_tickets')}?=`;
-    const { status, body } = await read(await handler(mcpRequest('tools/call', { name: 'list_tickets', arguments: {} }, { headers: { 'mcp-name': encoded } })));
+    const { status, body } = await read(
+      await handler(mcpRequest('tools/call', { name: 'list_tickets', arguments: {} }, { headers: { 'mcp-name': encoded } })),
+    );
     expect(status).toBe(200);
     expect(body.result.structuredContent.tickets).toHaveLength(3);
   });
 
   it('refuses an unsupported version with -32022, naming what it supports', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } } });
-    const { status, body: json } = await read(await handler(rawPost(body, { 'mcp-protocol-version': '1900-01-01', 'mcp-method': 'tools/list' })));
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } },
+    });
+    const { status, body: json } = await read(
+      await handler(rawPost(body, { 'mcp-protocol-version': '1900-01-01', 'mcp-method': 'tools/list' })),
+    );
     expect(status).toBe(400);
-    expect(json.error).toMatchObject({ code: -32022, data: { supported: expect.arrayContaining(['2026-07-28']), requested: '1900-01-01' } });
+    expect(json.error).toMatchObject({
+      code: -32022,
+      data: { supported: expect.arrayContaining(['2026-07-28']), requested: '1900-01-01' },
+    });
   });
 
   it('answers an unknown or removed method with -32601 and 404', async () => {
@@ -84,7 +108,13 @@ describe('the 2026-07-28 endpoint', () => {
   it('answers malformed JSON with -32700, and a non-JSON-RPC body with -32600', async () => {
     const parse = await read(await handler(rawPost('{"jsonrpc": "2.0", "id": 1, "method":')));
     expect(parse).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
-    for (const bad of ['[]', '42', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]}']) {
+    for (const bad of [
+      '[]',
+      '42',
+      '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":{},"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]}',
+    ]) {
       const { status, body } = await read(await handler(rawPost(bad)));
       expect(status).toBe(400);
       expect(body.error.code).toBe(-32600);
@@ -107,13 +137,17 @@ describe('the 2026-07-28 endpoint', () => {
     expect(evil.status).toBe(403);
     const local = await handler(mcpRequest('tools/list', {}, { headers: { origin: 'http://localhost:5173' } }));
     expect(local.status).toBe(200);
-    const same = await handler(mcpRequest('tools/list', {}, { url: 'https://desk.example.com/mcp', headers: { origin: 'https://desk.example.com' } }));
+    const same = await handler(
+      mcpRequest('tools/list', {}, { url: 'https://desk.example.com/mcp', headers: { origin: 'https://desk.example.com' } }),
+    );
     expect(same.status).toBe(200);
   });
 
   it('refuses a foreign Host when hosts are checked (DNS rebinding), and allows listed ones', async () => {
     const guarded = createFetchHandler({ ...config, http: { allowedHosts: ['desk.example.com'] } });
-    const rebinding = await guarded(mcpRequest('tools/list', {}, { url: 'http://evil.example:3000/mcp', headers: { host: 'evil.example:3000' } }));
+    const rebinding = await guarded(
+      mcpRequest('tools/list', {}, { url: 'http://evil.example:3000/mcp', headers: { host: 'evil.example:3000' } }),
+    );
     expect(rebinding.status).toBe(403);
     const listed = await guarded(mcpRequest('tools/list', {}, { url: 'http://desk.example.com/mcp' }));
     expect(listed.status).toBe(200);
@@ -129,7 +163,12 @@ describe('the 2026-07-28 endpoint', () => {
 
   it('answers a config that cannot start with 503 SERVER_START_FAILED, and retries on the next request', async () => {
     let apps: Function[] = [class NotAnApp {}];
-    const broken = createFetchHandler({ info: { name: 'x', version: '1' }, get apps() { return apps; } } as never);
+    const broken = createFetchHandler({
+      info: { name: 'x', version: '1' },
+      get apps() {
+        return apps;
+      },
+    } as never);
     const first = await handler(mcpRequest('tools/list'));
     expect(first.status).toBe(200);
     const failed = await broken(mcpRequest('tools/list'));

@@ -51,13 +51,21 @@ const full = { ...config, apps: [...config.apps!, Streams] };
 const handler = createFetchHandler(full);
 const withMeta = (extra: Record<string, unknown>) => ({ _meta: { ...meta({ elicitation: {} }), ...extra } });
 
-describe('request-scoped notifications on the request\'s own SSE stream', () => {
+describe("request-scoped notifications on the request's own SSE stream", () => {
   it('streams increasing progress for a progressToken, then the response, with X-Accel-Buffering: no', async () => {
-    const response = await handler(mcpRequest('tools/call', { name: 'test_tool_with_progress', arguments: {}, ...withMeta({ progressToken: 'p-1' }) }));
+    const response = await handler(
+      mcpRequest('tools/call', { name: 'test_tool_with_progress', arguments: {}, ...withMeta({ progressToken: 'p-1' }) }),
+    );
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     const events = parseEvents(await response.text());
-    expect(events.slice(0, 3)).toEqual([0, 50, 100].map((progress) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress, total: 100 } })));
+    expect(events.slice(0, 3)).toEqual(
+      [0, 50, 100].map((progress) => ({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p-1', progress, total: 100 },
+      })),
+    );
     expect(events[3]).toMatchObject({ result: { resultType: 'complete', content: [{ type: 'text' }] } });
     expect(events).toHaveLength(4);
   });
@@ -69,21 +77,39 @@ describe('request-scoped notifications on the request\'s own SSE stream', () => 
   });
 
   it('sends log lines only at or above the level the request names, and drops progress that does not increase', async () => {
-    const response = await handler(mcpRequest('tools/call', { name: 'log_levels', arguments: {}, ...withMeta({ 'io.modelcontextprotocol/logLevel': 'warning', progressToken: 7 }) }));
+    const response = await handler(
+      mcpRequest('tools/call', {
+        name: 'log_levels',
+        arguments: {},
+        ...withMeta({ 'io.modelcontextprotocol/logLevel': 'warning', progressToken: 7 }),
+      }),
+    );
     const events = parseEvents(await response.text());
-    expect(events.map((e) => e.method ?? 'response')).toEqual(['notifications/message', 'notifications/message', 'notifications/progress', 'notifications/progress', 'response']);
+    expect(events.map((e) => e.method ?? 'response')).toEqual([
+      'notifications/message',
+      'notifications/message',
+      'notifications/progress',
+      'notifications/progress',
+      'response',
+    ]);
     expect(events[0].params).toEqual({ level: 'warning', data: { disk: 'low' }, logger: 'storage' });
     expect(events[1].params).toEqual({ level: 'error', data: 'broken' });
     expect(events[3].params).toEqual({ progressToken: 7, progress: 7, total: 10, message: 'most' });
   });
 
   it('refuses a log level that is not one of the eight with -32602', async () => {
-    const { status, body } = await read(await handler(mcpRequest('tools/call', { name: 'log_levels', arguments: {}, ...withMeta({ 'io.modelcontextprotocol/logLevel': 'loud' }) })));
+    const { status, body } = await read(
+      await handler(
+        mcpRequest('tools/call', { name: 'log_levels', arguments: {}, ...withMeta({ 'io.modelcontextprotocol/logLevel': 'loud' }) }),
+      ),
+    );
     expect([status, body.error.code]).toEqual([400, -32602]);
   });
 
   it('puts a question on the stream as the result, never as a server→client request', async () => {
-    const response = await handler(mcpRequest('tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, ...withMeta({ progressToken: 'q' }) }));
+    const response = await handler(
+      mcpRequest('tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, ...withMeta({ progressToken: 'q' }) }),
+    );
     const body = await response.json();
     expect(body.result.resultType).toBe('input_required');
     expect(body).not.toHaveProperty('method');
@@ -93,11 +119,18 @@ describe('request-scoped notifications on the request\'s own SSE stream', () => 
 describe('subscriptions/listen', () => {
   const listen = (notifications: unknown, id: string | number = 'sub-1') => {
     const request = mcpRequest('subscriptions/listen', { notifications });
-    return request.json().then((body) => handler(new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify({ ...body, id }) })));
+    return request
+      .json()
+      .then((body) =>
+        handler(new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify({ ...body, id }) })),
+      );
   };
 
   it('acknowledges first with what it honours, then forwards only the opted-in changes, each tagged with the listen id', async () => {
-    const response = await listen({ toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'], unknownKind: true }, 'sub-1');
+    const response = await listen(
+      { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'], unknownKind: true },
+      'sub-1',
+    );
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = eventReader(response);
     const tag = { 'io.modelcontextprotocol/subscriptionId': 'sub-1' };
@@ -111,7 +144,11 @@ describe('subscriptions/listen', () => {
     handler.changes.toolsListChanged();
     handler.changes.resourceUpdated('test://watched-resource');
     expect(await events.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: tag } });
-    expect(await events.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched-resource', _meta: tag } });
+    expect(await events.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'test://watched-resource', _meta: tag },
+    });
     await events.cancel();
   });
 
@@ -119,7 +156,10 @@ describe('subscriptions/listen', () => {
     const events = eventReader(await listen({ promptsListChanged: true }, 7));
     expect((await events.next()).params.notifications).toEqual({ promptsListChanged: true });
     await handler(mcpRequest('tools/call', { name: 'test_trigger_prompt_change', arguments: {} }));
-    expect(await events.next()).toMatchObject({ method: 'notifications/prompts/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } } });
+    expect(await events.next()).toMatchObject({
+      method: 'notifications/prompts/list_changed',
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } },
+    });
     await events.cancel();
   });
 
@@ -140,7 +180,11 @@ describe('a client that goes away cancels the call (over a real Node server)', (
   afterAll(() => server.close());
 
   const post = (name: string, signal: AbortSignal, progressToken?: string) => {
-    const request = mcpRequest('tools/call', { name, arguments: {}, ...withMeta(progressToken ? { progressToken } : {}) }, { url: server.url });
+    const request = mcpRequest(
+      'tools/call',
+      { name, arguments: {}, ...withMeta(progressToken ? { progressToken } : {}) },
+      { url: server.url },
+    );
     return fetch(server.url, { method: 'POST', headers: request.headers, body: request.body, signal, duplex: 'half' } as RequestInit);
   };
 
@@ -169,11 +213,21 @@ describe('a client that goes away cancels the call (over a real Node server)', (
   it('closes a listen stream when the client does, and keeps serving others', async () => {
     const controller = new AbortController();
     const request = mcpRequest('subscriptions/listen', { notifications: { toolsListChanged: true } }, { url: server.url });
-    const response = await fetch(server.url, { method: 'POST', headers: request.headers, body: request.body, signal: controller.signal, duplex: 'half' } as RequestInit);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      signal: controller.signal,
+      duplex: 'half',
+    } as RequestInit);
     expect((await eventReader(response).next()).method).toBe('notifications/subscriptions/acknowledged');
     controller.abort();
     server.changes.toolsListChanged();
-    const again = await fetch(server.url, { method: 'POST', headers: mcpRequest('tools/list', {}, { url: server.url }).headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: withMeta({}) }) });
+    const again = await fetch(server.url, {
+      method: 'POST',
+      headers: mcpRequest('tools/list', {}, { url: server.url }).headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: withMeta({}) }),
+    });
     expect((await again.json()).result.tools.length).toBeGreaterThan(0);
   });
 });

@@ -12,7 +12,10 @@ let a: Instance, b: Instance;
 beforeAll(async () => {
   cluster = await startRedisCluster({ password: PASSWORD });
   const store = `redis-cluster:${JSON.stringify({ provider: 'redis', cluster: cluster.seeds.slice(0, 1), password: PASSWORD })}`;
-  [a, b] = await Promise.all([startInstance({ PARLEY_TEST_STORE: store, ...SECRETS }), startInstance({ PARLEY_TEST_STORE: store, ...SECRETS })]);
+  [a, b] = await Promise.all([
+    startInstance({ PARLEY_TEST_STORE: store, ...SECRETS }),
+    startInstance({ PARLEY_TEST_STORE: store, ...SECRETS }),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -30,7 +33,8 @@ const answer = (to: Instance, session: string, id: string, note: string) =>
   send(legacyPost({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true, note } } }, session, {}, to.url));
 async function final(events: Reader): Promise<any> {
   let last: any;
-  for (let e = await events.next(); e; e = await events.next()) if (e.data.result !== undefined || e.data.error !== undefined) last = e.data;
+  for (let e = await events.next(); e; e = await events.next())
+    if (e.data.result !== undefined || e.data.error !== undefined) last = e.data;
   return last;
 }
 

@@ -37,7 +37,8 @@ async function ask(on: Instance, session: string, id: string): Promise<{ events:
 }
 
 const confirm = (note: string) => ({ action: 'accept', content: { confirm: true, note } });
-const answer = (to: Instance, session: string, questionId: string, note: string) => send(legacyPost({ jsonrpc: '2.0', id: questionId, result: confirm(note) }, session, {}, to.url));
+const answer = (to: Instance, session: string, questionId: string, note: string) =>
+  send(legacyPost({ jsonrpc: '2.0', id: questionId, result: confirm(note) }, session, {}, to.url));
 
 /** The call's last message, and whether the stream then closed: a call that ends in silence has none. */
 async function ending(events: Reader): Promise<{ final?: any; closed: boolean }> {
@@ -93,7 +94,9 @@ describe.each([
     const statuses = await Promise.all(calls.map((call, i) => answer(b, session, call.question.id, `note-${i}`).then((r) => r.status)));
     expect(statuses).toEqual(Array(n).fill(202));
     const finals = await Promise.all(calls.map((call) => ending(call.events)));
-    expect(finals.map((f) => f.final.result.structuredContent)).toEqual(calls.map((_, i) => ({ closed: true, id: `T-${i}`, note: `note-${i}` })));
+    expect(finals.map((f) => f.final.result.structuredContent)).toEqual(
+      calls.map((_, i) => ({ closed: true, id: `T-${i}`, note: `note-${i}` })),
+    );
   });
 
   it('a second answer to an answered question is refused with a JSON-RPC error, not accepted', async () => {
@@ -103,7 +106,10 @@ describe.each([
     await ending(events);
     const again = await answer(c, session, question.id, 'second');
     expect(again.status).toBe(410);
-    expect(await again.json()).toMatchObject({ id: question.id, error: { code: -31001, data: { code: 'ANSWER_UNDELIVERABLE', reason: 'no-question' } } });
+    expect(await again.json()).toMatchObject({
+      id: question.id,
+      error: { code: -31001, data: { code: 'ANSWER_UNDELIVERABLE', reason: 'no-question' } },
+    });
   });
 
   it('the session deleted on B while a question waits on A: the call on A ends with a JSON-RPC error naming it', async () => {
@@ -139,7 +145,12 @@ describe.each([
     );
     const flat = outcomes.flat();
     const count = (test: (o: (typeof flat)[number]) => boolean) => flat.filter(test).length;
-    expect({ calls: flat.length, accepted: count((o) => o.status === 202), delivered: count((o) => o.right), silent: count((o) => o.silent) }).toEqual({
+    expect({
+      calls: flat.length,
+      accepted: count((o) => o.status === 202),
+      delivered: count((o) => o.right),
+      silent: count((o) => o.silent),
+    }).toEqual({
       calls: sessions * 3,
       accepted: sessions * 3,
       delivered: sessions * 3,
@@ -170,7 +181,7 @@ describe('the official v1 client behind a round-robin balancer over three instan
   it('5 concurrent calls, every request (answers included) sent to the next instance: each call gets its own answer', async () => {
     let next = 0;
     // Every request goes to the next instance in turn, as a balancer without affinity sends them.
-    const balanced: typeof fetch = (input, init) => {
+    const balanced: typeof fetch = (_input, init) => {
       const url = new URL(all[next++ % all.length]!.url);
       return fetch(url, init);
     };
@@ -181,8 +192,12 @@ describe('the official v1 client behind a round-robin balancer over three instan
     });
     await client.connect(new V1Transport(new URL(all[0]!.url), { fetch: balanced }));
     try {
-      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => client.callTool({ name: 'close_ticket', arguments: { id: `V-${i}` } })));
-      expect(results.map((r) => r.structuredContent)).toEqual(Array.from({ length: 5 }, (_, i) => ({ closed: true, id: `V-${i}`, note: `note for V-${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => client.callTool({ name: 'close_ticket', arguments: { id: `V-${i}` } })),
+      );
+      expect(results.map((r) => r.structuredContent)).toEqual(
+        Array.from({ length: 5 }, (_, i) => ({ closed: true, id: `V-${i}`, note: `note for V-${i}` })),
+      );
       expect(next).toBeGreaterThan(10); // the answers went round the instances too
     } finally {
       await client.close();
@@ -228,7 +243,9 @@ describe.concurrent('Redis restarted while five questions wait', () => {
     try {
       const { statuses, ends } = await restartWhileWaiting({ aofDir: dir });
       expect(statuses).toEqual(Array(5).fill(202));
-      expect(ends.map((e) => e.final.result.structuredContent)).toEqual(Array.from({ length: 5 }, (_, i) => ({ closed: true, id: `R-${i}`, note: `after-${i}` })));
+      expect(ends.map((e) => e.final.result.structuredContent)).toEqual(
+        Array.from({ length: 5 }, (_, i) => ({ closed: true, id: `R-${i}`, note: `after-${i}` })),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -21,7 +21,13 @@ async function pair(a: Record<string, string>, b: Record<string, string> = a): P
 const CONFIRM = { action: 'accept', content: { confirm: true } };
 
 /** Opens a session on `a`, calls the tool there, and sends the answer to the question to `b`. */
-async function askOnAAnswerOnB(a: Instance, b: Instance, tool: string, beforeAnswer?: (session: string) => Promise<void>, readOnRefusal = false) {
+async function askOnAAnswerOnB(
+  a: Instance,
+  b: Instance,
+  tool: string,
+  beforeAnswer?: (session: string) => Promise<void>,
+  readOnRefusal = false,
+) {
   const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
   const events = sseReader(await send(legacyPost(request('tools/call', { name: tool, arguments: { id: 'T-1' } }), session, {}, a.url)));
   const question = (await events.next())!;
@@ -52,8 +58,18 @@ describe('two instances sharing a real Redis', () => {
       pair({ PARLEY_TEST_STORE: store }),
       pair({ PARLEY_TEST_STORE: `${store}/1`, MCP_SESSION_SECRET: 'one secret for every instance' }),
       pair(
-        { PARLEY_TEST_STORE: `${store}/2`, MCP_SESSION_SECRET: 'shared', MCP_ELICITATION_SECRET: 'secret of instance a', PARLEY_TEST_TTL_MS: '1500' },
-        { PARLEY_TEST_STORE: `${store}/2`, MCP_SESSION_SECRET: 'shared', MCP_ELICITATION_SECRET: 'secret of instance b', PARLEY_TEST_TTL_MS: '1500' },
+        {
+          PARLEY_TEST_STORE: `${store}/2`,
+          MCP_SESSION_SECRET: 'shared',
+          MCP_ELICITATION_SECRET: 'secret of instance a',
+          PARLEY_TEST_TTL_MS: '1500',
+        },
+        {
+          PARLEY_TEST_STORE: `${store}/2`,
+          MCP_SESSION_SECRET: 'shared',
+          MCP_ELICITATION_SECRET: 'secret of instance b',
+          PARLEY_TEST_TTL_MS: '1500',
+        },
       ),
       pair({ REDIS_URL: `${redis.url}/3` }),
     ]);
@@ -86,7 +102,13 @@ describe('two instances sharing a real Redis', () => {
         const pending = JSON.parse((await db.get(`mcp:pending:${session}`))!);
         expect(Object.keys(pending).sort()).toEqual(['__encrypted', 'createdAt', 'elicitId', 'expiresAt', 'sessionId']);
         expect(pending.sessionId).toBe(session);
-        expect(pending.__encrypted).toEqual({ alg: 'A256GCM', kid: expect.stringMatching(/^[A-Za-z0-9_-]{8}$/), iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
+        expect(pending.__encrypted).toEqual({
+          alg: 'A256GCM',
+          kid: expect.stringMatching(/^[A-Za-z0-9_-]{8}$/),
+          iv: expect.any(String),
+          tag: expect.any(String),
+          data: expect.any(String),
+        });
       } finally {
         db.disconnect();
       }
@@ -104,7 +126,9 @@ describe('two instances sharing a real Redis', () => {
   it('the fallback: a question asked on one instance is answered with sendElicitationResult on the other, by its session only', async () => {
     const [a, b] = secret;
     const session = await openLegacySession(send, {}, {}, a.url);
-    const asked = (await read(await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url)))).body;
+    const asked = (
+      await read(await send(legacyPost(request('tools/call', { name: 'close_owned', arguments: { id: 'T-2' } }), session, {}, a.url)))
+    ).body;
     const { elicitId } = asked.result._meta.elicitationPending;
     const answer = request('tools/call', { name: 'sendElicitationResult', arguments: { elicitId, ...CONFIRM } });
     const stranger = await openLegacySession(send, {}, {}, b.url);

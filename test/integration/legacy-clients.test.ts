@@ -87,7 +87,12 @@ describe.each(Object.entries(CLIENTS))('%s (2025-11-25) and server-initiated eli
   });
 
   it('reassigns a ticket with two questions on one call', async () => {
-    const { client, asked } = await connect((p): Answer => (p.message.startsWith('Which team') ? { action: 'accept', content: { team: 'engineering' } } : { action: 'accept', content: { agent: 'Lee' } }));
+    const { client, asked } = await connect(
+      (p): Answer =>
+        p.message.startsWith('Which team')
+          ? { action: 'accept', content: { team: 'engineering' } }
+          : { action: 'accept', content: { agent: 'Lee' } },
+    );
     const result = await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } });
     expect(asked.map((p) => p.message)).toEqual(['Which team should take T-2?', 'Which engineering agent?']);
     expect(result.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'engineering', agent: 'Lee' });
@@ -107,7 +112,10 @@ describe.each(Object.entries(CLIENTS))('%s (2025-11-25) and server-initiated eli
     const asked = await client.callTool({ name: 'close_owned', arguments: { id: 'T-8' } });
     const { elicitId, message } = asked._meta?.elicitationPending ?? {};
     expect(message).toBe('Close ticket T-8?');
-    const done = await client.callTool({ name: 'sendElicitationResult', arguments: { elicitId, action: 'accept', content: { confirm: true } } });
+    const done = await client.callTool({
+      name: 'sendElicitationResult',
+      arguments: { elicitId, action: 'accept', content: { confirm: true } },
+    });
     expect(done.structuredContent).toEqual({ closed: true, by: 'anonymous' });
   });
 });

@@ -77,7 +77,11 @@ describe.each(Object.entries(CLIENTS))('%s (2025-11-25): sample() and listRoots(
   });
 
   it('asks an elicitation, a sample and the roots at once on one stream, and gets each answer to its question', async () => {
-    const client = await connect({ elicit: () => ({ action: 'accept', content: { name: 'Ada' } }), sample: () => reply('Paris'), roots: () => ({ roots: [{ uri: 'file:///a' }] }) });
+    const client = await connect({
+      elicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
+      sample: () => reply('Paris'),
+      roots: () => ({ roots: [{ uri: 'file:///a' }] }),
+    });
     const result = await client.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
     expect(textOf(result)).toBe('name: Ada; model: Paris; roots: 1');
   });
@@ -108,7 +112,9 @@ describe('a sampling answer sent by hand (2025-11-25)', () => {
   /** Calls test_sampling, answers its sampling/createMessage with `answer`, and returns the call's final result. */
   async function sampleWith(answer: Record<string, unknown>) {
     const session = await openLegacySession(handler, { elicitation: {}, sampling: {} });
-    const events = sseReader(await handler(legacyPost(request('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }), session)));
+    const events = sseReader(
+      await handler(legacyPost(request('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }), session)),
+    );
     const asked = (await events.next())!.data;
     expect(asked).toMatchObject({ jsonrpc: '2.0', method: 'sampling/createMessage', params: { maxTokens: 100 } });
     const posted = await handler(legacyPost({ jsonrpc: '2.0', id: asked.id, ...answer }, session));
@@ -131,7 +137,9 @@ describe('a sampling answer sent by hand (2025-11-25)', () => {
   it('refuses an answer from another session: the question stays open for its own', async () => {
     const session = await openLegacySession(handler, { elicitation: {}, sampling: {} });
     const other = await openLegacySession(handler, { elicitation: {}, sampling: {} });
-    const events = sseReader(await handler(legacyPost(request('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }), session)));
+    const events = sseReader(
+      await handler(legacyPost(request('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }), session)),
+    );
     const asked = (await events.next())!.data;
     expect((await handler(legacyPost({ jsonrpc: '2.0', id: asked.id, result: reply('from the other session') }, other))).status).toBe(410);
     expect((await handler(legacyPost({ jsonrpc: '2.0', id: asked.id, result: reply('mine') }, session))).status).toBe(202);

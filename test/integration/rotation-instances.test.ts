@@ -54,7 +54,10 @@ describe('MCP_SESSION_SECRET rotation across two processes sharing a real Redis'
   });
 
   it('[new] serves what [new, old] sealed, and cannot open what [old, new] sealed: the old key is no longer listed', async () => {
-    expect(await askOnAAnswerOnB(rotated, retired, NEW)).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true } } } });
+    expect(await askOnAAnswerOnB(rotated, retired, NEW)).toMatchObject({
+      status: 202,
+      final: { result: { structuredContent: { closed: true } } },
+    });
     const stale = await askOnAAnswerOnB(rolling, retired, OLD);
     // The session record itself was sealed with the old secret: the retired instance does not know the session.
     expect(stale.status).toBe(404);

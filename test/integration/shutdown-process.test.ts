@@ -23,7 +23,9 @@ async function rest(events: ReturnType<typeof sseReader>): Promise<any[]> {
 
 async function waitingCall(on: Instance) {
   const session = await openLegacySession(send, { elicitation: {} }, {}, on.url);
-  const events = sseReader(await send(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }), session, {}, on.url)));
+  const events = sseReader(
+    await send(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }), session, {}, on.url)),
+  );
   const question = (await events.next())!.data;
   expect(question.method).toBe('elicitation/create');
   return { session, events, question };
@@ -36,13 +38,22 @@ it('answers a question that arrives within the grace, refuses new sessions meanw
   // The SIGTERM handler runs in the child: wait until it refuses new sessions.
   let refused: Response | undefined;
   for (let i = 0; i < 50 && !refused; i++) {
-    const response = await send(legacyPost(request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } }), undefined, {}, on.url));
+    const response = await send(
+      legacyPost(
+        request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+        undefined,
+        {},
+        on.url,
+      ),
+    );
     if (response.status === 503) refused = response;
     else await new Promise((r) => setTimeout(r, 50));
   }
   expect(refused?.status).toBe(503);
   expect((await refused!.json()).error).toMatchObject({ code: -31002, data: { code: 'SHUTTING_DOWN' } });
-  const answered = await send(legacyPost({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } }, session, {}, on.url));
+  const answered = await send(
+    legacyPost({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } }, session, {}, on.url),
+  );
   expect(answered.status).toBe(202);
   const messages = await rest(events);
   expect(messages.at(-1).result.structuredContent ?? JSON.parse(messages.at(-1).result.content[0].text)).toMatchObject({ closed: true });

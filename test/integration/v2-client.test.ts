@@ -11,7 +11,10 @@ afterAll(() => server.close());
 
 type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> };
 async function connect(answer: (params: { message: string }) => Answer) {
-  const client = new Client({ name: 'v2-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'v2-test', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const asked: string[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(request.params.message);
@@ -55,7 +58,12 @@ describe('the official v2 client, pinned to 2026-07-28', () => {
   });
 
   it('reassigns a ticket over two rounds, the second question built from the first answer', async () => {
-    const { client, asked } = await open((p): Answer => (p.message.startsWith('Which team') ? { action: 'accept', content: { team: 'billing' } } : { action: 'accept', content: { agent: 'Priya' } }));
+    const { client, asked } = await open(
+      (p): Answer =>
+        p.message.startsWith('Which team')
+          ? { action: 'accept', content: { team: 'billing' } }
+          : { action: 'accept', content: { agent: 'Priya' } },
+    );
     const result = await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } });
     expect(asked).toEqual(['Which team should take T-2?', 'Which billing agent?']);
     expect(result.structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });

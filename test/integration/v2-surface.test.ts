@@ -9,7 +9,10 @@ const asked: string[] = [];
 
 beforeAll(async () => {
   server = await serve(Server, { port: 0 });
-  client = new Client({ name: 'v2-surface', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client = new Client(
+    { name: 'v2-surface', version: '1.0.0' },
+    { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(`elicit: ${request.params.message}`);
     return { action: 'accept', content: { name: 'Ada', context: 'billing' } };

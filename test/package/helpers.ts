@@ -12,7 +12,8 @@ export const FIXTURES = join(import.meta.dirname, 'fixtures');
 const run = promisify(execFile);
 
 /** This process's environment without vitest's own variables, which would confuse a vitest the project runs. */
-const clean = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_OPTIONS' && key !== 'TEST'));
+const clean = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_OPTIONS' && key !== 'TEST'));
 
 /**
  * The tarball `npm pack` makes (its prepack script builds dist/ first), made once per `vitest run`: the test files
@@ -50,7 +51,8 @@ function runId(): string {
 async function waitForPack(dir: string): Promise<string> {
   for (let waited = 0; waited < 170_000; waited += 250) {
     if (existsSync(join(dir, 'tarball'))) return readFileSync(join(dir, 'tarball'), 'utf8');
-    if (existsSync(join(dir, 'error'))) throw new Error(`npm pack failed in another test file: ${readFileSync(join(dir, 'error'), 'utf8')}`);
+    if (existsSync(join(dir, 'error')))
+      throw new Error(`npm pack failed in another test file: ${readFileSync(join(dir, 'error'), 'utf8')}`);
     await new Promise((done) => setTimeout(done, 250));
   }
   throw new Error(`npm pack did not finish in another test file (${dir})`);
@@ -86,11 +88,20 @@ export const CLIENT_PACKAGES = ['@modelcontextprotocol/client@2.4.0', '@modelcon
 
 /** `npm install` in a project, preferring the npm cache the repository's own install filled. */
 export async function npmInstall(dir: string, packages: string[]): Promise<void> {
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], { cwd: dir, maxBuffer: 16 << 20, env: { ...clean(), npm_config_update_notifier: 'false' } });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], {
+    cwd: dir,
+    maxBuffer: 16 << 20,
+    env: { ...clean(), npm_config_update_notifier: 'false' },
+  });
 }
 
 /** Runs a command in a project; resolves with its output, rejects with it on a non-zero exit. */
-export async function sh(dir: string, command: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+export async function sh(
+  dir: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
   return run(command, args, { cwd: dir, env: { ...clean(), ...env }, maxBuffer: 16 << 20, timeout: 240_000 });
 }
 
@@ -98,7 +109,13 @@ export async function sh(dir: string, command: string, args: string[], env: Reco
  * Starts a server process and resolves with its URL once it prints `LISTENING <url>`; `stop()` ends it and whatever it
  * started (`npm start` leaves tsx running when only npm is signalled: the process runs in a group of its own).
  */
-export function startApp(dir: string, command: string, args: string[], env: Record<string, string> = {}, listening = /LISTENING (\S+)/): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void>; output: () => string }> {
+export function startApp(
+  dir: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  listening = /LISTENING (\S+)/,
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void>; output: () => string }> {
   const child = spawn(command, args, { cwd: dir, env: { ...clean(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   const stop = () =>
@@ -108,7 +125,10 @@ export function startApp(dir: string, command: string, args: string[], env: Reco
       process.kill(-child.pid!, 'SIGTERM');
     });
   return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => (void stop(), reject(new Error(`${command} ${args.join(' ')} did not listen in 60 s:\n${output}`))), 60_000);
+    const timer = setTimeout(
+      () => (void stop(), reject(new Error(`${command} ${args.join(' ')} did not listen in 60 s:\n${output}`))),
+      60_000,
+    );
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const url = listening.exec(output)?.[1];
@@ -131,10 +151,19 @@ export interface CheckCall {
 }
 
 /** Both official clients complete a round against `url` (node check.mjs, from the project). */
-export async function checkClients(dir: string, url: string, clients: ('v1' | 'v2')[] = ['v2', 'v1'], node = process.execPath, call?: CheckCall) {
+export async function checkClients(
+  dir: string,
+  url: string,
+  clients: ('v1' | 'v2')[] = ['v2', 'v1'],
+  node = process.execPath,
+  call?: CheckCall,
+) {
   if (!existsSync(join(dir, 'check.mjs'))) cpSync(join(FIXTURES, 'check.mjs'), join(dir, 'check.mjs'));
   const { stdout } = await sh(dir, node, ['check.mjs', url, ...clients], call ? { CHECK_CALL: JSON.stringify(call) } : {});
-  return stdout.trim().split('\n').map((line) => JSON.parse(line) as { client: string; version: string; asked: string[]; result: unknown });
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { client: string; version: string; asked: string[]; result: unknown });
 }
 
 export const files = (dir: string) => readdirSync(dir);

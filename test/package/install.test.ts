@@ -28,8 +28,13 @@ afterAll(() => Promise.all(dirs.map(dispose)), 120_000);
 describe('the tarball', () => {
   it('holds only what a user needs, and publint and attw find nothing wrong', { timeout: 120_000 }, async () => {
     const { stdout } = await sh(ROOT, 'tar', ['-tzf', tarball]);
-    const paths = stdout.trim().split('\n').map((p) => p.replace(/^package\//, ''));
-    expect(new Set(paths.map((p) => p.split('/')[0]))).toEqual(new Set(['dist', 'bin', 'templates', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
+    const paths = stdout
+      .trim()
+      .split('\n')
+      .map((p) => p.replace(/^package\//, ''));
+    expect(new Set(paths.map((p) => p.split('/')[0]))).toEqual(
+      new Set(['dist', 'bin', 'templates', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']),
+    );
     // TypeScript only in the templates parley init copies (test/package/project.test.ts runs what it makes).
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts') && !p.startsWith('templates/'))).toEqual([]);
     expect(paths).toContain('templates/app/gitignore');
@@ -60,19 +65,25 @@ describe('a plain JavaScript project on Node, no TypeScript tooling', () => {
     const { stdout, stderr } = await sh(dir, process.execPath, ['missing-driver.mjs']);
     expect(stdout.trim()).toBe('STATUS 503');
     const errors = stderr.split('\n').filter((line) => line.includes('ERROR'));
-    expect(errors).toEqual([expect.stringContaining('SQLite needs the better-sqlite3 package, which is not installed: run npm install better-sqlite3')]);
+    expect(errors).toEqual([
+      expect.stringContaining('SQLite needs the better-sqlite3 package, which is not installed: run npm install better-sqlite3'),
+    ]);
     expect(stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|\n\s+at /);
   });
 
-  it.each(['node@22', 'node@24'] as const)('runs on %s (the registry package), both clients included', { timeout: 180_000 }, async (spec) => {
-    const node = await runtime(spec);
-    const app = await startApp(dir, node, ['serve.mjs']);
-    try {
-      expect(await checkClients(dir, app.url, ['v2', 'v1'], node)).toEqual(BOTH);
-    } finally {
-      await app.stop();
-    }
-  });
+  it.each(['node@22', 'node@24'] as const)(
+    'runs on %s (the registry package), both clients included',
+    { timeout: 180_000 },
+    async (spec) => {
+      const node = await runtime(spec);
+      const app = await startApp(dir, node, ['serve.mjs']);
+      try {
+        expect(await checkClients(dir, app.url, ['v2', 'v1'], node)).toEqual(BOTH);
+      } finally {
+        await app.stop();
+      }
+    },
+  );
 
   it.each([
     ['Bun (Bun.serve)', 'bun', ['bun-serve.mjs']],
@@ -101,22 +112,35 @@ describe('a TypeScript project compiled by tsc and run by node', () => {
     await npmInstall(dir, [tarball, ...CLIENT_PACKAGES, 'typescript@5.9.3', '@types/node@20.19.43']);
   }, 240_000);
 
-  it.each(Object.entries(configs))('%s: tsc reports nothing (skipLibCheck off, no @types/better-sqlite3), and the output serves both clients', { timeout: 90_000 }, async (name, options) => {
-    const out = `out-${name.replace(/\W+/g, '-')}`;
-    const tsconfig = { compilerOptions: { target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: out, rootDir: 'src', ...options }, include: ['src'] };
-    const file = `tsconfig.${out}.json`;
-    await sh(dir, 'sh', ['-c', `echo '${JSON.stringify(tsconfig)}' > ${file}`]);
-    await sh(dir, process.execPath, ['node_modules/typescript/bin/tsc', '-p', file]);
-    const app = await startApp(dir, process.execPath, [`${out}/serve.js`]);
-    try {
-      expect(await checkClients(dir, app.url)).toEqual(BOTH);
-    } finally {
-      await app.stop();
-    }
-  });
+  it.each(Object.entries(configs))(
+    '%s: tsc reports nothing (skipLibCheck off, no @types/better-sqlite3), and the output serves both clients',
+    { timeout: 90_000 },
+    async (name, options) => {
+      const out = `out-${name.replace(/\W+/g, '-')}`;
+      const tsconfig = {
+        compilerOptions: { target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: out, rootDir: 'src', ...options },
+        include: ['src'],
+      };
+      const file = `tsconfig.${out}.json`;
+      await sh(dir, 'sh', ['-c', `echo '${JSON.stringify(tsconfig)}' > ${file}`]);
+      await sh(dir, process.execPath, ['node_modules/typescript/bin/tsc', '-p', file]);
+      const app = await startApp(dir, process.execPath, [`${out}/serve.js`]);
+      try {
+        expect(await checkClients(dir, app.url)).toEqual(BOTH);
+      } finally {
+        await app.stop();
+      }
+    },
+  );
 
   it('parley dev runs the TypeScript server with plain Node from the installed package', { timeout: 60_000 }, async () => {
-    const dev = await startApp(dir, process.execPath, ['node_modules/.bin/parley', 'dev', 'src/server.ts', '--port', '0'], {}, /(http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+    const dev = await startApp(
+      dir,
+      process.execPath,
+      ['node_modules/.bin/parley', 'dev', 'src/server.ts', '--port', '0'],
+      {},
+      /(http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+    );
     try {
       expect(await checkClients(dir, dev.url, ['v2'])).toEqual([BOTH[0]]);
     } finally {
@@ -128,8 +152,13 @@ describe('a TypeScript project compiled by tsc and run by node', () => {
 describe('a vitest project running a docs test through parley-mcp/testing', () => {
   it('passes test/docs/confirm as written', { timeout: 240_000 }, async () => {
     const docs = join(FIXTURES, '../../docs/confirm');
-    const files = Object.fromEntries(['server.ts', 'close-ticket.tool.ts', 'close-ticket.test.ts'].map((f) => [`test/${f}`, readFileSync(join(docs, f), 'utf8')]));
-    const dir = fresh({ ...files, 'tsconfig.json': JSON.stringify({ compilerOptions: { experimentalDecorators: true, target: 'es2022' } }) });
+    const files = Object.fromEntries(
+      ['server.ts', 'close-ticket.tool.ts', 'close-ticket.test.ts'].map((f) => [`test/${f}`, readFileSync(join(docs, f), 'utf8')]),
+    );
+    const dir = fresh({
+      ...files,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { experimentalDecorators: true, target: 'es2022' } }),
+    });
     await npmInstall(dir, [tarball, 'vitest@4.1.12', 'vite@8.3.8']);
     const { stdout } = await sh(dir, process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], { CI: 'true', NO_COLOR: '1' });
     expect(stdout).toMatch(/Tests\s+3 passed \(3\)/);

@@ -7,7 +7,19 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKER_BUDGET_BYTES } from '../helpers/bundle';
-import { checkClients, CLIENT_PACKAGES, dispose, freePort, npmInstall, packOnce, project, ROOT, sh, startApp, type CheckCall } from './helpers';
+import {
+  checkClients,
+  CLIENT_PACKAGES,
+  dispose,
+  freePort,
+  npmInstall,
+  packOnce,
+  project,
+  ROOT,
+  sh,
+  startApp,
+  type CheckCall,
+} from './helpers';
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const GREET: CheckCall = { name: 'greet', arguments: {}, answer: { name: 'Ada' } };
@@ -36,13 +48,28 @@ describe('npx parley-mcp init', () => {
   it('prints its usage for --help, refuses a directory that is not empty, and makes the project', { timeout: 60_000 }, async () => {
     const help = await sh(maker, 'npx', ['--no-install', 'parley-mcp', 'init', '--help']);
     expect(help.stderr).toContain('parley init <dir>');
-    const refused = await sh(maker, 'npx', ['--no-install', 'parley-mcp', 'init', maker]).catch((error: { code: number; stderr: string }) => error);
+    const refused = await sh(maker, 'npx', ['--no-install', 'parley-mcp', 'init', maker]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('already exists and is not an empty directory') });
 
     const made = await sh(maker, 'npx', ['--no-install', 'parley-mcp', 'init', app]);
     expect(made.stdout).toContain('Made my-app in');
     const files = (await sh(app, 'find', ['.', '-type', 'f'])).stdout.trim().split('\n').sort();
-    expect(files).toEqual(['./.gitignore', './README.md', './app/api/mcp/route.ts', './next.config.mjs', './package.json', './src/greet.tool.ts', './src/main.ts', './src/server.test.ts', './src/server.ts', './src/worker.ts', './tsconfig.json', './wrangler.toml']);
+    expect(files).toEqual([
+      './.gitignore',
+      './README.md',
+      './app/api/mcp/route.ts',
+      './next.config.mjs',
+      './package.json',
+      './src/greet.tool.ts',
+      './src/main.ts',
+      './src/server.test.ts',
+      './src/server.ts',
+      './src/worker.ts',
+      './tsconfig.json',
+      './wrangler.toml',
+    ]);
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
     expect(pkg).toMatchObject({ name: 'my-app', type: 'module', dependencies: { 'parley-mcp': `^${version}` } });
   });
@@ -69,8 +96,15 @@ describe('the project it makes', () => {
     }
   });
 
-  it('wrangler builds its Worker from the package with the edge drivers, under the budget, and it serves a round in workerd', { timeout: 120_000 }, async () => {
-    const { stdout } = await sh(app, process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', 'out/worker', '--metafile', 'out/meta.json'], wranglerEnv);
+  it('wrangler builds its Worker from the package with the edge drivers, under the budget, and it serves a round in workerd', {
+    timeout: 120_000,
+  }, async () => {
+    const { stdout } = await sh(
+      app,
+      process.execPath,
+      [WRANGLER, 'deploy', '--dry-run', '--outdir', 'out/worker', '--metafile', 'out/meta.json'],
+      wranglerEnv,
+    );
     const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);
     expect(gzipKiB * 1024).toBeLessThan(WORKER_BUDGET_BYTES);
     const inputs = Object.keys(JSON.parse(await readFile(join(app, 'out/meta.json'), 'utf8')).inputs as Record<string, unknown>);
@@ -80,7 +114,16 @@ describe('the project it makes', () => {
     const code = await readFile(join(app, 'out/worker/worker.js'), 'utf8');
     expect(code).not.toMatch(/from\s*["'](node:|better-sqlite3|ioredis)|import\(["'](better-sqlite3|ioredis)/);
 
-    const mf = new Miniflare({ modules: true, script: code, compatibilityDate: '2026-04-01', compatibilityFlags: ['nodejs_compat'], cf: false, host: '127.0.0.1', port: 0, bindings: { VAULT_SECRET: 'built-by-wrangler' } });
+    const mf = new Miniflare({
+      modules: true,
+      script: code,
+      compatibilityDate: '2026-04-01',
+      compatibilityFlags: ['nodejs_compat'],
+      cf: false,
+      host: '127.0.0.1',
+      port: 0,
+      bindings: { VAULT_SECRET: 'built-by-wrangler' },
+    });
     try {
       const url = new URL('/mcp', await mf.ready).href;
       expect(await checkClients(maker, url, ['v2'], process.execPath, GREET)).toEqual([V2]);
@@ -96,7 +139,13 @@ describe('the project it makes', () => {
     await sh(app, process.execPath, ['node_modules/next/dist/bin/next', 'build'], env);
     console.log(`next build: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const port = await freePort();
-    const server = await startApp(app, process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], env, /(Ready)/);
+    const server = await startApp(
+      app,
+      process.execPath,
+      ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
+      env,
+      /(Ready)/,
+    );
     try {
       const url = `http://127.0.0.1:${port}/api/mcp`;
       expect(await checkClients(maker, url, ['v2', 'v1'], process.execPath, GREET)).toEqual([V2, V1]);

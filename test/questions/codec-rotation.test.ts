@@ -9,7 +9,14 @@ import { memoryStore } from '../../src/stores';
 const OLD = 'questions-old-secret';
 const NEW = 'questions-new-secret';
 const subject = 'principal:https://idp#nour';
-const question = (): StoredQuestion => ({ id: 'q-1', key: 'deploy-7', message: 'Deploy 7?', requestedSchema: { type: 'object' }, createdAt: Date.now(), expiresAt: Date.now() + 60_000 });
+const question = (): StoredQuestion => ({
+  id: 'q-1',
+  key: 'deploy-7',
+  message: 'Deploy 7?',
+  requestedSchema: { type: 'object' },
+  createdAt: Date.now(),
+  expiresAt: Date.now() + 60_000,
+});
 
 describe('persistent questions across a secret rotation', () => {
   it('seals values as v2.<key id>.<iv>.<body> under the first secret, and opens them under any listed one', async () => {
@@ -31,11 +38,19 @@ describe('persistent questions across a secret rotation', () => {
     const during = new QuestionStore(backend, new QuestionCodec('p:', `${NEW},${OLD}`));
     expect((await during.byKey(subject, 'deploy-7'))?.message).toBe('Deploy 7?');
     expect((await during.list(subject)).map((q) => q.id)).toEqual(['q-1']);
-    expect(await during.answer(subject, 'q-1', { action: 'accept', content: { approve: true }, answeredAt: Date.now() })).toEqual({ ok: true, waiting: false });
+    expect(await during.answer(subject, 'q-1', { action: 'accept', content: { approve: true }, answeredAt: Date.now() })).toEqual({
+      ok: true,
+      waiting: false,
+    });
     // The open token was taken under the old name: a second answer is refused, whichever instance takes it.
-    expect(await before.answer(subject, 'q-1', { action: 'decline', answeredAt: Date.now() })).toEqual({ ok: false, reason: 'already-answered' });
+    expect(await before.answer(subject, 'q-1', { action: 'decline', answeredAt: Date.now() })).toEqual({
+      ok: false,
+      reason: 'already-answered',
+    });
     // An instance on [old, new] (mid-rollout) takes the answer [new, old] wrote, under the new secret's name and key.
-    expect(await new QuestionStore(backend, new QuestionCodec('p:', `${OLD},${NEW}`)).takeAnswer(subject, 'q-1')).toMatchObject({ action: 'accept' });
+    expect(await new QuestionStore(backend, new QuestionCodec('p:', `${OLD},${NEW}`)).takeAnswer(subject, 'q-1')).toMatchObject({
+      action: 'accept',
+    });
     expect(await new QuestionStore(backend, new QuestionCodec('p:', NEW)).byId(subject, 'q-1')).toBeUndefined();
   });
 });

@@ -37,7 +37,10 @@ describe('encryption at rest', () => {
     const path = file('at-rest.sqlite');
     const backend = keep(await createSqliteStore({ path }));
     const store = await leave(backend);
-    const rows = new Database(path, { readonly: true }).prepare('SELECT key, value FROM parley_store').all() as { key: string; value: string }[];
+    const rows = new Database(path, { readonly: true }).prepare('SELECT key, value FROM parley_store').all() as {
+      key: string;
+      value: string;
+    }[];
     expect(rows.length).toBeGreaterThan(3);
     for (const row of rows) for (const word of plaintext) expect(`${row.key} ${row.value}`).not.toContain(word);
     expect((await store.list(subject)).map((q) => q.message)).toEqual([message]);

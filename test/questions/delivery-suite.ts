@@ -6,7 +6,10 @@ import { QuestionPendingError, QuestionSupersededError } from '../../src/protoco
 import { QuestionStore } from '../../src/questions/question-store';
 import type { StoreBackend } from '../../src/stores';
 
-const params = (message = 'Deploy 1.2?') => ({ message, requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] } });
+const params = (message = 'Deploy 1.2?') => ({
+  message,
+  requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] },
+});
 const approve = { action: 'accept' as const, content: { approve: true }, answeredAt: 0 };
 let n = 0;
 
@@ -45,7 +48,10 @@ export function deliverySuite(name: string, open: () => Promise<StoreBackend>, s
       expect(q).toMatchObject({ state: 'open', waiting: false });
       expect(await store.answer(subject, q.id, approve)).toEqual({ ok: true, waiting: false });
       expect((await store.list(subject))[0]).toMatchObject({ state: 'answered' });
-      await expect(askAndWait(store, subject, key, params(), { ttl: 10_000, ttlMs: 60_000 })).resolves.toEqual({ action: 'accept', content: { approve: true } });
+      await expect(askAndWait(store, subject, key, params(), { ttl: 10_000, ttlMs: 60_000 })).resolves.toEqual({
+        action: 'accept',
+        content: { approve: true },
+      });
       expect(await store.list(subject)).toEqual([]);
     });
 
@@ -64,10 +70,15 @@ export function deliverySuite(name: string, open: () => Promise<StoreBackend>, s
       const { store, subject, key } = await setup();
       await expect(askAndWait(store, subject, key, params(), { ttl: 100, ttlMs: 60_000 })).rejects.toBeInstanceOf(QuestionPendingError);
       const q = await listed(store, subject, key, false);
-      const [a, b] = await Promise.all([store.answer(subject, q.id, approve), store.answer(subject, q.id, { ...approve, content: { approve: false } })]);
+      const [a, b] = await Promise.all([
+        store.answer(subject, q.id, approve),
+        store.answer(subject, q.id, { ...approve, content: { approve: false } }),
+      ]);
       expect([a.ok, b.ok].sort()).toEqual([false, true]);
       expect([a, b].find((o) => !o.ok)).toEqual({ ok: false, reason: 'already-answered' });
-      const takers = await Promise.allSettled([0, 1, 2].map(() => askAndWait(store, subject, key, params(), { ttl: 300, ttlMs: 60_000, pollMs: 50 })));
+      const takers = await Promise.allSettled(
+        [0, 1, 2].map(() => askAndWait(store, subject, key, params(), { ttl: 300, ttlMs: 60_000, pollMs: 50 })),
+      );
       expect(takers.filter((t) => t.status === 'fulfilled')).toHaveLength(1);
       for (const t of takers) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(Error);
       expect(await store.takeAnswer(subject, q.id)).toBeUndefined();

@@ -20,7 +20,12 @@ export function inboxServer(overrides: Partial<FrontMcpConfigInput> = {}) {
     return handler(new Request(`${ORIGIN}${path}`, { ...init, headers }));
   };
   const post = (path: string, body: unknown, init: RequestInit & { cookie?: string } = {}) =>
-    request(path, { method: 'POST', ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) }, body: JSON.stringify(body) });
+    request(path, {
+      method: 'POST',
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+      body: JSON.stringify(body),
+    });
 
   /** Signs a person in for a caller's subject with a fresh one-time code; returns the cookie. */
   const signIn = async (sub = 'dana') => {

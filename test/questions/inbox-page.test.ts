@@ -11,7 +11,15 @@ import { bearer } from '../helpers/bearer';
 import { mcpRequest } from '../helpers/requests';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** Set PARLEY_SCREENSHOTS=docs to refresh the screenshots in docs/ (docs/elicitation.md shows them). */
 const SHOTS = process.env.PARLEY_SCREENSHOTS;
 
@@ -39,7 +47,11 @@ class PlanRelease extends ToolContext {
 @Tool({ name: 'markup', inputSchema: {} })
 class Markup extends ToolContext {
   async execute() {
-    const schema = { type: 'object' as const, properties: { [`pick`]: { type: 'string', title: MARKUP, description: MARKUP, enum: [MARKUP, 'plain'] } }, required: ['pick'] };
+    const schema = {
+      type: 'object' as const,
+      properties: { pick: { type: 'string', title: MARKUP, description: MARKUP, enum: [MARKUP, 'plain'] } },
+      required: ['pick'],
+    };
     const answer = await this.elicit(`Approve ${MARKUP}?`, schema, { ttl: 30_000, persist: { key: 'markup' } });
     return { answer };
   }
@@ -56,7 +68,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  server = await serve({ ...config, info: { name: NAME, version: '1' }, apps: [...config.apps!, PageApp], logger: quiet, auth: { secret: SECRET } }, { port: 0 });
+  server = await serve(
+    { ...config, info: { name: NAME, version: '1' }, apps: [...config.apps!, PageApp], logger: quiet, auth: { secret: SECRET } },
+    { port: 0 },
+  );
   origin = new URL(server.url).origin;
   await fetch(`${origin}/_frontmcp/inbox`); // the server is built on its first request, and its people auth with it
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -67,7 +82,11 @@ afterAll(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown> = {}) {
-  const request = mcpRequest('tools/call', { name, arguments: args }, { url: server.url, headers: { authorization: await bearer('dana', SECRET, 'https://idp.example') } });
+  const request = mcpRequest(
+    'tools/call',
+    { name, arguments: args },
+    { url: server.url, headers: { authorization: await bearer('dana', SECRET, 'https://idp.example') } },
+  );
   return ((await (await fetch(request)).json()) as any).result;
 }
 

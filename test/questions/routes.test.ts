@@ -9,7 +9,10 @@ let asked = 0;
 class Refund extends ToolContext {
   async execute({ order }: { order: string }) {
     asked++;
-    const approval = await this.elicit(`Refund ${order}?`, z.object({ ok: z.boolean() }), { ttl: 10_000, persist: { key: `refund-${order}` } });
+    const approval = await this.elicit(`Refund ${order}?`, z.object({ ok: z.boolean() }), {
+      ttl: 10_000,
+      persist: { key: `refund-${order}` },
+    });
     const note = await this.elicit('A note for the customer?', z.object({ note: z.string() }));
     return { approved: approval.content?.ok === true, note: note.content?.note };
   }
@@ -25,7 +28,11 @@ describe('a persistent question through the MCP endpoint and the inbox routes', 
     const q = await s.waitForQuestion(cookie, 'deploy-1.2.0');
     expect(q).toMatchObject({ message: 'Deploy 1.2.0?', state: 'open', waiting: true });
     expect(q.requestedSchema.properties.environment).toMatchObject({ enum: ['staging', 'production'], default: 'staging' });
-    const answer = await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true, environment: 'production', note: 'ship it' } }, { cookie });
+    const answer = await s.post(
+      `/_frontmcp/questions/${q.id}/answer`,
+      { action: 'accept', content: { approve: true, environment: 'production', note: 'ship it' } },
+      { cookie },
+    );
     expect(await read(answer)).toEqual({ status: 200, body: { status: 'answered', action: 'accept', delivered: 'waiting-call' } });
     expect((await call).result.structuredContent).toEqual({ approved: true, note: 'ship it' });
     expect((await s.questions(cookie)).questions).toEqual([]);
@@ -75,13 +82,21 @@ describe('a persistent question on 2026-07-28 rounds', () => {
     const q = await s.waitForQuestion(cookie, 'refund-A-1');
     await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { ok: true } }, { cookie });
     const round = (await first).result;
-    expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-1': { params: { message: 'A note for the customer?' } } } });
-    const done = await s.call('refund', { order: 'A-1' }, 'dana', { requestState: round.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { note: 'sorry' } } } });
+    expect(round).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'elicitation-1': { params: { message: 'A note for the customer?' } } },
+    });
+    const done = await s.call('refund', { order: 'A-1' }, 'dana', {
+      requestState: round.requestState,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { note: 'sorry' } } },
+    });
     expect(done.result?.structuredContent, JSON.stringify(done)).toEqual({ approved: true, note: 'sorry' });
     expect(asked).toBe(2);
     expect((await s.questions(cookie)).questions).toEqual([]);
     // A client cannot answer the persistent question itself: its persisted-N answer is not taken.
-    const sneaky = s.call('refund', { order: 'B-2' }, 'dana', { inputResponses: { 'persisted-1': { action: 'accept', content: { ok: true } } } });
+    const sneaky = s.call('refund', { order: 'B-2' }, 'dana', {
+      inputResponses: { 'persisted-1': { action: 'accept', content: { ok: true } } },
+    });
     const pending = await s.waitForQuestion(cookie, 'refund-B-2');
     await s.post(`/_frontmcp/questions/${pending.id}/answer`, { action: 'decline' }, { cookie });
     expect((await sneaky).result.resultType).toBe('input_required');
@@ -144,8 +159,12 @@ describe('the inbox routes', () => {
     const q = await pendingQuestion(s, dana);
     expect(q).toBeDefined();
     expect((await s.questions(eve)).questions).toEqual([]);
-    expect((await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, { cookie: eve })).status).toBe(404);
-    expect((await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, { cookie: dana })).status).toBe(200);
+    expect(
+      (await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, { cookie: eve })).status,
+    ).toBe(404);
+    expect(
+      (await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, { cookie: dana })).status,
+    ).toBe(200);
   });
 
   it('checks answers: 403 from another site, 415, 400 for bad JSON, actions and content, 404, and 409 for a second answer', async () => {
@@ -157,8 +176,12 @@ describe('the inbox routes', () => {
     expect(await status({ action: 'decline' }, { origin: 'http://localhost:9999' })).toBe(403);
     expect(await status({ action: 'decline' }, { origin: 'https://evil.example' })).toBe(403);
     expect(await status({ action: 'decline' }, { 'sec-fetch-site': 'cross-site' })).toBe(403);
-    expect((await s.request(path, { method: 'POST', cookie, headers: { 'content-type': 'text/plain' }, body: '{"action":"decline"}' })).status).toBe(415);
-    expect((await s.request(path, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: '{nope' })).status).toBe(400);
+    expect(
+      (await s.request(path, { method: 'POST', cookie, headers: { 'content-type': 'text/plain' }, body: '{"action":"decline"}' })).status,
+    ).toBe(415);
+    expect((await s.request(path, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: '{nope' })).status).toBe(
+      400,
+    );
     expect(await status({ action: 'approve' })).toBe(400);
     expect(await status({ action: 'accept', content: [] })).toBe(400);
     expect(await status({ action: 'accept', content: { approve: 'yes' } })).toBe(400);

@@ -5,7 +5,11 @@ import { parseConfig } from '../../src/server/config';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const build = (persistent: unknown, extra: Record<string, unknown> = {}) =>
-  createQuestionService(parseConfig({ info: { name: 's', version: '1' }, elicitation: { enabled: true, persistent }, ...extra }), undefined, quiet);
+  createQuestionService(
+    parseConfig({ info: { name: 's', version: '1' }, elicitation: { enabled: true, persistent }, ...extra }),
+    undefined,
+    quiet,
+  );
 
 describe('elicitation.persistent at startup', () => {
   it('is off unless set', async () => {
@@ -26,7 +30,11 @@ describe('elicitation.persistent at startup', () => {
   });
 
   it('needs elicitation.enabled', async () => {
-    const failure = createQuestionService(parseConfig({ info: { name: 's', version: '1' }, elicitation: { persistent: true } }), undefined, quiet);
+    const failure = createQuestionService(
+      parseConfig({ info: { name: 's', version: '1' }, elicitation: { persistent: true } }),
+      undefined,
+      quiet,
+    );
     await expect(failure).rejects.toThrow('Invalid elicitation.persistent: it needs elicitation.enabled: true');
   });
 

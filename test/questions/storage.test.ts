@@ -14,7 +14,11 @@ let n = 0;
 async function start(extra: Record<string, unknown>, env: Record<string, string> = {}) {
   const lines: string[] = [];
   const logger = { debug() {}, info: (m: string) => lines.push(m), warn() {}, error() {} };
-  const config = parseConfig({ info: { name: `store-${++n}`, version: '1' }, ...extra, elicitation: { enabled: true, persistent: true, ...(extra.elicitation as object) } });
+  const config = parseConfig({
+    info: { name: `store-${++n}`, version: '1' },
+    ...extra,
+    elicitation: { enabled: true, persistent: true, ...(extra.elicitation as object) },
+  });
   const service = await createQuestionService(config, env, logger);
   await service?.store.backend.close();
   return lines.find((l) => l.startsWith('Created question store')) ?? '';
@@ -58,8 +62,14 @@ describe('the store persistent questions are kept in', () => {
   });
 
   it('fails startup for storage it cannot open', async () => {
-    await expect(start({ elicitation: { persistent: { storage: { type: 'redis' } } } })).rejects.toThrow(/storage \{ type: 'redis' \} needs Redis options/);
-    await expect(start({ elicitation: { persistent: { storage: { type: 'redis', redis: { provider: 'vercel-kv' } } } } })).rejects.toThrow(InvalidQuestionStoreError);
-    await expect(start({ elicitation: { persistent: { storage: { type: 'redis', redis: 'http://x' } } } })).rejects.toThrow(/storage\.redis/);
+    await expect(start({ elicitation: { persistent: { storage: { type: 'redis' } } } })).rejects.toThrow(
+      /storage \{ type: 'redis' \} needs Redis options/,
+    );
+    await expect(start({ elicitation: { persistent: { storage: { type: 'redis', redis: { provider: 'vercel-kv' } } } } })).rejects.toThrow(
+      InvalidQuestionStoreError,
+    );
+    await expect(start({ elicitation: { persistent: { storage: { type: 'redis', redis: 'http://x' } } } })).rejects.toThrow(
+      /storage\.redis/,
+    );
   });
 });

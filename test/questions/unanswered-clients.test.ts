@@ -18,18 +18,24 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close().catch(() => {})));
 });
 
-type Handler = (params: { message: string }) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | boolean> }>;
+type Handler = (params: {
+  message: string;
+}) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | boolean> }>;
 
 async function v1(sub: string, handler?: (params: { message: string }, signal: AbortSignal) => Promise<any>) {
   const client = new V1Client({ name: 'v1-unanswered', version: '1.0.0' }, { capabilities: handler ? { elicitation: {} } : {} });
-  if (handler) client.setRequestHandler(ElicitRequestSchema, (request, extra) => handler(request.params as { message: string }, extra.signal));
+  if (handler)
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => handler(request.params as { message: string }, extra.signal));
   await client.connect(new V1Transport(s.url, { requestInit: { headers: { authorization: await s.authorization(sub) } } }));
   open.push(client);
   return client;
 }
 
 async function v2(sub: string, handler: Handler) {
-  const client = new V2Client({ name: 'v2-unanswered', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new V2Client(
+    { name: 'v2-unanswered', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   client.setRequestHandler('elicitation/create', (request) => handler(request.params as { message: string }));
   await client.connect(new V2Transport(s.url, { requestInit: { headers: { authorization: await s.authorization(sub) } } }));
   open.push(client);
@@ -51,7 +57,10 @@ describe('the official v1 client (2025-11-25)', () => {
     const q = await person.waitFor('Deploy 1.0?', true);
     expect(q.from).toEqual({ tool: 'deploy', reason: 'client-never-answered', afterMs: 300 });
     expect(cancelled).toBe(true); // the client was told its form is moot
-    expect(await person.answer(q.id, { action: 'accept', content: { approve: true, by: 'inbox' } })).toMatchObject({ status: 200, body: { delivered: 'waiting-call' } });
+    expect(await person.answer(q.id, { action: 'accept', content: { approve: true, by: 'inbox' } })).toMatchObject({
+      status: 200,
+      body: { delivered: 'waiting-call' },
+    });
     expect((await call).structuredContent).toEqual({ deployed: true, by: 'inbox' });
     expect(deploys.get('1.0')).toBe(1);
   });
@@ -61,20 +70,31 @@ describe('the official v1 client (2025-11-25)', () => {
     const client = await v1('ben', () => (asked++, never()));
     const first = await client.callTool({ name: 'deploy', arguments: { version: '1.1', waitMs: 900 } });
     expect(first.isError).toBe(true);
-    expect(meta(first)).toMatchObject({ code: 'QUESTION_PENDING', 'parley/inbox': { reason: 'client-never-answered', next: 'call-again-later' } });
-    expect(JSON.stringify(first.content)).toMatch(/did not answer this question within 0\.3 s, so it was put in the person's inbox.*call this tool again later/);
+    expect(meta(first)).toMatchObject({
+      code: 'QUESTION_PENDING',
+      'parley/inbox': { reason: 'client-never-answered', next: 'call-again-later' },
+    });
+    expect(JSON.stringify(first.content)).toMatch(
+      /did not answer this question within 0\.3 s, so it was put in the person's inbox.*call this tool again later/,
+    );
     const person = await s.person('ben');
     const q = await person.waitFor('Deploy 1.1?', false);
     expect(meta(first)['parley/inbox'].questionId).toBe(q.id);
     expect((await person.answer(q.id, { action: 'accept', content: { approve: true, by: 'inbox' } })).body.delivered).toBe('next-call');
-    expect((await client.callTool({ name: 'deploy', arguments: { version: '1.1' } })).structuredContent).toEqual({ deployed: true, by: 'inbox' });
+    expect((await client.callTool({ name: 'deploy', arguments: { version: '1.1' } })).structuredContent).toEqual({
+      deployed: true,
+      by: 'inbox',
+    });
     expect(asked).toBe(1);
     expect(deploys.get('1.1')).toBe(1);
   });
 
   it('that answers in time: its answer counts and nothing lands in the inbox', async () => {
     const client = await v1('ada', async () => ({ action: 'accept', content: { approve: true, by: 'client' } }));
-    expect((await client.callTool({ name: 'deploy', arguments: { version: '1.2' } })).structuredContent).toEqual({ deployed: true, by: 'client' });
+    expect((await client.callTool({ name: 'deploy', arguments: { version: '1.2' } })).structuredContent).toEqual({
+      deployed: true,
+      by: 'client',
+    });
     expect(await (await s.person('ada')).questions()).toEqual([]);
     expect(deploys.get('1.2')).toBe(1);
   });
@@ -105,7 +125,10 @@ describe('the official v2 client at 2026-07-28', () => {
     // The v2 client waits on its handler whatever the signal says: the first call is left behind (closed after the test).
     abort.abort();
     const next = await v2('dee', () => Promise.reject(new Error('the answer was in the inbox: nobody should be asked')));
-    expect((await next.callTool({ name: 'deploy', arguments: { version: '3.0' } })).structuredContent).toEqual({ deployed: true, by: 'inbox' });
+    expect((await next.callTool({ name: 'deploy', arguments: { version: '3.0' } })).structuredContent).toEqual({
+      deployed: true,
+      by: 'inbox',
+    });
     expect(deploys.get('3.0')).toBe(1);
     expect(await person.questions()).toEqual([]);
   });
@@ -116,7 +139,10 @@ describe('the official v2 client at 2026-07-28', () => {
     const late = await v2('eve', async () => {
       const q = await person.waitFor('Deploy 4.0?');
       await person.answer(q.id, { action: 'accept', content: { approve: true, by: 'inbox' } });
-      expect((await other.callTool({ name: 'deploy', arguments: { version: '4.0' } })).structuredContent).toEqual({ deployed: true, by: 'inbox' });
+      expect((await other.callTool({ name: 'deploy', arguments: { version: '4.0' } })).structuredContent).toEqual({
+        deployed: true,
+        by: 'inbox',
+      });
       return { action: 'accept', content: { approve: true, by: 'client' } };
     });
     const retried = await late.callTool({ name: 'deploy', arguments: { version: '4.0' } });
@@ -133,7 +159,10 @@ describe('the official v2 client at 2026-07-28', () => {
       await person.answer(q.id, { action: 'accept', content: { approve: true, by: 'inbox' } });
       return { action: 'accept', content: { approve: true, by: 'client' } };
     });
-    expect((await client.callTool({ name: 'deploy', arguments: { version: '5.0' } })).structuredContent).toEqual({ deployed: true, by: 'inbox' });
+    expect((await client.callTool({ name: 'deploy', arguments: { version: '5.0' } })).structuredContent).toEqual({
+      deployed: true,
+      by: 'inbox',
+    });
     expect(deploys.get('5.0')).toBe(1);
     expect(await person.questions()).toEqual([]);
   });
@@ -145,7 +174,10 @@ describe('the official v2 client at 2026-07-28', () => {
       id = (await person.waitFor('Deploy 6.0?')).id;
       return { action: 'accept', content: { approve: true, by: 'client' } };
     });
-    expect((await client.callTool({ name: 'deploy', arguments: { version: '6.0' } })).structuredContent).toEqual({ deployed: true, by: 'client' });
+    expect((await client.callTool({ name: 'deploy', arguments: { version: '6.0' } })).structuredContent).toEqual({
+      deployed: true,
+      by: 'client',
+    });
     expect(await person.questions()).toEqual([]);
     expect((await person.answer(id, { action: 'accept', content: { approve: true, by: 'inbox' } })).status).toBe(409);
     expect(deploys.get('6.0')).toBe(1);

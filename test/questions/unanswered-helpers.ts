@@ -14,7 +14,9 @@ export const deploys = new Map<string, number>();
 @Tool({ name: 'deploy', inputSchema: { version: z.string(), waitMs: z.number().int().positive().optional() } })
 class Deploy extends ToolContext {
   async execute({ version, waitMs }: { version: string; waitMs?: number }) {
-    const answer = await this.elicit(`Deploy ${version}?`, z.object({ approve: z.boolean(), by: z.string().optional() }), { ttl: waitMs ?? 4_000 });
+    const answer = await this.elicit(`Deploy ${version}?`, z.object({ approve: z.boolean(), by: z.string().optional() }), {
+      ttl: waitMs ?? 4_000,
+    });
     if (answer.status !== 'accept' || !answer.content?.approve) return { deployed: false };
     deploys.set(version, (deploys.get(version) ?? 0) + 1);
     return { deployed: true, by: answer.content.by };
@@ -55,7 +57,10 @@ export interface Person {
 }
 
 let n = 0;
-export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {}, serveOptions: { accessLog?: boolean } = {}): Promise<PolicyServer> {
+export async function policyServer(
+  overrides: Partial<FrontMcpConfigInput> = {},
+  serveOptions: { accessLog?: boolean } = {},
+): Promise<PolicyServer> {
   const name = `unanswered-${process.pid}-${++n}`;
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   const config: FrontMcpConfigInput = {
@@ -73,11 +78,20 @@ export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {},
   const person = async (sub: string): Promise<Person> => {
     const { code } = await LoopbackTokenAuth.createCode({ subject: `principal:${ISSUER}#${sub}`, server: name });
     const post = (path: string, body: unknown, cookie?: string) =>
-      fetch(`${url.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url.origin, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+      fetch(`${url.origin}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url.origin, ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(body),
+      });
     const signedIn = await post('/_frontmcp/sign-in', { code });
     if (signedIn.status !== 204) throw new Error(`sign-in failed: ${signedIn.status}`);
     const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
-    const questions = async () => ((await (await fetch(`${url.origin}/_frontmcp/questions`, { headers: { cookie } })).json()) as { questions: Array<Record<string, any>> }).questions;
+    const questions = async () =>
+      (
+        (await (await fetch(`${url.origin}/_frontmcp/questions`, { headers: { cookie } })).json()) as {
+          questions: Array<Record<string, any>>;
+        }
+      ).questions;
     return {
       questions,
       async waitFor(message, waiting) {
@@ -95,7 +109,11 @@ export async function policyServer(overrides: Partial<FrontMcpConfigInput> = {},
     };
   };
   const call = async (sub: string, tool: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    const request = mcpRequest('tools/call', { name: tool, arguments: args, ...extra }, { url: server.url, headers: { authorization: await bearer(sub, SECRET, ISSUER) } });
+    const request = mcpRequest(
+      'tools/call',
+      { name: tool, arguments: args, ...extra },
+      { url: server.url, headers: { authorization: await bearer(sub, SECRET, ISSUER) } },
+    );
     const body = (await (await fetch(request)).json()) as { result?: Record<string, any>; error?: unknown };
     if (!body.result) throw new Error(`no result: ${JSON.stringify(body)}`);
     return body.result;

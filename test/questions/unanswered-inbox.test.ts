@@ -7,7 +7,15 @@ import { runInbox } from '../../src/cli/inbox';
 import { meta } from '../helpers/requests';
 import { ISSUER, policyServer, type PolicyServer } from './unanswered-helpers';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 let s: PolicyServer;
 let browser: Browser;
 beforeAll(async () => {
@@ -47,7 +55,12 @@ describe('parley inbox', () => {
     let stdout = '';
     const sink = { isTTY: false, write: (text: string) => ((stdout += text), true) } as unknown as NodeJS.WriteStream;
     const stdin = Readable.from(['']) as unknown as NodeJS.ReadStream;
-    const exit = await runInbox(['--url', s.url.origin], { stdin, stdout: sink, stderr: sink, env: { FRONTMCP_INBOX_LINK: `${s.url.origin}/_frontmcp/inbox#code=${code}` } });
+    const exit = await runInbox(['--url', s.url.origin], {
+      stdin,
+      stdout: sink,
+      stderr: sink,
+      env: { FRONTMCP_INBOX_LINK: `${s.url.origin}/_frontmcp/inbox#code=${code}` },
+    });
     expect(exit, stdout).toBe(0);
     expect(stdout).toContain('Deploy 9.3?');
     expect(stdout).toContain('  from deploy · asked in the client and in the inbox at once; the first answer counts');

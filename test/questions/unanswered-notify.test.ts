@@ -52,7 +52,11 @@ async function serverWith(notify: unknown, logs: string[] = []): Promise<PolicyS
   const log = (line: string) => logs.push(line);
   const s = await policyServer({
     logger: { debug: log, info: log, warn: log, error: log },
-    elicitation: { enabled: true, persistent: { storage: { type: 'memory' }, notify: notify as never }, unanswered: { afterMs: 300, then: 'inbox' } },
+    elicitation: {
+      enabled: true,
+      persistent: { storage: { type: 'memory' }, notify: notify as never },
+      unanswered: { afterMs: 300, then: 'inbox' },
+    },
   });
   cleanups.push(() => s.close());
   return s;
@@ -127,7 +131,11 @@ describe('persistent.notify as a webhook', () => {
     const { link } = JSON.parse(hook.received[0]!.body) as { link: string };
     expect(link).toMatch(new RegExp(`^${s.url.origin}/_frontmcp/inbox#code=`));
     const code = new URL(link).hash.slice('#code='.length);
-    const signIn = await fetch(`${s.url.origin}/_frontmcp/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: s.url.origin }, body: JSON.stringify({ code }) });
+    const signIn = await fetch(`${s.url.origin}/_frontmcp/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: s.url.origin },
+      body: JSON.stringify({ code }),
+    });
     expect(signIn.status).toBe(204);
   });
 });

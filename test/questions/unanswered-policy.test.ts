@@ -12,23 +12,47 @@ import { deploys, policyServer, type PolicyServer } from './unanswered-helpers';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const startup = (elicitation: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  Promise.resolve().then(() => createQuestionService(parseConfig({ info: { name: 's', version: '1' }, elicitation: { enabled: true, ...elicitation }, ...extra }), undefined, quiet));
+  Promise.resolve().then(() =>
+    createQuestionService(
+      parseConfig({ info: { name: 's', version: '1' }, elicitation: { enabled: true, ...elicitation }, ...extra }),
+      undefined,
+      quiet,
+    ),
+  );
 
 describe('elicitation.unanswered and persistent.notify at startup', () => {
   it.each([
-    ["then: 'inbox' without persistent questions", { unanswered: { then: 'inbox' } }, /elicitation\.unanswered: then: 'inbox' needs persistent questions/],
+    [
+      "then: 'inbox' without persistent questions",
+      { unanswered: { then: 'inbox' } },
+      /elicitation\.unanswered: then: 'inbox' needs persistent questions/,
+    ],
     ['an unknown then', { unanswered: { then: 'later' } }, /elicitation\.unanswered\.then: /],
     ['a negative afterMs', { unanswered: { afterMs: -5, then: 'fail' } }, /elicitation\.unanswered\.afterMs: /],
     ['an unknown option', { unanswered: { then: 'fail', retry: true } }, /elicitation\.unanswered: Unrecognized key/],
-    ['a notify URL over plain http to another host', { persistent: { storage: { type: 'memory' }, notify: { url: 'http://hooks.example/x', secret: 'x'.repeat(20) } } }, /notify\.url: must be https/],
-    ['a short notify secret', { persistent: { storage: { type: 'memory' }, notify: { url: 'https://hooks.example/x', secret: 'short' } } }, /notify\.secret: must be at least 16 characters/],
-    ['a notify that is neither', { persistent: { storage: { type: 'memory' }, notify: 'https://hooks.example/x' } }, /notify: expected a function, or \{ url, secret/],
+    [
+      'a notify URL over plain http to another host',
+      { persistent: { storage: { type: 'memory' }, notify: { url: 'http://hooks.example/x', secret: 'x'.repeat(20) } } },
+      /notify\.url: must be https/,
+    ],
+    [
+      'a short notify secret',
+      { persistent: { storage: { type: 'memory' }, notify: { url: 'https://hooks.example/x', secret: 'short' } } },
+      /notify\.secret: must be at least 16 characters/,
+    ],
+    [
+      'a notify that is neither',
+      { persistent: { storage: { type: 'memory' }, notify: 'https://hooks.example/x' } },
+      /notify: expected a function, or \{ url, secret/,
+    ],
   ])('fails with a clear error for %s', async (_, elicitation, message) => {
     await expect(startup(elicitation)).rejects.toThrow(message);
   });
 
   it('refuses includeLink without people auth, and starts with then: fail alone', async () => {
-    const failure = startup({ persistent: { storage: { type: 'memory' }, notify: { url: 'https://hooks.example/x', secret: 'x'.repeat(20), includeLink: true } } });
+    const failure = startup({
+      persistent: { storage: { type: 'memory' }, notify: { url: 'https://hooks.example/x', secret: 'x'.repeat(20), includeLink: true } },
+    });
     await expect(failure).rejects.toBeInstanceOf(InvalidQuestionStoreError);
     await expect(failure).rejects.toThrow(/notify\.includeLink needs people auth/);
     await expect(startup({ unanswered: { then: 'fail' } })).resolves.toBeUndefined();
@@ -75,14 +99,17 @@ async function v1(server: PolicyServer, sub: string, answer?: () => Promise<any>
 const never = () => new Promise<never>(() => {});
 
 describe("then: 'fail' and per-call options, with the official v1 client", () => {
-  it("fails a call whose client never answers with QUESTION_UNANSWERED, and one that cannot show forms with ELICITATION_NOT_SUPPORTED", async () => {
+  it('fails a call whose client never answers with QUESTION_UNANSWERED, and one that cannot show forms with ELICITATION_NOT_SUPPORTED', async () => {
     const failing = await started({ elicitation: { enabled: true, unanswered: { afterMs: 200, then: 'fail' } } });
     const silent = await v1(failing, 'nia', never);
     const result = await silent.callTool({ name: 'deploy', arguments: { version: '8.0' } });
     expect(result).toMatchObject({ isError: true, _meta: { code: 'QUESTION_UNANSWERED' } });
     expect(JSON.stringify(result.content)).toContain('did not answer this question within 0.2 s');
     const formless = await v1(failing, 'nia');
-    expect(await formless.callTool({ name: 'deploy', arguments: { version: '8.0' } })).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
+    expect(await formless.callTool({ name: 'deploy', arguments: { version: '8.0' } })).toMatchObject({
+      isError: true,
+      _meta: { code: 'ELICITATION_NOT_SUPPORTED' },
+    });
   });
 
   it('takes the fallback as before with unanswered: false, and refuses a malformed option', async () => {
@@ -92,7 +119,9 @@ describe("then: 'fail' and per-call options, with the official v1 client", () =>
     expect((fallback._meta as Record<string, unknown>).elicitationPending).toBeDefined();
     const bad = await formless.callTool({ name: 'ask_with', arguments: { unanswered: { then: 'sometimes' } } });
     expect(bad).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
-    expect(JSON.stringify(bad.content)).toMatch(/unanswered must be false or \{ afterMs\?: positive integer ms, then\?: 'inbox' \| 'fail' \}/);
+    expect(JSON.stringify(bad.content)).toMatch(
+      /unanswered must be false or \{ afterMs\?: positive integer ms, then\?: 'inbox' \| 'fail' \}/,
+    );
   });
 });
 
@@ -114,15 +143,33 @@ describe('2026-07-28 paths', () => {
     expect(Object.keys(round1.inputRequests)).toEqual(['elicitation-1']);
     const first = await person.waitFor('Release 8.2?');
     await person.answer(first.id, { action: 'accept', content: { approve: true, by: 'inbox' } });
-    const round2 = await s.call('quin', 'release', { version: '8.2' }, { requestState: round1.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { approve: true, by: 'client' } } } });
+    const round2 = await s.call(
+      'quin',
+      'release',
+      { version: '8.2' },
+      {
+        requestState: round1.requestState,
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { approve: true, by: 'client' } } },
+      },
+    );
     expect(Object.keys(round2.inputRequests)).toEqual(['elicitation-2']);
     expect((await person.questions()).map((q) => q.message)).toEqual(['Release notes for 8.2?']);
-    const done = await s.call('quin', 'release', { version: '8.2' }, { requestState: round2.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { notes: 'fast' } } } });
+    const done = await s.call(
+      'quin',
+      'release',
+      { version: '8.2' },
+      { requestState: round2.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { notes: 'fast' } } } },
+    );
     expect(done.structuredContent).toEqual({ released: true, by: 'inbox', notes: 'fast' });
     expect(await person.questions()).toEqual([]);
     expect(deploys.get('release-8.2')).toBe(1);
     // The same last retry sent again: both questions are settled in its state, and nothing is claimed twice.
-    const replay = await s.call('quin', 'release', { version: '8.2' }, { requestState: round2.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { notes: 'fast' } } } });
+    const replay = await s.call(
+      'quin',
+      'release',
+      { version: '8.2' },
+      { requestState: round2.requestState, inputResponses: { 'elicitation-2': { action: 'accept', content: { notes: 'fast' } } } },
+    );
     expect(replay).toMatchObject({ isError: true, _meta: { code: 'QUESTION_ALREADY_ANSWERED' } });
     // A client cannot erase what the state keeps for the inbox by sending that key itself.
     const erasing = { 'elicitation-2': { action: 'accept', content: { notes: 'again' } }, 'inbox-elicitation-2': { action: 'accept' } };
@@ -155,7 +202,11 @@ describe('what hooks and the access log record', () => {
     const person = await s.person('rae');
     const q = await person.waitFor('Deploy 8.3?');
     expect(moves[0]!.questionId).toBe(q.id);
-    expect(lines.some((l) => /tools\/call deploy → tool error QUESTION_PENDING \[inbox: client-never-answered\]: The client did not answer/.test(l))).toBe(true);
+    expect(
+      lines.some((l) =>
+        /tools\/call deploy → tool error QUESTION_PENDING \[inbox: client-never-answered\]: The client did not answer/.test(l),
+      ),
+    ).toBe(true);
     await person.answer(q.id, { action: 'decline' });
     expect((await silent.callTool({ name: 'deploy', arguments: { version: '8.3' } })).structuredContent).toEqual({ deployed: false });
     expect(answers.map((a) => [a.key, a.result.status, a.answeredIn])).toEqual([['elicitation-1', 'decline', 'inbox']]);

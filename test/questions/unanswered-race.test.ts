@@ -17,14 +17,20 @@ const from = { tool: 'deploy', reason: 'filed-with-round' as const };
 const ROUNDS = 25;
 
 const BACKENDS: Array<[string, () => Promise<[StoreBackend, StoreBackend]>]> = [
-  ['memory', async () => {
-    const shared = memoryStore();
-    return [shared, shared];
-  }],
-  ['SQLite', async () => {
-    const path = file('race.sqlite');
-    return [keep(await createSqliteStore({ path })), keep(await createSqliteStore({ path }))];
-  }],
+  [
+    'memory',
+    async () => {
+      const shared = memoryStore();
+      return [shared, shared];
+    },
+  ],
+  [
+    'SQLite',
+    async () => {
+      const path = file('race.sqlite');
+      return [keep(await createSqliteStore({ path })), keep(await createSqliteStore({ path }))];
+    },
+  ],
   ['Redis', async () => [keep(await createRedisStore(redis().url, {})), keep(await createRedisStore(redis().url, {}))]],
 ];
 
@@ -48,7 +54,10 @@ describe.each(BACKENDS)('the client retry and the inbox answer racing on %s', (n
       };
       const answering = () => inbox.answer(subject, id, { action: 'accept', content: { approve: true }, answeredAt: Date.now() });
       // Each starts first in turn, so both ways of losing the race are taken.
-      const [claim, answered] = i % 2 ? await Promise.all([claiming(), answering()]) : await Promise.all([answering(), claiming()]).then(([a, c]) => [c, a] as const);
+      const [claim, answered] =
+        i % 2
+          ? await Promise.all([claiming(), answering()])
+          : await Promise.all([answering(), claiming()]).then(([a, c]) => [c, a] as const);
       // What any later call of the key could still take.
       const question = await inbox.byId(subject, id);
       const left = question ? await takeIfAnswered(inbox, subject, question) : undefined;

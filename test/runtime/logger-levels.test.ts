@@ -8,7 +8,10 @@ afterEach(() => {
   delete (globalThis as { EdgeRuntime?: unknown }).EdgeRuntime;
 });
 
-const spies = () => Object.fromEntries((['debug', 'info', 'warn', 'error', 'log'] as const).map((m) => [m, vi.spyOn(console, m).mockImplementation(() => {})]));
+const spies = () =>
+  Object.fromEntries(
+    (['debug', 'info', 'warn', 'error', 'log'] as const).map((m) => [m, vi.spyOn(console, m).mockImplementation(() => {})]),
+  );
 
 it('on Node, every level goes to console.error', () => {
   const spy = spies();

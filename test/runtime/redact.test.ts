@@ -6,7 +6,9 @@ const SECRET = 'Canary/Pass+word=9';
 
 describe('redaction', () => {
   it('hides the credentials of any URL, the long bearer tokens and password= query parts', () => {
-    expect(redactText('Could not connect to Redis at redis://:hunter22@127.0.0.1:6379/0')).toBe('Could not connect to Redis at redis://***@127.0.0.1:6379/0');
+    expect(redactText('Could not connect to Redis at redis://:hunter22@127.0.0.1:6379/0')).toBe(
+      'Could not connect to Redis at redis://***@127.0.0.1:6379/0',
+    );
     expect(redactText('rediss://default:pw@h.example and https://user@h2')).toBe('rediss://***@h.example and https://***@h2');
     expect(redactText('authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.sig')).toBe('authorization: Bearer ***');
     expect(redactText('A bearer token is required')).toBe('A bearer token is required');
@@ -17,7 +19,14 @@ describe('redaction', () => {
   it('hides a known value as it is, URL-encoded, base64, base64url and hex', () => {
     const redact = createRedactor([SECRET, 'short']);
     const bytes = Buffer.from(SECRET);
-    for (const form of [SECRET, encodeURIComponent(SECRET), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('hex').toUpperCase()])
+    for (const form of [
+      SECRET,
+      encodeURIComponent(SECRET),
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex'),
+      bytes.toString('hex').toUpperCase(),
+    ])
       expect(redact.text(`x ${form} y`)).toBe('x *** y');
     expect(redact.text('a short word')).toBe('a short word'); // too short to scrub by value
   });
@@ -26,7 +35,11 @@ describe('redaction', () => {
     const redact = createRedactor([SECRET]);
     const cause = Object.assign(new Error(`WRONGPASS for ${SECRET}`), { command: { name: 'auth', args: [SECRET] } });
     const error = new Error('Could not connect to redis://:x1y2z3@h:1', { cause });
-    const copy = redact.value({ error, options: { host: 'h', password: 'anything', tls: { key: 'PEM' } }, list: [`Bearer ${'a'.repeat(20)}`] }) as any;
+    const copy = redact.value({
+      error,
+      options: { host: 'h', password: 'anything', tls: { key: 'PEM' } },
+      list: [`Bearer ${'a'.repeat(20)}`],
+    }) as any;
     const text = JSON.stringify(copy) + String(copy.error.stack) + String(copy.error.cause.stack);
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('x1y2z3');

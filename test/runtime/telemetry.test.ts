@@ -39,7 +39,14 @@ describe('OpenTelemetry spans', () => {
     const first = await read(await handler(mcpRequest('tools/call', { name: 'ask_pin', arguments: {} })));
     expect(first.body.result.resultType).toBe('input_required');
     const second = await read(
-      await handler(mcpRequest('tools/call', { name: 'ask_pin', arguments: {}, requestState: first.body.result.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { pin: '4321' } } } })),
+      await handler(
+        mcpRequest('tools/call', {
+          name: 'ask_pin',
+          arguments: {},
+          requestState: first.body.result.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { pin: '4321' } } },
+        }),
+      ),
     );
     expect(second.body.result.structuredContent).toEqual({ status: 'accept', ok: true });
 
@@ -48,7 +55,14 @@ describe('OpenTelemetry spans', () => {
     expect(requests).toHaveLength(2);
     expect(tools).toHaveLength(2);
     expect(requests.map((s) => s.attributes)).toEqual([
-      expect.objectContaining({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'ask_pin', 'parley.protocol.era': 'modern', 'mcp.protocol.version': '2026-07-28', 'parley.result.type': 'input_required', 'parley.round': 1 }),
+      expect.objectContaining({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'ask_pin',
+        'parley.protocol.era': 'modern',
+        'mcp.protocol.version': '2026-07-28',
+        'parley.result.type': 'input_required',
+        'parley.round': 1,
+      }),
       expect.objectContaining({ 'parley.result.type': 'complete', 'parley.round': 2 }),
     ]);
     for (const [i, tool] of tools.entries()) {
@@ -57,7 +71,13 @@ describe('OpenTelemetry spans', () => {
     }
     expect(tools[0]!.events.map((e) => e.name)).toEqual(['parley.question.asked']);
     expect(tools[1]!.events.map((e) => e.name)).toEqual(['parley.question.answered']);
-    expect(tools[1]!.events[0]!.attributes).toEqual({ 'gen_ai.tool.name': 'ask_pin', 'parley.question.key': 'elicitation-1', 'parley.question.mode': 'form', 'parley.protocol.era': 'modern', 'parley.store.kind': 'request-state' });
+    expect(tools[1]!.events[0]!.attributes).toEqual({
+      'gen_ai.tool.name': 'ask_pin',
+      'parley.question.key': 'elicitation-1',
+      'parley.question.mode': 'form',
+      'parley.protocol.era': 'modern',
+      'parley.store.kind': 'request-state',
+    });
     noSecrets();
     await handler.close?.();
   });
@@ -79,24 +99,41 @@ describe('OpenTelemetry spans', () => {
       expect((await client.callTool({ name: 'ask_pin', arguments: {} })).structuredContent).toEqual({ status: 'decline', ok: false });
       await client.close();
 
-      expect(named('initialize')[0]!.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'parley.protocol.era': 'legacy', 'mcp.protocol.version': '2025-11-25' });
+      expect(named('initialize')[0]!.attributes).toMatchObject({
+        'mcp.method.name': 'initialize',
+        'parley.protocol.era': 'legacy',
+        'mcp.protocol.version': '2025-11-25',
+      });
       const requests = named('tools/call ask_pin');
       const tools = named('execute_tool ask_pin');
       expect(requests).toHaveLength(2);
-      expect(requests[0]!.attributes).toMatchObject({ 'parley.protocol.era': 'legacy', 'mcp.protocol.version': '2025-11-25', 'parley.result.type': 'complete' });
+      expect(requests[0]!.attributes).toMatchObject({
+        'parley.protocol.era': 'legacy',
+        'mcp.protocol.version': '2025-11-25',
+        'parley.result.type': 'complete',
+      });
       expect(requests[0]!.attributes['parley.round']).toBeUndefined();
       expect(tools.map(parentOf)).toEqual(requests.map((s) => s.spanContext().spanId));
       expect(tools.map((t) => t.events.map((e) => e.name))).toEqual([
         ['parley.question.asked', 'parley.question.answered'],
         ['parley.question.asked', 'parley.question.declined'],
       ]);
-      expect(tools[0]!.events[1]!.attributes).toMatchObject({ 'parley.protocol.era': 'legacy', 'parley.store.kind': 'memory', 'parley.question.key': 'elicitation-1' });
+      expect(tools[0]!.events[1]!.attributes).toMatchObject({
+        'parley.protocol.era': 'legacy',
+        'parley.store.kind': 'memory',
+        'parley.question.key': 'elicitation-1',
+      });
       noSecrets();
     });
   });
 
   it('records nothing with telemetry: false', async () => {
-    const handler = createFetchHandler({ info: { name: 'Pins', version: '1.0.0' }, apps: [Pins], elicitation: { enabled: true }, telemetry: false });
+    const handler = createFetchHandler({
+      info: { name: 'Pins', version: '1.0.0' },
+      apps: [Pins],
+      elicitation: { enabled: true },
+      telemetry: false,
+    });
     await read(await handler(mcpRequest('tools/list')));
     expect(spans()).toEqual([]);
   });

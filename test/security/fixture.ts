@@ -1,7 +1,18 @@
 // The server a hostile client attacks in test/security: the help desk's close_ticket (a tool that asks), a prompt,
 // resources with a completing template, a tool whose header-mirrored properties carry prototype names, and tools
 // that ask with a hand-written form or a question key the caller names.
-import { App, Prompt, PromptContext, Resource, ResourceContext, ResourceTemplate, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
+import {
+  App,
+  Prompt,
+  PromptContext,
+  Resource,
+  ResourceContext,
+  ResourceTemplate,
+  Tool,
+  ToolContext,
+  z,
+  type FrontMcpConfigInput,
+} from 'parley-mcp';
 import { CloseTicket } from '../../examples/help-desk/tools/close-ticket.tool';
 
 /** Names every plain object answers to through Object.prototype (and `prototype`, which functions have). */
@@ -22,7 +33,11 @@ export const PROTOTYPE_NAMES = [
 /** What an answer must never show: the internal server object, its config or its tables. */
 export const INTERNAL = ['"config"', '"stateKey"', '"toolList"', '"logger"', '"elicitationStore"', '"production"', '"changes"'];
 
-@Prompt({ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: false, complete: (typed) => ['Ada', 'Alan'].filter((n) => n.startsWith(typed)) }] })
+@Prompt({
+  name: 'greet',
+  description: 'Greets someone',
+  arguments: [{ name: 'who', required: false, complete: (typed) => ['Ada', 'Alan'].filter((n) => n.startsWith(typed)) }],
+})
 class Greet extends PromptContext {
   execute(args: Record<string, string>) {
     return `Hello ${args.who ?? 'you'}`;
@@ -30,7 +45,11 @@ class Greet extends PromptContext {
 }
 
 // Every prototype name but __proto__ (which no JSON body can carry) as a required argument.
-@Prompt({ name: 'needs', description: 'Needs every argument', arguments: PROTOTYPE_NAMES.filter((n) => n !== '__proto__').map((name) => ({ name, required: true })) })
+@Prompt({
+  name: 'needs',
+  description: 'Needs every argument',
+  arguments: PROTOTYPE_NAMES.filter((n) => n !== '__proto__').map((name) => ({ name, required: true })),
+})
 class Needs extends PromptContext {
   execute(args: Record<string, string>) {
     return `got ${Object.keys(args).sort().join(',')}`;
@@ -44,7 +63,11 @@ class Status extends ResourceContext {
   }
 }
 
-@ResourceTemplate({ uriTemplate: 'notes://{owner}', name: 'Notes', complete: { owner: (typed: string) => ['ada', 'alan'].filter((n) => n.startsWith(typed)) } })
+@ResourceTemplate({
+  uriTemplate: 'notes://{owner}',
+  name: 'Notes',
+  complete: { owner: (typed: string) => ['ada', 'alan'].filter((n) => n.startsWith(typed)) },
+})
 class Notes extends ResourceContext<{ owner: string }> {
   execute(_uri: string, { owner }: { owner: string }) {
     return `notes of ${owner}`;
@@ -62,13 +85,21 @@ class Mirrored extends ToolContext {
   }
 }
 
-@Tool({ name: 'ask_field', description: 'Asks for one required field, named by the caller, with a hand-written form', inputSchema: { field: z.string() } })
+@Tool({
+  name: 'ask_field',
+  description: 'Asks for one required field, named by the caller, with a hand-written form',
+  inputSchema: { field: z.string() },
+})
 class AskField extends ToolContext {
   async execute({ field }: { field: string }) {
     const form = { type: 'object' as const, properties: Object.fromEntries([[field, { type: 'string' }]]), required: [field] };
     const answer = await this.elicit(`Give ${field}`, form);
     const content = (answer.content ?? {}) as Record<string, unknown>;
-    return { status: answer.status, own: Object.hasOwn(content, field), value: Object.hasOwn(content, field) ? String(content[field]) : null };
+    return {
+      status: answer.status,
+      own: Object.hasOwn(content, field),
+      value: Object.hasOwn(content, field) ? String(content[field]) : null,
+    };
   }
 }
 

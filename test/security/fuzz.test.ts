@@ -29,13 +29,70 @@ function prng(seed: number) {
 type Random = ReturnType<typeof prng>;
 
 const METHODS = [
-  'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/read', 'resources/templates/list',
-  'completion/complete', 'server/discover', 'ping', 'initialize', 'logging/setLevel', 'resources/subscribe', 'notifications/cancelled',
-  'notifications/initialized', 'sampling/createMessage', 'elicitation/create', 'tools/', '/', 'TOOLS/LIST', 'tools/list ', '',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'completion/complete',
+  'server/discover',
+  'ping',
+  'initialize',
+  'logging/setLevel',
+  'resources/subscribe',
+  'notifications/cancelled',
+  'notifications/initialized',
+  'sampling/createMessage',
+  'elicitation/create',
+  'tools/',
+  '/',
+  'TOOLS/LIST',
+  'tools/list ',
+  '',
   ...PROTOTYPE_NAMES,
 ];
-const KEYS = ['name', 'arguments', 'uri', 'ref', 'argument', 'inputResponses', 'requestState', 'level', 'cursor', 'requestId', 'elicitId', 'action', 'content', 'type', 'protocolVersion', 'capabilities', 'elicitation', 'elicitation-1', 'id', 'key', 'field', ...PROTOTYPE_NAMES];
-const NAMES = ['close_ticket', 'mirrored', 'ask_field', 'ask_keyed', 'sendElicitationResult', 'greet', 'desk://status', 'notes://ada', 'notes://{owner}', 'ref/prompt', 'ref/resource', 'T-1', 'accept', 'debug'];
+const KEYS = [
+  'name',
+  'arguments',
+  'uri',
+  'ref',
+  'argument',
+  'inputResponses',
+  'requestState',
+  'level',
+  'cursor',
+  'requestId',
+  'elicitId',
+  'action',
+  'content',
+  'type',
+  'protocolVersion',
+  'capabilities',
+  'elicitation',
+  'elicitation-1',
+  'id',
+  'key',
+  'field',
+  ...PROTOTYPE_NAMES,
+];
+const NAMES = [
+  'close_ticket',
+  'mirrored',
+  'ask_field',
+  'ask_keyed',
+  'sendElicitationResult',
+  'greet',
+  'desk://status',
+  'notes://ada',
+  'notes://{owner}',
+  'ref/prompt',
+  'ref/resource',
+  'T-1',
+  'accept',
+  'debug',
+];
 const ASCII = ' !#$%&()*+,-./0123456789:;<=>?@ABCXYZ[]^_`abcxyz{|}~';
 
 function text(r: Random): string {
@@ -44,7 +101,10 @@ function text(r: Random): string {
   if (kind === 1) return r.pick(PROTOTYPE_NAMES);
   if (kind === 2) return '';
   if (kind === 3) return 'x'.repeat(r.int(3000));
-  if (kind === 4) return String.fromCodePoint(...Array.from({ length: 1 + r.int(8) }, () => r.pick([0x0, 0x7f, 0xe9, 0x202e, 0xfeff, 0x1f600, 0xd800 + r.int(2)])));
+  if (kind === 4)
+    return String.fromCodePoint(
+      ...Array.from({ length: 1 + r.int(8) }, () => r.pick([0x0, 0x7f, 0xe9, 0x202e, 0xfeff, 0x1f600, 0xd800 + r.int(2)])),
+    );
   return Array.from({ length: r.int(12) }, () => r.pick([...ASCII])).join('');
 }
 
@@ -71,25 +131,49 @@ function params(r: Random, method: string, modern: boolean): Record<string, unkn
   if (r.chance(0.3)) p.uri = r.pick(NAMES);
   if (r.chance(0.4)) p.arguments = r.chance(0.8) ? object(r, 2) : value(r, 2);
   if (method === 'completion/complete' && r.chance(0.7)) {
-    p.ref = r.chance(0.5) ? { type: 'ref/prompt', name: r.pick(['greet', ...PROTOTYPE_NAMES]) } : { type: 'ref/resource', uri: r.pick(['notes://{owner}', 'x']) };
+    p.ref = r.chance(0.5)
+      ? { type: 'ref/prompt', name: r.pick(['greet', ...PROTOTYPE_NAMES]) }
+      : { type: 'ref/resource', uri: r.pick(['notes://{owner}', 'x']) };
     p.argument = { name: r.pick(['who', 'owner', ...PROTOTYPE_NAMES]), value: text(r) };
   }
-  if (r.chance(0.3)) p.inputResponses = Object.fromEntries([[r.pick(['elicitation-1', ...PROTOTYPE_NAMES]), r.chance(0.7) ? { action: r.pick(['accept', 'decline', 'x']), content: object(r, 3) } : value(r, 3)]]);
+  if (r.chance(0.3))
+    p.inputResponses = Object.fromEntries([
+      [
+        r.pick(['elicitation-1', ...PROTOTYPE_NAMES]),
+        r.chance(0.7) ? { action: r.pick(['accept', 'decline', 'x']), content: object(r, 3) } : value(r, 3),
+      ],
+    ]);
   if (r.chance(0.2)) p.requestState = r.chance(0.5) ? text(r) : `${text(r)}.${'A'.repeat(43)}`;
-  if (modern && r.chance(0.85)) p._meta = r.chance(0.85) ? { ...meta(r.chance(0.7) ? { elicitation: {} } : object(r, 3)), ...object(r, 3) } : value(r, 2);
+  if (modern && r.chance(0.85))
+    p._meta = r.chance(0.85) ? { ...meta(r.chance(0.7) ? { elicitation: {} } : object(r, 3)), ...object(r, 3) } : value(r, 2);
   return p;
 }
 
 /** One random body: mostly JSON-RPC requests, sometimes notifications, responses, batches or not JSON at all. */
 function body(r: Random, modern: boolean): { text: string; method?: string; name?: string } {
   const roll = r.int(20);
-  if (roll === 0) return { text: r.pick(['', '{', 'null', '[]', '"x"', '{"jsonrpc":"2.0"', '\u0000', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}{}']) };
+  if (roll === 0)
+    return {
+      text: r.pick(['', '{', 'null', '[]', '"x"', '{"jsonrpc":"2.0"', '\u0000', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}{}']),
+    };
   if (roll === 1) return { text: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]) };
-  if (roll === 2) return { text: JSON.stringify({ jsonrpc: '2.0', id: r.pick([text(r), 1, null]), ...(r.chance(0.5) ? { result: object(r, 1) } : { error: object(r, 1) }) }) };
+  if (roll === 2)
+    return {
+      text: JSON.stringify({
+        jsonrpc: '2.0',
+        id: r.pick([text(r), 1, null]),
+        ...(r.chance(0.5) ? { result: object(r, 1) } : { error: object(r, 1) }),
+      }),
+    };
   const method = r.chance(0.9) ? r.pick(METHODS) : text(r);
   const p = params(r, method, modern);
   const id = r.chance(0.1) ? undefined : r.chance(0.85) ? r.pick([r.int(1e6), text(r), 1.5]) : r.pick([null, true, {}, [], -0]);
-  const message = { jsonrpc: r.chance(0.95) ? '2.0' : r.pick(['1.0', 2, null]), ...(id === undefined ? {} : { id }), method, ...(r.chance(0.95) ? { params: p } : { params: value(r, 1) }) };
+  const message = {
+    jsonrpc: r.chance(0.95) ? '2.0' : r.pick(['1.0', 2, null]),
+    ...(id === undefined ? {} : { id }),
+    method,
+    ...(r.chance(0.95) ? { params: p } : { params: value(r, 1) }),
+  };
   const name = typeof p.name === 'string' ? p.name : typeof p.uri === 'string' ? p.uri : undefined;
   return { text: JSON.stringify(message), method, name };
 }
@@ -120,10 +204,18 @@ function headers(r: Random, b: { method?: string; name?: string }, modern: boole
 }
 
 const bounded = <T>(promise: Promise<T>, what: string): Promise<T> =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${BOUND_MS} ms: ${what}`)), BOUND_MS))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${BOUND_MS} ms: ${what}`)), BOUND_MS)),
+  ]);
 
 /** Sends one case and checks its answer; an event stream is read only to its first event, then closed. */
-async function check(handler: (request: Request) => Promise<Response>, text: string, h: Record<string, string>, label: string): Promise<void> {
+async function check(
+  handler: (request: Request) => Promise<Response>,
+  text: string,
+  h: Record<string, string>,
+  label: string,
+): Promise<void> {
   const response = await bounded(handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: h, body: text })), label);
   expect(response.status, label).toBeLessThan(500);
   if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
@@ -151,11 +243,26 @@ describe(`the seeded fuzz (seed ${SEED})`, () => {
     }
     const call = (extra: Record<string, unknown>) => {
       const params = { _meta: meta(), name: 'close_ticket', arguments: { id: 'T-1' }, ...extra };
-      const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'close_ticket' };
-      return handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params }) })).then(read);
+      const h = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'close_ticket',
+      };
+      return handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params }),
+        }),
+      ).then(read);
     };
     const first = await call({});
-    const done = await call({ requestState: first.body.result.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } } });
+    const done = await call({
+      requestState: first.body.result.requestState,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+    });
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
   });
 
@@ -170,11 +277,18 @@ describe(`the seeded fuzz (seed ${SEED})`, () => {
       await check(handler, b.text, headers(r, b, false, session), `2025-11-25 case ${i} (seed ${SEED + 1}): ${b.text.slice(0, 300)}`);
     }
     const post = (params: Record<string, unknown>) =>
-      handler(new Request('http://127.0.0.1/mcp', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params }),
-      })).then(read);
+      handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'mcp-session-id': session,
+            'mcp-protocol-version': LEGACY,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params }),
+        }),
+      ).then(read);
     const asked = await post({ name: 'close_ticket', arguments: { id: 'T-2' } });
     const { elicitId } = asked.body.result._meta.elicitationPending;
     const done = await post({ name: 'sendElicitationResult', arguments: { elicitId, action: 'accept', content: { confirm: true } } });

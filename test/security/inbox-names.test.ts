@@ -17,7 +17,11 @@ describe.each(PROTOTYPE_NAMES)('the inbox routes, the name %s', (name) => {
       expect(got).toBe(status);
       expect(body.error).toBe(error);
     };
-    await expectProblem(await s.post(`/_frontmcp/questions/${name}/answer`, { action: 'accept', content: {} }, { cookie }), 404, 'not_found');
+    await expectProblem(
+      await s.post(`/_frontmcp/questions/${name}/answer`, { action: 'accept', content: {} }, { cookie }),
+      404,
+      'not_found',
+    );
     await expectProblem(await s.request(`/_frontmcp/${name}`, { cookie }), 404, 'not_found');
     await expectProblem(await s.request(`/${name}`), 404, 'not_found');
     await expectProblem(await s.post('/_frontmcp/sign-in', { code: name }), 401, 'unauthorized');
@@ -25,7 +29,11 @@ describe.each(PROTOTYPE_NAMES)('the inbox routes, the name %s', (name) => {
     await expectProblem(await raw(s, '/_frontmcp/sign-in', `{${JSON.stringify(name)}:{"code":"x","token":"y"}}`), 401, 'unauthorized');
     await expectProblem(await s.request('/_frontmcp/questions', { cookie: `parley_inbox=${name}` }), 401, 'unauthorized');
     await expectProblem(await s.post(`/_frontmcp/questions/x/answer`, { action: name }, { cookie }), 400, 'invalid_action');
-    await expectProblem(await raw(s, '/_frontmcp/questions/x/answer', `{${JSON.stringify(name)}:{"action":"accept"}}`, cookie), 400, 'invalid_action');
+    await expectProblem(
+      await raw(s, '/_frontmcp/questions/x/answer', `{${JSON.stringify(name)}:{"action":"accept"}}`, cookie),
+      400,
+      'invalid_action',
+    );
   });
 
   it('as a caller’s subject is a subject like any other, and a body key never answers a required field', async () => {
@@ -35,7 +43,12 @@ describe.each(PROTOTYPE_NAMES)('the inbox routes, the name %s', (name) => {
     const call = s.call('approve_deploy', { version }, name);
     const q = await s.waitForQuestion(cookie, `deploy-${version}`);
     // Nothing but an own `approve` answers `approve`: not a key of the prototype's, nor one hidden under __proto__.
-    const hidden = await raw(s, `/_frontmcp/questions/${q.id}/answer`, `{"action":"accept","content":{${JSON.stringify(name)}:{"approve":true}}}`, cookie);
+    const hidden = await raw(
+      s,
+      `/_frontmcp/questions/${q.id}/answer`,
+      `{"action":"accept","content":{${JSON.stringify(name)}:{"approve":true}}}`,
+      cookie,
+    );
     expect((await read(hidden)).body).toMatchObject({ error: 'invalid_content', message: expect.stringContaining('approve: required') });
     const answer = await s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, { cookie });
     expect((await read(answer)).body).toEqual({ status: 'answered', action: 'accept', delivered: 'waiting-call' });

@@ -14,7 +14,7 @@ import { parseConfig } from '../../src/server/config';
 import { buildServer } from '../../src/app/build-server';
 import { StdioLegacySession } from '../../src/stdio/legacy-session';
 import { legacyDesk } from '../fixtures/legacy-desk';
-import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
+import { LEGACY, legacyPost, request, sseReader } from '../helpers/legacy';
 import { read } from '../helpers/requests';
 
 @Tool({ name: 'ask_two', description: 'Asks two questions at once', inputSchema: {} })
@@ -46,7 +46,8 @@ const sam = { user: { sub: 'sam' } };
 type Who = typeof nour | undefined;
 type Handler = (request: Request, options?: { auth?: Who }) => Promise<Response>;
 
-const init = () => request('initialize', { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } });
+const init = () =>
+  request('initialize', { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } });
 /** One initialize as `who` (anonymous without): the response, and the JSON-RPC id it was sent with. */
 async function initialize(handler: Handler, who?: Who) {
   const message = init();
@@ -64,7 +65,12 @@ const callTool = (handler: Handler, session: string, name: string, args: Record<
 const answer = (handler: Handler, session: string, id: string, who?: Who) =>
   handler(legacyPost({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true } } }, session), { auth: who });
 const getStream = (handler: Handler, session: string) =>
-  handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY } }));
+  handler(
+    new Request('http://127.0.0.1/mcp', {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
+    }),
+  );
 const del = (handler: Handler, session: string, who?: Who) =>
   handler(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session } }), { auth: who });
 
@@ -81,10 +87,19 @@ afterEach(() => {
 describe('the limits in the config', () => {
   it('default to 1,000 sessions, 100 per caller, 30 minutes idle, 24 hours, 16 streams, and 16/100 waiting questions', () => {
     const config = parseConfig({ info: { name: 'x', version: '1' } });
-    expect(config.http.sessions).toEqual({ maxTotal: 1000, maxPerCaller: 100, idleTtlMs: 30 * 60_000, ttlMs: 24 * 60 * 60_000, maxStreams: 16 });
+    expect(config.http.sessions).toEqual({
+      maxTotal: 1000,
+      maxPerCaller: 100,
+      idleTtlMs: 30 * 60_000,
+      ttlMs: 24 * 60 * 60_000,
+      maxStreams: 16,
+    });
     expect(config.elicitation.pending).toEqual({ maxPerSession: 16, maxPerCaller: 100 });
     // A partial setting keeps the other defaults.
-    expect(parseConfig({ info: { name: 'x', version: '1' }, http: { sessions: { maxTotal: 5 } } }).http.sessions).toMatchObject({ maxTotal: 5, maxPerCaller: 100 });
+    expect(parseConfig({ info: { name: 'x', version: '1' }, http: { sessions: { maxTotal: 5 } } }).http.sessions).toMatchObject({
+      maxTotal: 5,
+      maxPerCaller: 100,
+    });
   });
 
   it('refuses a limit that is not a positive integer, or one it does not know, naming the option', () => {
@@ -92,7 +107,9 @@ describe('the limits in the config', () => {
     expect(() => parseConfig({ info, http: { sessions: { maxTotal: 0 } } })).toThrow(/http\.sessions\.maxTotal/);
     expect(() => parseConfig({ info, http: { sessions: { idleTtlMs: 1.5 } } })).toThrow(/http\.sessions\.idleTtlMs/);
     expect(() => parseConfig({ info, http: { sessions: { maxSessions: 3 } } })).toThrow(/http\.sessions/);
-    expect(() => parseConfig({ info, elicitation: { enabled: true, pending: { maxPerSession: -1 } } })).toThrow(/elicitation\.pending\.maxPerSession/);
+    expect(() => parseConfig({ info, elicitation: { enabled: true, pending: { maxPerSession: -1 } } })).toThrow(
+      /elicitation\.pending\.maxPerSession/,
+    );
   });
 });
 
@@ -147,7 +164,9 @@ describe('sessions in total', () => {
     expect(refused.retryAfter).toBeLessThanOrEqual(120);
     expect(refused.body.id).toBe(id);
     expect(refused.body.error).toMatchObject({ code: -31000, data: { limit: 'http.sessions.maxTotal', max: 3 } });
-    expect(refused.body.error.message).toBe(`The server holds as many sessions as it allows (3, http.sessions.maxTotal): retry after ${refused.retryAfter} s`);
+    expect(refused.body.error.message).toBe(
+      `The server holds as many sessions as it allows (3, http.sessions.maxTotal): retry after ${refused.retryAfter} s`,
+    );
     expect((await listTools(handler, held[0]!, nour)).status).toBe(200);
     expect((await listTools(handler, held[2]!, sam)).status).toBe(200);
     expect((await del(handler, held[2]!, sam)).status).toBe(204);
@@ -160,11 +179,14 @@ describe('sessions in total', () => {
     const statuses = new Map<number, number>();
     const callers = Array.from({ length: 10 }, (_, i) => ({ user: { sub: `flood-${i}` } }));
     for (let round = 0; round < 20; round++) {
-      const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => handler(legacyPost(init()), { auth: i % 2 ? undefined : callers[i % 10] })));
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => handler(legacyPost(init()), { auth: i % 2 ? undefined : callers[i % 10] })),
+      );
       for (const r of responses) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
     expect(sessionsOf(server).count()).toBe(40);
-    for (const caller of ['anonymous', ...callers.map((c) => `#${c.user.sub}`)]) expect(sessionsOf(server).count(caller)).toBeLessThanOrEqual(25);
+    for (const caller of ['anonymous', ...callers.map((c) => `#${c.user.sub}`)])
+      expect(sessionsOf(server).count(caller)).toBeLessThanOrEqual(25);
     expect(statuses.get(200)).toBe(40);
     expect((statuses.get(429) ?? 0) + (statuses.get(503) ?? 0)).toBe(2000 - 40);
   });
@@ -243,7 +265,8 @@ describe('streams per session', () => {
       id: third.id,
       error: {
         code: -31000,
-        message: 'Too many open streams in this session: at most 2 (http.sessions.maxStreams). Wait for a call to finish, or close a stream, and try again',
+        message:
+          'Too many open streams in this session: at most 2 (http.sessions.maxStreams). Wait for a call to finish, or close a stream, and try again',
         data: { limit: 'http.sessions.maxStreams', max: 2, retryAfterSeconds: 5 },
       },
     });
@@ -341,7 +364,10 @@ describe('questions waiting per session and per caller', () => {
   it('holds over stdio too: the process is one session, and a call past the limit ends with LIMIT_REACHED', async () => {
     const server = await buildServer(configWith({ pending: { maxPerSession: 1 } }));
     const sent: any[] = [];
-    const session = new StdioLegacySession(server, ANONYMOUS, (m) => sent.push(m), { protocolVersion: LEGACY, capabilities: { elicitation: {} } });
+    const session = new StdioLegacySession(server, ANONYMOUS, (m) => sent.push(m), {
+      protocolVersion: LEGACY,
+      capabilities: { elicitation: {} },
+    });
     const signal = new AbortController().signal;
     const result = await session.handle('tools/call', { name: 'ask_two', arguments: {} }, signal);
     expect(result).toMatchObject({ isError: true, _meta: { code: 'LIMIT_REACHED' } });

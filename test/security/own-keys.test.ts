@@ -12,20 +12,24 @@ import { McpWireError, parseJson, withoutProtoKeys } from '../../src/protocol';
 import { buildServer } from '../../src/app/build-server';
 import { config, PROTOTYPE_NAMES } from './fixture';
 
-const POLLUTED = '{"a":1,"__proto__":{"admin":true},"nested":[{"__proto__":{"admin":true},"b":2}],"deep":{"\\u005f_proto__":{"admin":true}}}';
+const POLLUTED =
+  '{"a":1,"__proto__":{"admin":true},"nested":[{"__proto__":{"admin":true},"b":2}],"deep":{"\\u005f_proto__":{"admin":true}}}';
 
 describe('parseJson', () => {
   it('drops __proto__ keys at any depth, escaped or not, and keeps the rest', () => {
     const value = parseJson(POLLUTED) as any;
     expect(value).toEqual({ a: 1, nested: [{ b: 2 }], deep: {} });
-    expect(Object.hasOwn(value, '__proto__') || Object.hasOwn(value.nested[0], '__proto__') || Object.hasOwn(value.deep, '__proto__')).toBe(false);
+    expect(Object.hasOwn(value, '__proto__') || Object.hasOwn(value.nested[0], '__proto__') || Object.hasOwn(value.deep, '__proto__')).toBe(
+      false,
+    );
     expect(Object.assign({}, value, value.nested[0], value.deep).admin).toBeUndefined();
     // Plain JSON.parse keeps the key, and Object.assign then sets a prototype: what parseJson is for.
     expect(Object.assign({}, JSON.parse(POLLUTED)).admin).toBe(true);
   });
 
   it('parses everything else as JSON.parse does, and throws what it throws', () => {
-    for (const text of ['{"constructor":{"x":1},"toString":"s"}', '[1,"\\u00e9",{"a":null}]', '"__proto__"', '{"x":"__proto__"}', '3']) expect(parseJson(text)).toEqual(JSON.parse(text));
+    for (const text of ['{"constructor":{"x":1},"toString":"s"}', '[1,"\\u00e9",{"a":null}]', '"__proto__"', '{"x":"__proto__"}', '3'])
+      expect(parseJson(text)).toEqual(JSON.parse(text));
     expect(() => parseJson('{')).toThrow(SyntaxError);
   });
 });
@@ -46,11 +50,17 @@ describe('withoutProtoKeys', () => {
 describe('withRounds, given inputResponses with an own __proto__ key (as JSON.parse makes them)', () => {
   const ask = async (params: Record<string, unknown>) => {
     const server = await buildServer(config);
-    return withRounds(server, { method: 'tools/call', name: 't', args: {}, params, auth: ANONYMOUS, capabilities: { elicitation: {} } }, async (asker): Promise<RoundOutcome> => {
-      const answered = asker.ask('elicitation-1', { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } }).then(() => 'answered' as const);
-      const outcome = await Promise.race([answered, asker.suspended.then(() => 'suspended' as const)]);
-      return outcome === 'answered' ? { kind: 'result', result: { answered: true } } : { kind: 'suspended' };
-    });
+    return withRounds(
+      server,
+      { method: 'tools/call', name: 't', args: {}, params, auth: ANONYMOUS, capabilities: { elicitation: {} } },
+      async (asker): Promise<RoundOutcome> => {
+        const answered = asker
+          .ask('elicitation-1', { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } })
+          .then(() => 'answered' as const);
+        const outcome = await Promise.race([answered, asker.suspended.then(() => 'suspended' as const)]);
+        return outcome === 'answered' ? { kind: 'result', result: { answered: true } } : { kind: 'suspended' };
+      },
+    );
   };
 
   it('does not answer the question: the object does not become the answers’ prototype', async () => {
@@ -67,19 +77,25 @@ describe('withRounds, given inputResponses with an own __proto__ key (as JSON.pa
 
   it.each(PROTOTYPE_NAMES)('never takes %s from Object.prototype as an answer', async (name) => {
     const server = await buildServer(config);
-    const result = await withRounds(server, { method: 'tools/call', name: 't', args: {}, params: {}, auth: ANONYMOUS, capabilities: { elicitation: {} } }, async (asker): Promise<RoundOutcome> => {
-      expect(asker.known?.(name)).toBeUndefined();
-      void asker.ask(name, { message: 'q', requestedSchema: { type: 'object', properties: {} } });
-      await asker.suspended;
-      return { kind: 'suspended' };
-    });
+    const result = await withRounds(
+      server,
+      { method: 'tools/call', name: 't', args: {}, params: {}, auth: ANONYMOUS, capabilities: { elicitation: {} } },
+      async (asker): Promise<RoundOutcome> => {
+        expect(asker.known?.(name)).toBeUndefined();
+        void asker.ask(name, { message: 'q', requestedSchema: { type: 'object', properties: {} } });
+        await asker.suspended;
+        return { kind: 'suspended' };
+      },
+    );
     expect(Object.keys(result.inputRequests as object)).toEqual([name]);
   });
 });
 
 describe('checkFlatForm', () => {
   it.each(PROTOTYPE_NAMES)('needs an own %s for a required field, and checks it against its own property only', (name) => {
-    const schema = JSON.parse(`{"type":"object","properties":{${JSON.stringify(name)}:{"type":"boolean"}},"required":[${JSON.stringify(name)}]}`);
+    const schema = JSON.parse(
+      `{"type":"object","properties":{${JSON.stringify(name)}:{"type":"boolean"}},"required":[${JSON.stringify(name)}]}`,
+    );
     expect(checkFlatForm({}, schema)).toBe(`${name}: required`);
     expect(checkFlatForm(JSON.parse(`{${JSON.stringify(name)}:"no"}`), schema)).toBe(`${name}: expected boolean`);
     expect(checkFlatForm(JSON.parse(`{${JSON.stringify(name)}:true}`), schema)).toBeUndefined();
@@ -102,7 +118,9 @@ describe('capabilities', () => {
 
 describe('parley inbox, filling a form a server sent', () => {
   it('keeps a field named __proto__ as a field: its default does not become the content’s prototype', async () => {
-    const schema = JSON.parse('{"properties":{"__proto__":{"type":"string","default":{"admin":true}},"constructor":{"type":"string"},"toString":{"type":"string"}}}');
+    const schema = JSON.parse(
+      '{"properties":{"__proto__":{"type":"string","default":{"admin":true}},"constructor":{"type":"string"},"toString":{"type":"string"}}}',
+    );
     const replies = ['', 'c', 't'];
     const rl = { question: async () => replies.shift() ?? '' } as never;
     const out = { write: () => true } as unknown as NodeJS.WriteStream;

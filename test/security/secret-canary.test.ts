@@ -28,7 +28,15 @@ const SECRET = {
 /** Each secret as it is and in the encodings a leak might take. */
 const FORMS = Object.entries(SECRET).flatMap(([name, value]) => {
   const bytes = Buffer.from(value);
-  const forms = [value, encodeURIComponent(value), bytes.toString('base64'), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('hex').toUpperCase()];
+  const forms = [
+    value,
+    encodeURIComponent(value),
+    bytes.toString('base64'),
+    bytes.toString('base64').replace(/=+$/, ''),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+    bytes.toString('hex').toUpperCase(),
+  ];
   return [...new Set(forms)].map((form) => ({ name, form }));
 });
 
@@ -38,13 +46,18 @@ const note = (where: string, text: string) => seen.push({ where, text });
 
 function leaksIn(texts: { where: string; text: string }[]): string[] {
   const leaks: string[] = [];
-  for (const { where, text } of texts) for (const { name, form } of FORMS) if (text.includes(form)) leaks.push(`${name} (as ${JSON.stringify(form)}) in ${where}: ${text.slice(0, 300)}`);
+  for (const { where, text } of texts)
+    for (const { name, form } of FORMS)
+      if (text.includes(form)) leaks.push(`${name} (as ${JSON.stringify(form)}) in ${where}: ${text.slice(0, 300)}`);
   return leaks;
 }
 
 const capturingLogger = (server: string) => {
   const line = (level: string) => (message: string, details?: unknown) =>
-    note(`${server} log`, `${level} ${message}${details === undefined ? '' : ` ${inspect(details, { depth: Infinity, showHidden: true })}`}`);
+    note(
+      `${server} log`,
+      `${level} ${message}${details === undefined ? '' : ` ${inspect(details, { depth: Infinity, showHidden: true })}`}`,
+    );
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 };
 
@@ -118,31 +131,60 @@ const tcpConfig = (): FrontMcpConfigInput =>
 const tcpEnv = { NODE_ENV: 'production', VAULT_SECRET: SECRET.vault, MCP_SESSION_SECRET: SECRET.session };
 
 const httpConfig = (token = SECRET.upstash, url = upstash.url): FrontMcpConfigInput =>
-  legacyDesk({ info: { name: 'help-desk-http', version: '1.0.0' }, elicitation: { enabled: true, redis: { provider: 'upstash', url, token } }, logger: capturingLogger('upstash') });
+  legacyDesk({
+    info: { name: 'help-desk-http', version: '1.0.0' },
+    elicitation: { enabled: true, redis: { provider: 'upstash', url, token } },
+    logger: capturingLogger('upstash'),
+  });
 const httpEnv = { VAULT_SECRET: SECRET.vault, MCP_ELICITATION_SECRET: SECRET.elicitation };
 
 type Send = (request: Request) => Promise<Response>;
 
-const post = (body: unknown, headers: Record<string, string>) => rawPost(typeof body === 'string' ? body : JSON.stringify(body), { accept: 'application/json, text/event-stream', ...headers });
+const post = (body: unknown, headers: Record<string, string>) =>
+  rawPost(typeof body === 'string' ? body : JSON.stringify(body), { accept: 'application/json, text/event-stream', ...headers });
 
 /** 2026-07-28: a round asked and answered, a tampered state, names that are Object.prototype's, bad JSON, bad tokens. */
 async function modernScript(label: string, send: Send, auth: Record<string, string>): Promise<void> {
   const h = (extra: Record<string, string> = {}) => ({ headers: { ...auth, ...extra } });
   expect((await record(`${label} tools/list`, await send(mcpRequest('tools/list', {}, h())))).json.result.tools.length).toBeGreaterThan(0);
-  const first = await record(`${label} round 1`, await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }, h())));
+  const first = await record(
+    `${label} round 1`,
+    await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }, h())),
+  );
   expect(first.json.result.resultType).toBe('input_required');
   const state = first.json.result.requestState as string;
   const inputResponses = { 'elicitation-1': { action: 'accept', content: { confirm: true } } };
-  const done = await record(`${label} round 2`, await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, inputResponses, requestState: state }, h())));
+  const done = await record(
+    `${label} round 2`,
+    await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, inputResponses, requestState: state }, h())),
+  );
   expect(done.json.result.structuredContent).toMatchObject({ closed: true });
   const tampered = `${state.slice(0, -4)}AAAA`;
-  await record(`${label} tampered`, await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, inputResponses, requestState: tampered }, h())));
-  await record(`${label} foreign state`, await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, requestState: 'x.y.z' }, h())));
+  await record(
+    `${label} tampered`,
+    await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, inputResponses, requestState: tampered }, h())),
+  );
+  await record(
+    `${label} foreign state`,
+    await send(mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, requestState: 'x.y.z' }, h())),
+  );
 
-  for (const method of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'prototype', 'tools/call/constructor']) {
+  for (const method of [
+    'constructor',
+    '__proto__',
+    'toString',
+    'valueOf',
+    'hasOwnProperty',
+    '__defineGetter__',
+    'prototype',
+    'tools/call/constructor',
+  ]) {
     await record(`${label} method ${method}`, await send(mcpRequest(method, {}, h())));
     // The same name without the Mcp-Method header, and as a tool, prompt and resource name.
-    await record(`${label} method ${method} (no header)`, await send(post({ jsonrpc: '2.0', id: 7, method, params: { _meta: meta() } }, { 'mcp-protocol-version': MODERN, ...auth })));
+    await record(
+      `${label} method ${method} (no header)`,
+      await send(post({ jsonrpc: '2.0', id: 7, method, params: { _meta: meta() } }, { 'mcp-protocol-version': MODERN, ...auth })),
+    );
     await record(`${label} tool ${method}`, await send(mcpRequest('tools/call', { name: method, arguments: {} }, h())));
     await record(`${label} prompt ${method}`, await send(mcpRequest('prompts/get', { name: method }, h())));
     await record(`${label} resource ${method}`, await send(mcpRequest('resources/read', { uri: method }, h())));
@@ -153,40 +195,93 @@ async function modernScript(label: string, send: Send, auth: Record<string, stri
     '[]',
     '[{"jsonrpc":"2.0","id":1,"method":"constructor"}]',
     '{"jsonrpc":"2.0","id":{"__proto__":{"x":1}},"method":"tools/list"}',
-    JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { _meta: { ...meta(), constructor: { prototype: 1 } }, name: 'close_ticket', arguments: { __proto__: { id: 1 } } } }),
-    JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { _meta: meta(), name: 'close_ticket', arguments: { id: 'T-2' }, inputResponses: { constructor: {}, toString: 1 }, requestState: 1 } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { _meta: { ...meta(), constructor: { prototype: 1 } }, name: 'close_ticket', arguments: { __proto__: { id: 1 } } },
+    }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'tools/call',
+      params: {
+        _meta: meta(),
+        name: 'close_ticket',
+        arguments: { id: 'T-2' },
+        inputResponses: { constructor: {}, toString: 1 },
+        requestState: 1,
+      },
+    }),
     '\u0000\u0001garbage',
   ];
-  for (const [i, body] of fuzz.entries()) await record(`${label} fuzz ${i}`, await send(post(body, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', ...auth })));
+  for (const [i, body] of fuzz.entries())
+    await record(`${label} fuzz ${i}`, await send(post(body, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', ...auth })));
 }
 
 /** 2025-11-25: initialize, a call that asks with elicitation/create and gets its answer, bad names and wrong session ids. */
 async function legacyScript(label: string, send: Send, auth: Record<string, string>): Promise<void> {
-  const init = await send(post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'canary', version: '1' } } }, auth));
+  const init = await send(
+    post(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'canary', version: '1' } },
+      },
+      auth,
+    ),
+  );
   const session = init.headers.get('mcp-session-id')!;
   expect((await record(`${label} initialize`, init)).status).toBe(200);
   const inSession = (body: unknown) => post(body, { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, ...auth });
   await record(`${label} initialized`, await send(inSession({ jsonrpc: '2.0', method: 'notifications/initialized' })));
 
-  const call = events(`${label} call`, await send(inSession({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-9' } } })));
+  const call = events(
+    `${label} call`,
+    await send(inSession({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-9' } } })),
+  );
   const question = await call.next();
   expect(question).toMatchObject({ method: 'elicitation/create' });
-  await record(`${label} answer`, await send(inSession({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } })));
+  await record(
+    `${label} answer`,
+    await send(inSession({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } })),
+  );
   const final = await call.next();
   expect(final.result.structuredContent).toMatchObject({ closed: true, id: 'T-9' });
   await call.cancel();
 
   for (const method of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
     await record(`${label} method ${method}`, await send(inSession({ jsonrpc: '2.0', id: 3, method, params: {} })));
-    await record(`${label} tool ${method}`, await send(inSession({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: method, arguments: {} } })));
+    await record(
+      `${label} tool ${method}`,
+      await send(inSession({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: method, arguments: {} } })),
+    );
     // An answer to a request id the server never sent, named like Object.prototype's members.
     await record(`${label} answer ${method}`, await send(inSession({ jsonrpc: '2.0', id: method, result: { action: 'accept' } })));
   }
-  await record(`${label} bad JSON`, await send(post('{"jsonrpc":', { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, ...auth })));
+  await record(
+    `${label} bad JSON`,
+    await send(post('{"jsonrpc":', { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY, ...auth })),
+  );
   for (const id of ['no-such-session-0123456789abcdef', 'constructor', '__proto__', 'toString', `${session}x`, 'bad id!'])
-    await record(`${label} session ${id}`, await send(post({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY, ...auth })));
-  await record(`${label} GET wrong session`, await send(new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': 'constructor', ...auth } })));
-  await record(`${label} DELETE`, await send(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session, ...auth } })));
+    await record(
+      `${label} session ${id}`,
+      await send(post({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY, ...auth })),
+    );
+  await record(
+    `${label} GET wrong session`,
+    await send(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': 'constructor', ...auth },
+      }),
+    ),
+  );
+  await record(
+    `${label} DELETE`,
+    await send(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': session, ...auth } })),
+  );
 }
 
 describe('secret canaries', () => {
@@ -200,9 +295,25 @@ describe('secret canaries', () => {
 
     const forged = `Bearer ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('mallory').sign(new TextEncoder().encode('not-the-secret-but-long-enough-1234'))}`;
     for (const authorization of ['Bearer wrong', forged, `Bearer ${SECRET.jwt}`, 'Basic dXNlcjpwYXNz', ''])
-      expect((await record(`tcp bad bearer ${authorization.slice(0, 12)}`, await send(mcpRequest('tools/list', {}, { headers: { authorization } })))).status).toBe(401);
+      expect(
+        (
+          await record(
+            `tcp bad bearer ${authorization.slice(0, 12)}`,
+            await send(mcpRequest('tools/list', {}, { headers: { authorization } })),
+          )
+        ).status,
+      ).toBe(401);
     for (const path of ['/_frontmcp/questions', '/_frontmcp/questions/constructor/answer', '/_frontmcp/sign-in', '/_frontmcp/__proto__'])
-      await record(`tcp inbox ${path}`, await send(new Request(`http://127.0.0.1${path}`, { method: path.endsWith('answer') || path.endsWith('sign-in') ? 'POST' : 'GET', headers: { 'content-type': 'application/json', cookie: 'parley_inbox=constructor' }, body: path.endsWith('answer') || path.endsWith('sign-in') ? '{"code":"toString","token":"__proto__"}' : undefined })));
+      await record(
+        `tcp inbox ${path}`,
+        await send(
+          new Request(`http://127.0.0.1${path}`, {
+            method: path.endsWith('answer') || path.endsWith('sign-in') ? 'POST' : 'GET',
+            headers: { 'content-type': 'application/json', cookie: 'parley_inbox=constructor' },
+            body: path.endsWith('answer') || path.endsWith('sign-in') ? '{"code":"toString","token":"__proto__"}' : undefined,
+          }),
+        ),
+      );
 
     expect(seen.some((s) => s.where.startsWith('tcp 2026-07-28 method constructor'))).toBe(true);
     expect(leaksIn(seen.slice(before))).toEqual([]);
@@ -224,7 +335,14 @@ describe('secret canaries', () => {
     const failing: [string, FrontMcpConfigInput, Record<string, unknown>][] = [
       ['REDIS_URL', legacyDesk({ logger: capturingLogger('wrong REDIS_URL') }), { ...tcpEnv, REDIS_URL: wrongUrl }],
       ['config redis URL', legacyDesk({ redis: wrongUrl, logger: capturingLogger('wrong redis URL') }), tcpEnv],
-      ['config redis', legacyDesk({ redis: { provider: 'redis', host: '127.0.0.1', port: redis.port, password: SECRET.wrongRedisPassword }, logger: capturingLogger('wrong redis') }), tcpEnv],
+      [
+        'config redis',
+        legacyDesk({
+          redis: { provider: 'redis', host: '127.0.0.1', port: redis.port, password: SECRET.wrongRedisPassword },
+          logger: capturingLogger('wrong redis'),
+        }),
+        tcpEnv,
+      ],
       ['upstash token', httpConfig(SECRET.upstash, otherUpstash.url), httpEnv],
     ];
     for (const [label, config, env] of failing) {
@@ -253,7 +371,10 @@ describe('secret canaries', () => {
         const views = [
           { where: `${label} JSON.stringify(server)`, text: JSON.stringify(server) },
           { where: `${label} inspect(server)`, text: inspect(server, { depth: Infinity, showHidden: true, getters: true }) },
-          { where: `${label} inspect(store)`, text: inspect(server.elicitationStore, { depth: Infinity, showHidden: true, getters: true }) },
+          {
+            where: `${label} inspect(store)`,
+            text: inspect(server.elicitationStore, { depth: Infinity, showHidden: true, getters: true }),
+          },
           { where: `${label} JSON.stringify(store)`, text: JSON.stringify(server.elicitationStore?.backend) ?? '' },
           { where: `${label} JSON.stringify(config)`, text: JSON.stringify(server.config) },
           { where: `${label} inspect(questions)`, text: inspect(server.questions, { depth: Infinity, showHidden: true, getters: true }) },

@@ -47,7 +47,10 @@ describe('connect()', () => {
 
   it('declines without a handler', async () => {
     const client = await connect(config);
-    expect((await client.callTool('close_ticket', { id: 'T-1' })).structuredContent).toEqual({ closed: false, reason: 'The user chose decline' });
+    expect((await client.callTool('close_ticket', { id: 'T-1' })).structuredContent).toEqual({
+      closed: false,
+      reason: 'The user chose decline',
+    });
     await client.dispose();
   });
 

@@ -7,10 +7,14 @@ describe('toFormSchema', () => {
   it('makes one frozen form per Zod schema, which nobody can change for the next question', () => {
     const schema = z.object({ team: z.enum(['billing', 'support']), note: z.string().optional() });
     const form = toFormSchema(schema);
-    expect(form).toEqual({ type: 'object', properties: { team: { type: 'string', enum: ['billing', 'support'] }, note: { type: 'string' } }, required: ['team'] });
+    expect(form).toEqual({
+      type: 'object',
+      properties: { team: { type: 'string', enum: ['billing', 'support'] }, note: { type: 'string' } },
+      required: ['team'],
+    });
     expect(toFormSchema(schema)).toBe(form);
     expect(() => ((form.properties as Record<string, unknown>).team = {})).toThrow(TypeError);
-    expect(() => ((form.required as string[]).push('note'))).toThrow(TypeError);
+    expect(() => (form.required as string[]).push('note')).toThrow(TypeError);
     expect(toFormSchema(schema)).toEqual(form);
   });
 

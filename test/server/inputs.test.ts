@@ -11,7 +11,10 @@ const runs = { after: 0 };
 class AskAllKinds extends ToolContext {
   async execute() {
     const [a, s, r] = await Promise.all([this.elicit('Name?', nameForm), this.sample('Hi?'), this.listRoots()]);
-    const [a2, s2] = await Promise.all([this.elicit('Again?', nameForm), this.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Bye?' } }], maxTokens: 5 })]);
+    const [a2, s2] = await Promise.all([
+      this.elicit('Again?', nameForm),
+      this.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Bye?' } }], maxTokens: 5 }),
+    ]);
     runs.after++;
     return { names: [a.content?.name, a2.content?.name], model: [s.model, s2.model], roots: r.map((x) => x.uri) };
   }
@@ -20,7 +23,11 @@ class AskAllKinds extends ToolContext {
 @Tool({ name: 'sample_with_tools', description: 'Samples with tools, which needs sampling.tools', inputSchema: {} })
 class SampleWithTools extends ToolContext {
   async execute() {
-    const reply = await this.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Use a tool' } }], maxTokens: 10, tools: [{ name: 't', inputSchema: { type: 'object' } }] });
+    const reply = await this.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Use a tool' } }],
+      maxTokens: 10,
+      tools: [{ name: 't', inputSchema: { type: 'object' } }],
+    });
     return reply.role;
   }
 }
@@ -56,16 +63,26 @@ describe('questions of every kind as input_required rounds', () => {
       params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 1000 },
     });
     expect(first.body.result.inputRequests['roots-1']).toEqual({ method: 'roots/list', params: {} });
-    const second = await call('ask_all_kinds', { inputResponses: { 'elicitation-1': named('Ada'), 'sampling-1': sample('hello'), 'roots-1': roots }, requestState: first.body.result.requestState });
+    const second = await call('ask_all_kinds', {
+      inputResponses: { 'elicitation-1': named('Ada'), 'sampling-1': sample('hello'), 'roots-1': roots },
+      requestState: first.body.result.requestState,
+    });
     expect(Object.keys(second.body.result.inputRequests).sort()).toEqual(['elicitation-2', 'sampling-2']);
-    const done = await call('ask_all_kinds', { inputResponses: { 'elicitation-2': named('Lovelace'), 'sampling-2': sample('bye') }, requestState: second.body.result.requestState });
+    const done = await call('ask_all_kinds', {
+      inputResponses: { 'elicitation-2': named('Lovelace'), 'sampling-2': sample('bye') },
+      requestState: second.body.result.requestState,
+    });
     expect(done.body.result.structuredContent).toEqual({ names: ['Ada', 'Lovelace'], model: ['m-1', 'm-1'], roots: ['file:///work'] });
     expect(runs.after).toBe(1);
   });
 
   it('keeps only the answers the run read in the next state, dropping keys nobody asked for', async () => {
     // The signed form, whose payload the test can read: `<payload JSON>.<key id>.<HMAC>`.
-    const signed = createFetchHandler({ ...config, apps: [...config.apps!, Inputs], elicitation: { ...config.elicitation, requestState: 'signed' } });
+    const signed = createFetchHandler({
+      ...config,
+      apps: [...config.apps!, Inputs],
+      elicitation: { ...config.elicitation, requestState: 'signed' },
+    });
     const extra = { inputResponses: { 'elicitation-1': named('Ada'), 'elicitation-9': named('junk'), junk_key: roots } };
     const first = await read(await signed(mcpRequest('tools/call', { name: 'ask_all_kinds', arguments: {}, _meta: meta(ALL), ...extra })));
     const state: string = first.body.result.requestState;
@@ -76,7 +93,10 @@ describe('questions of every kind as input_required rounds', () => {
 
   it('refuses, with -32021 naming what is missing, a question the client did not declare it can answer', async () => {
     const noSampling = await call('ask_all_kinds', {}, { elicitation: {}, roots: {} });
-    expect([noSampling.status, noSampling.body.error]).toEqual([400, expect.objectContaining({ code: -32021, data: { requiredCapabilities: { sampling: {} } } })]);
+    expect([noSampling.status, noSampling.body.error]).toEqual([
+      400,
+      expect.objectContaining({ code: -32021, data: { requiredCapabilities: { sampling: {} } } }),
+    ]);
     const noRoots = await call('ask_all_kinds', {}, { elicitation: {}, sampling: {} });
     expect(noRoots.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {} } } });
     const noTools = await call('sample_with_tools', {}, { sampling: {} });
@@ -85,11 +105,15 @@ describe('questions of every kind as input_required rounds', () => {
     expect(withTools.body.result.inputRequests['sampling-1'].params.tools).toHaveLength(1);
   });
 
-  it('fails the call as a tool error when an answer does not have its method\'s shape', async () => {
-    const bad = await call('ask_all_kinds', { inputResponses: { 'elicitation-1': named('Ada'), 'sampling-1': { content: 'no role' }, 'roots-1': roots } });
+  it("fails the call as a tool error when an answer does not have its method's shape", async () => {
+    const bad = await call('ask_all_kinds', {
+      inputResponses: { 'elicitation-1': named('Ada'), 'sampling-1': { content: 'no role' }, 'roots-1': roots },
+    });
     expect(bad.body.result).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
     expect(bad.body.result.content[0].text).toContain('CreateMessageResult');
-    const badRoots = await call('ask_all_kinds', { inputResponses: { 'elicitation-1': named('Ada'), 'sampling-1': sample('x'), 'roots-1': { roots: [{ name: 'no uri' }] } } });
+    const badRoots = await call('ask_all_kinds', {
+      inputResponses: { 'elicitation-1': named('Ada'), 'sampling-1': sample('x'), 'roots-1': { roots: [{ name: 'no uri' }] } },
+    });
     expect(badRoots.body.result.content[0].text).toContain('ListRootsResult');
   });
 
@@ -104,7 +128,10 @@ describe('questions of every kind as input_required rounds', () => {
   it('answers a requestState that no Parley server issued with -32602, and a non-string one likewise', async () => {
     const first = await call('test_input_required_result_tampered_state');
     for (const requestState of [`${first.body.result.requestState}-TAMPERED`, 'no-dot-at-all', 42]) {
-      const { status, body } = await call('test_input_required_result_tampered_state', { inputResponses: { 'elicitation-1': named('x') }, requestState });
+      const { status, body } = await call('test_input_required_result_tampered_state', {
+        inputResponses: { 'elicitation-1': named('x') },
+        requestState,
+      });
       expect([status, body.error?.code]).toEqual([400, -32602]);
     }
   });
@@ -125,7 +152,7 @@ describe('questions of every kind as input_required rounds', () => {
     expect(body.result.inputRequests['elicitation-1'].params.message).toBe('[desk] Name?');
   });
 
-  it('gathers each request\'s parallel questions into its own round when many suspend at once', async () => {
+  it("gathers each request's parallel questions into its own round when many suspend at once", async () => {
     const hooked = createFetchHandler({
       ...config,
       apps: [Inputs],
@@ -138,6 +165,7 @@ describe('questions of every kind as input_required rounds', () => {
         return read(await hooked(mcpRequest('tools/call', { name: 'ask_all_kinds', arguments: {}, _meta: meta(ALL) })));
       }),
     );
-    for (const { body } of answers) expect(Object.keys(body.result.inputRequests).sort()).toEqual(['elicitation-1', 'roots-1', 'sampling-1']);
+    for (const { body } of answers)
+      expect(Object.keys(body.result.inputRequests).sort()).toEqual(['elicitation-1', 'roots-1', 'sampling-1']);
   });
 });

@@ -47,13 +47,20 @@ describe('prompts', () => {
 
   it('gets a prompt: text becomes one user message, arguments are passed in', async () => {
     const simple = await rpc('prompts/get', { name: 'test_simple_prompt' });
-    expect(simple.body.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }]);
+    expect(simple.body.result.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+    ]);
     const args = await rpc('prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'hello', arg2: 'world' } });
     expect(args.body.result.messages[0].content.text).toBe("Prompt with arguments: arg1='hello', arg2='world'");
   });
 
   it('refuses unknown prompts, missing required arguments and non-string arguments with -32602', async () => {
-    for (const params of [{ name: 'nope' }, { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } }, { name: 'test_prompt_with_arguments', arguments: { arg1: 1, arg2: 'y' } }, {}]) {
+    for (const params of [
+      { name: 'nope' },
+      { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } },
+      { name: 'test_prompt_with_arguments', arguments: { arg1: 1, arg2: 'y' } },
+      {},
+    ]) {
       const { status, body } = await rpc('prompts/get', params);
       expect(status).toBe(400);
       expect(body.error.code).toBe(-32602);
@@ -70,7 +77,10 @@ describe('prompts', () => {
 
   it('asks over input_required rounds on prompts/get, then answers with the messages', async () => {
     const first = await rpc('prompts/get', { name: 'test_input_required_result_prompt' });
-    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { user_context: { method: 'elicitation/create' } } });
+    expect(first.body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_context: { method: 'elicitation/create' } },
+    });
     const done = await rpc('prompts/get', {
       name: 'test_input_required_result_prompt',
       inputResponses: { user_context: { action: 'accept', content: { context: 'billing' } } },
@@ -83,25 +93,45 @@ describe('prompts', () => {
 describe('resources', () => {
   it('lists fixed resources and templates, each with cache hints', async () => {
     const list = await rpc('resources/list');
-    expect(list.body.result.resources).toContainEqual({ uri: 'test://static-text', name: 'Static text', description: 'A static text resource', mimeType: 'text/plain' });
+    expect(list.body.result.resources).toContainEqual({
+      uri: 'test://static-text',
+      name: 'Static text',
+      description: 'A static text resource',
+      mimeType: 'text/plain',
+    });
     expect(list.body.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' });
     const templates = await rpc('resources/templates/list');
-    expect(templates.body.result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'notes://{owner}/{+path}']);
+    expect(templates.body.result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
+      'test://template/{id}/data',
+      'notes://{owner}/{+path}',
+    ]);
     expect(templates.body.result.resourceTemplates[0]).not.toHaveProperty('complete');
   });
 
   it('reads text and binary resources, filling in uri and mimeType', async () => {
     const text = await rpc('resources/read', { uri: 'test://static-text' });
-    expect(text.body.result).toMatchObject({ contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }], ttlMs: 60_000, cacheScope: 'public' });
+    expect(text.body.result).toMatchObject({
+      contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    });
     const binary = await rpc('resources/read', { uri: 'test://static-binary' });
-    expect(binary.body.result.contents[0]).toMatchObject({ uri: 'test://static-binary', mimeType: 'image/png', blob: expect.stringMatching(/^iVBOR/) });
+    expect(binary.body.result.contents[0]).toMatchObject({
+      uri: 'test://static-binary',
+      mimeType: 'image/png',
+      blob: expect.stringMatching(/^iVBOR/),
+    });
   });
 
   it('matches templates: simple variables stop at a slash and are decoded, reserved ones span slashes', async () => {
     const data = await rpc('resources/read', { uri: 'test://template/a%20b/data' });
     expect(JSON.parse(data.body.result.contents[0].text)).toEqual({ id: 'a b', templateTest: true, data: 'Data for ID: a b' });
     const note = await rpc('resources/read', { uri: 'notes://nour/2026/plan.md' });
-    expect(note.body.result.contents[0]).toEqual({ uri: 'notes://nour/2026/plan.md', mimeType: 'text/markdown', text: '# nour: 2026/plan.md' });
+    expect(note.body.result.contents[0]).toEqual({
+      uri: 'notes://nour/2026/plan.md',
+      mimeType: 'text/markdown',
+      text: '# nour: 2026/plan.md',
+    });
     const slash = await rpc('resources/read', { uri: 'test://template/a/b/data' });
     expect(slash.body.error).toMatchObject({ code: -32602, data: { uri: 'test://template/a/b/data' } });
   });
@@ -116,25 +146,45 @@ describe('resources', () => {
 
   it('asks over input_required rounds on resources/read; the retry result is not cacheable', async () => {
     const first = await rpc('resources/read', { uri: 'secrets://vault' });
-    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-1': { method: 'elicitation/create' } } });
+    expect(first.body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'elicitation-1': { method: 'elicitation/create' } },
+    });
     expect(first.body.result).not.toHaveProperty('ttlMs');
-    const done = await rpc('resources/read', { uri: 'secrets://vault', inputResponses: { 'elicitation-1': { action: 'accept', content: { pin: '1234' } } }, requestState: first.body.result.requestState });
+    const done = await rpc('resources/read', {
+      uri: 'secrets://vault',
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { pin: '1234' } } },
+      requestState: first.body.result.requestState,
+    });
     expect(done.body.result).toMatchObject({ contents: [{ text: 'opened with 1234' }], ttlMs: 0, cacheScope: 'private' });
   });
 });
 
 describe('completion/complete', () => {
   it('suggests prompt argument and template variable values from their completers', async () => {
-    const prompt = await rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } });
+    const prompt = await rpc('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'par' },
+    });
     expect(prompt.body.result.completion).toEqual({ values: ['paris', 'park', 'party'], total: 3, hasMore: false });
-    const template = await rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '4' } });
+    const template = await rpc('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'test://template/{id}/data' },
+      argument: { name: 'id', value: '4' },
+    });
     expect(template.body.result.completion.values).toEqual(['456']);
-    const none = await rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg2', value: 'x' } });
+    const none = await rpc('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg2', value: 'x' },
+    });
     expect(none.body.result.completion).toEqual({ values: [], total: 0, hasMore: false });
   });
 
   it('refuses an unknown ref or a malformed argument with -32602', async () => {
-    for (const params of [{ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } }, { ref: { type: 'ref/other' }, argument: { name: 'a', value: '' } }, { ref: { type: 'ref/prompt', name: 'test_simple_prompt' } }]) {
+    for (const params of [
+      { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } },
+      { ref: { type: 'ref/other' }, argument: { name: 'a', value: '' } },
+      { ref: { type: 'ref/prompt', name: 'test_simple_prompt' } },
+    ]) {
       expect((await rpc('completion/complete', params)).body.error.code).toBe(-32602);
     }
   });
@@ -153,7 +203,13 @@ describe('server/discover declares what exists', () => {
 
   it('declares prompts, resources and completions only when the server has them, and answers the rest with 404 -32601', async () => {
     const full = await rpc('server/discover');
-    expect(full.body.result.capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {}, logging: {} });
+    expect(full.body.result.capabilities).toEqual({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+    });
     const discover = await read(await bare(mcpRequest('server/discover')));
     expect(discover.body.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
     for (const method of ['prompts/list', 'resources/list', 'resources/templates/list', 'completion/complete']) {

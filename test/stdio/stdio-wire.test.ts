@@ -43,7 +43,12 @@ describe('stdio on the wire', () => {
     send('not json');
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     send({ jsonrpc: '2.0', id: 3, method: 'no/such', params: { _meta: meta() } });
-    send({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'initialize',
+      params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     expect((await reply(2)).error.code).toBe(-32602);
     expect((await reply(3)).error.code).toBe(-32601);
     // An unknown version in initialize gets the newest legacy one back, and the process serves both eras from then on.

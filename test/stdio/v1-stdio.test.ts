@@ -16,7 +16,11 @@ beforeAll(async () => {
     asked.push(request.params.message);
     return answer(request.params.message);
   });
-  transport = new StdioClientTransport({ command: process.execPath, args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' });
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'],
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await client.connect(transport);
 });
@@ -31,9 +35,24 @@ describe('the official v1 client over stdio (2025-11-25, server-sent elicitation
   it('completes the ticket tools through elicitation', async () => {
     asked.length = 0;
     answer = (m): ElicitResult =>
-      m.startsWith('Delete') ? { action: 'cancel' } : m.startsWith('Close') ? { action: 'accept', content: { confirm: true, note: 'done' } } : m.startsWith('Which team') ? { action: 'accept', content: { team: 'engineering' } } : { action: 'accept', content: { agent: 'Lee' } };
-    expect((await client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } })).structuredContent).toEqual({ closed: true, id: 'T-1', note: 'done' });
-    expect((await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } })).structuredContent).toEqual({ reassigned: true, id: 'T-2', team: 'engineering', agent: 'Lee' });
+      m.startsWith('Delete')
+        ? { action: 'cancel' }
+        : m.startsWith('Close')
+          ? { action: 'accept', content: { confirm: true, note: 'done' } }
+          : m.startsWith('Which team')
+            ? { action: 'accept', content: { team: 'engineering' } }
+            : { action: 'accept', content: { agent: 'Lee' } };
+    expect((await client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } })).structuredContent).toEqual({
+      closed: true,
+      id: 'T-1',
+      note: 'done',
+    });
+    expect((await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } })).structuredContent).toEqual({
+      reassigned: true,
+      id: 'T-2',
+      team: 'engineering',
+      agent: 'Lee',
+    });
     expect(asked).toEqual(['Close ticket T-1? The customer will be notified.', 'Which team should take T-2?', 'Which engineering agent?']);
     const declined = await client.callTool({ name: 'delete_ticket', arguments: { id: 't1' } });
     expect(declined.content).toEqual([{ type: 'text', text: 'not deleted: the user cancelled' }]);
@@ -82,7 +101,13 @@ describe('the official v1 client over stdio, declaring no elicitation: the sendE
   let plain: Client;
   beforeAll(async () => {
     plain = new Client({ name: 'v1-stdio-plain', version: '1.0.0' }, { capabilities: {} });
-    await plain.connect(new StdioClientTransport({ command: process.execPath, args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' }));
+    await plain.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'],
+        stderr: 'pipe',
+      }),
+    );
   });
   afterAll(() => plain.close());
 
@@ -91,9 +116,15 @@ describe('the official v1 client over stdio, declaring no elicitation: the sendE
     const asked = await plain.callTool({ name: 'close_ticket', arguments: { id: 'T-4' } });
     const pending = (asked._meta as { elicitationPending?: { elicitId: string; message: string } }).elicitationPending;
     expect(pending?.message).toBe('Close ticket T-4? The customer will be notified.');
-    const done = await plain.callTool({ name: 'sendElicitationResult', arguments: { elicitId: pending!.elicitId, action: 'accept', content: { confirm: true } } });
+    const done = await plain.callTool({
+      name: 'sendElicitationResult',
+      arguments: { elicitId: pending!.elicitId, action: 'accept', content: { confirm: true } },
+    });
     expect(done.structuredContent).toEqual({ closed: true, id: 'T-4', note: '' });
-    const again = await plain.callTool({ name: 'sendElicitationResult', arguments: { elicitId: pending!.elicitId, action: 'accept', content: { confirm: true } } });
+    const again = await plain.callTool({
+      name: 'sendElicitationResult',
+      arguments: { elicitId: pending!.elicitId, action: 'accept', content: { confirm: true } },
+    });
     expect(again.isError).toBe(true);
     expect(JSON.stringify(again.content)).toContain(`No pending elicitation found for ID: ${pending!.elicitId}`);
   });

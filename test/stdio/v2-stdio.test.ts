@@ -11,12 +11,19 @@ const asked: string[] = [];
 let answer: (message: string) => Answer = () => ({ action: 'cancel' });
 
 beforeAll(async () => {
-  client = new Client({ name: 'v2-stdio-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client = new Client(
+    { name: 'v2-stdio-test', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(request.params.message);
     return answer(request.params.message);
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/stdio-server.ts'],
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await client.connect(transport);
 });
@@ -26,7 +33,11 @@ describe('the official v2 client over stdio, pinned to 2026-07-28', () => {
   it('completes the ticket tools through input_required rounds', async () => {
     asked.length = 0;
     answer = (m): Answer =>
-      m.startsWith('Close') ? { action: 'accept', content: { confirm: true, note: 'done' } } : m.startsWith('Which team') ? { action: 'accept', content: { team: 'billing' } } : { action: 'accept', content: { agent: 'Priya' } };
+      m.startsWith('Close')
+        ? { action: 'accept', content: { confirm: true, note: 'done' } }
+        : m.startsWith('Which team')
+          ? { action: 'accept', content: { team: 'billing' } }
+          : { action: 'accept', content: { agent: 'Priya' } };
     const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } });
     expect(closed.structuredContent).toEqual({ closed: true, id: 'T-1', note: 'done' });
     const reassigned = await client.callTool({ name: 'reassign_ticket', arguments: { id: 'T-2' } });

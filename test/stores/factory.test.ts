@@ -11,7 +11,20 @@ import type { ElicitationStore } from '../../src/stores';
 import { mcpRequest } from '../helpers/requests';
 import { sparePort, startRedis, type RunningRedis } from '../helpers/redis';
 
-const ENV_NAMES = ['REDIS_URL', 'REDIS_HOST', 'REDIS_PORT', 'REDIS_PASSWORD', 'REDIS_DB', 'REDIS_TLS', 'KV_REST_API_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'MCP_ELICITATION_SECRET', 'MCP_SESSION_SECRET', 'MCP_SERVER_SECRET'];
+const ENV_NAMES = [
+  'REDIS_URL',
+  'REDIS_HOST',
+  'REDIS_PORT',
+  'REDIS_PASSWORD',
+  'REDIS_DB',
+  'REDIS_TLS',
+  'KV_REST_API_URL',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'MCP_ELICITATION_SECRET',
+  'MCP_SESSION_SECRET',
+  'MCP_SERVER_SECRET',
+];
 
 let redis: RunningRedis;
 let deadPort: number;
@@ -52,13 +65,17 @@ const dead = () => ({ provider: 'redis' as const, host: '127.0.0.1', port: deadP
 describe("the docs' table", () => {
   it('memory when nothing is set, and says so in the startup log', async () => {
     const { store, lines } = await create({});
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }",
+    );
     expect(store).toMatchObject({ source: 'memory', sessionsDistributed: false, keyPrefix: 'mcp:' });
   });
 
   it('elicitation.redis: Redis with publish/subscribe, logged exactly as the docs show', async () => {
     const { store, lines } = await create({ elicitation: { redis: tcp() } }, { MCP_SESSION_SECRET: 's' });
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: true }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: true }",
+    );
     expect(store).toMatchObject({ source: 'elicitation.redis', sessionsDistributed: true, secret: 's' });
     await store!.backend.set('mcp:factory:probe', 'v');
     expect(await store!.backend.get('mcp:factory:probe')).toBe('v');
@@ -72,20 +89,26 @@ describe("the docs' table", () => {
   it("the server's redis, with its own keyPrefix, and it wins over sqlite", async () => {
     const { store, lines } = await create({ redis: { ...tcp(), keyPrefix: 'desk:' }, sqlite: { path: dir } });
     expect(store).toMatchObject({ source: 'redis', keyPrefix: 'desk:', sessionsDistributed: true });
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'desk:', supportsPubSub: true, encrypted: false }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'desk:', supportsPubSub: true, encrypted: false }",
+    );
   });
 
   it("the server's sqlite when there is no redis: shared data, no publish/subscribe across processes", async () => {
     const { store, lines } = await create({ sqlite: { path: join(dir, 'desk.sqlite') } });
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'sqlite', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'sqlite', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }",
+    );
     expect(store).toMatchObject({ source: 'sqlite', sessionsDistributed: true });
   });
 
-  it("a persistent.storage that names Redis keeps the elicitation state too, under mcp:elicit:", async () => {
+  it('a persistent.storage that names Redis keeps the elicitation state too, under mcp:elicit:', async () => {
     const persistent = { storage: { type: 'redis', redis: tcp() } };
     const { store, lines } = await create({ elicitation: { persistent } as never });
     expect(store).toMatchObject({ source: 'persistent.storage', keyPrefix: 'mcp:elicit:', sessionsDistributed: true });
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:elicit:', supportsPubSub: true, encrypted: false }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:elicit:', supportsPubSub: true, encrypted: false }",
+    );
     // The server's redis and sqlite still come first, as the docs' table says.
     const withSqlite = await create({ sqlite: { path: join(dir, 'first.sqlite') }, elicitation: { persistent } as never });
     expect(withSqlite.store).toMatchObject({ source: 'sqlite', keyPrefix: 'mcp:' });
@@ -93,7 +116,9 @@ describe("the docs' table", () => {
 
   it('REDIS_URL alone: Redis from the environment, with sessions kept in memory', async () => {
     const { store, lines } = await create({}, { REDIS_URL: redis.url });
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: false }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: false }",
+    );
     expect(store).toMatchObject({ source: 'env', sessionsDistributed: false });
   });
 
@@ -110,7 +135,9 @@ describe("the docs' table", () => {
   });
 
   it('a REDIS_PORT that is not a number is a clear startup error', async () => {
-    await expect(create({}, { REDIS_HOST: '127.0.0.1', REDIS_PORT: 'six' })).rejects.toThrow('REDIS_PORT must be a whole number, got "six"');
+    await expect(create({}, { REDIS_HOST: '127.0.0.1', REDIS_PORT: 'six' })).rejects.toThrow(
+      'REDIS_PORT must be a whole number, got "six"',
+    );
   });
 
   it('a Redis nobody listens on fails the start with where it tried', async () => {
@@ -133,13 +160,19 @@ describe('the secret', () => {
 describe('refusals', () => {
   it('Vercel KV as the only store', async () => {
     const refusal = 'Vercel KV is not supported for elicitation stores';
-    await expect(create({ redis: { provider: 'vercel-kv' } })).rejects.toMatchObject({ name: 'ElicitationNotSupportedError', message: refusal });
+    await expect(create({ redis: { provider: 'vercel-kv' } })).rejects.toMatchObject({
+      name: 'ElicitationNotSupportedError',
+      message: refusal,
+    });
     await expect(create({ elicitation: { redis: { provider: 'vercel-kv', url: 'https://kv.example' } } })).rejects.toThrow(refusal);
     await expect(create({}, { KV_REST_API_URL: 'https://kv.example' })).rejects.toThrow(refusal);
   });
 
   it('Vercel KV beside a Redis for elicitation is fine', async () => {
-    const { store } = await create({ redis: { provider: 'vercel-kv' }, elicitation: { redis: tcp() } }, { KV_REST_API_URL: 'https://kv.example' });
+    const { store } = await create(
+      { redis: { provider: 'vercel-kv' }, elicitation: { redis: tcp() } },
+      { KV_REST_API_URL: 'https://kv.example' },
+    );
     expect(store?.info.type).toBe('redis');
   });
 

@@ -42,7 +42,10 @@ describeStoreContract('redis cluster (three masters, a replica each)', () => cre
 
 describe('redis cluster store', () => {
   it('takes `cluster: [{ host, port }, …]` in the redis options, and refuses what a cluster has not', () => {
-    expect(redisOptionsSchema.safeParse({ provider: 'redis', cluster: [{ host: '10.0.0.1', port: 7000 }], password: 'p', keyPrefix: 'x:' }).success).toBe(true);
+    expect(
+      redisOptionsSchema.safeParse({ provider: 'redis', cluster: [{ host: '10.0.0.1', port: 7000 }], password: 'p', keyPrefix: 'x:' })
+        .success,
+    ).toBe(true);
     expect(redisOptionsSchema.safeParse({ cluster: [] }).success).toBe(false);
     expect(redisOptionsSchema.safeParse({ cluster: [{ host: '10.0.0.1' }] }).success).toBe(false);
     expect(redisOptionsSchema.safeParse({ cluster: [{ host: '10.0.0.1', port: 7000 }], db: 1 }).success).toBe(false);
@@ -79,7 +82,9 @@ describe('redis cluster store', () => {
       const keys = ['mcp:pending:s1', 'mcp:pending:s1:1', 'mcp:pending:s1:2', 'mcp:pending:s1:3', 'mcp:session:s1'];
       await Promise.all(keys.map((key) => a.set(key, `v ${key}`, 60_000)));
       expect(await Promise.all(keys.map((key) => b.get(key)))).toEqual(keys.map((key) => `v ${key}`));
-      expect(new Set(await Promise.all(keys.map(async (key) => (await shardOf(key)).master)))).not.toEqual(new Set([(await shardOf(keys[0]!)).master]));
+      expect(new Set(await Promise.all(keys.map(async (key) => (await shardOf(key)).master)))).not.toEqual(
+        new Set([(await shardOf(keys[0]!)).master]),
+      );
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -87,7 +92,9 @@ describe('redis cluster store', () => {
 
   it('fails to start with a clear error when no node listens', async () => {
     const port = await sparePort();
-    await expect(createRedisStore({ cluster: [{ host: '127.0.0.1', port }] })).rejects.toThrow(`Could not connect to the Redis Cluster at 127.0.0.1:${port}`);
+    await expect(createRedisStore({ cluster: [{ host: '127.0.0.1', port }] })).rejects.toThrow(
+      `Could not connect to the Redis Cluster at 127.0.0.1:${port}`,
+    );
   });
 
   // Last: it changes which node is master of a shard.
@@ -120,7 +127,9 @@ describe('redis cluster store', () => {
       // Within a slots refresh (a second), the subscription itself moves to the new master, and is heard there.
       const onNewMaster = raw(replica);
       try {
-        await expect.poll(async () => ((await onNewMaster.call('PUBSUB', 'SHARDNUMSUB', channel)) as unknown[])[1], { timeout: 5_000 }).toBe(1);
+        await expect
+          .poll(async () => ((await onNewMaster.call('PUBSUB', 'SHARDNUMSUB', channel)) as unknown[])[1], { timeout: 5_000 })
+          .toBe(1);
       } finally {
         onNewMaster.disconnect();
       }

@@ -72,7 +72,9 @@ describe('Redis over HTTP', () => {
     await away.close(); // the stream drops, and nothing answers at that address any more
     await expect.poll(() => problems.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
     expect(problems[0]).toMatch(/dropped .*; opening it again in 100 ms$/);
-    expect(problems[1]).toMatch(/^Redis over HTTP: the subscription to mcp:result:away did not open again \(.+\); opening it again in 200 ms$/);
+    expect(problems[1]).toMatch(
+      /^Redis over HTTP: the subscription to mcp:result:away did not open again \(.+\); opening it again in 200 ms$/,
+    );
     expect(problems[2]).toMatch(/opening it again in 400 ms$/);
     await stop();
     const seen = problems.length;
@@ -90,35 +92,59 @@ describe('Redis over HTTP', () => {
 
 describe('the factory and Redis over HTTP', () => {
   // The machine's own environment must not hand the factory credentials.
-  beforeEach(() => ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'REDIS_URL', 'REDIS_HOST', 'KV_REST_API_URL'].forEach((name) => vi.stubEnv(name, '')));
+  beforeEach(() =>
+    ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'REDIS_URL', 'REDIS_HOST', 'KV_REST_API_URL'].forEach((name) =>
+      vi.stubEnv(name, ''),
+    ),
+  );
   afterEach(() => vi.unstubAllEnvs());
 
   async function create(elicitation: FrontMcpConfigInput['elicitation'], env: Record<string, string> = {}) {
     const lines: string[] = [];
     const config = parseConfig({ info: { name: 't', version: '1' }, elicitation: { enabled: true, ...elicitation } });
-    const created = await createElicitationStore(config, env, createLogger('info', (line) => lines.push(line)));
+    const created = await createElicitationStore(
+      config,
+      env,
+      createLogger('info', (line) => lines.push(line)),
+    );
     await created?.backend.close();
     return { created, lines };
   }
 
   it("chooses it when the config names provider 'upstash', after proving publish/subscribe works", async () => {
     const before = server.log.length;
-    const { created, lines } = await create({ redis: { provider: 'upstash', url: server.url, token: server.token, keyPrefix: 'desk:' } }, { MCP_SESSION_SECRET: 's' });
+    const { created, lines } = await create(
+      { redis: { provider: 'upstash', url: server.url, token: server.token, keyPrefix: 'desk:' } },
+      { MCP_SESSION_SECRET: 's' },
+    );
     expect(created).toMatchObject({ source: 'elicitation.redis', keyPrefix: 'desk:', sessionsDistributed: true });
-    expect(lines).toContain("[parley] INFO Created elicitation store { type: 'redis-http', keyPrefix: 'desk:', supportsPubSub: true, encrypted: true }");
+    expect(lines).toContain(
+      "[parley] INFO Created elicitation store { type: 'redis-http', keyPrefix: 'desk:', supportsPubSub: true, encrypted: true }",
+    );
     expect(server.log.slice(before)).toContain('/subscribe'); // the startup probe
   });
 
   it("logs a dropped subscription stream as the elicitation store's warning", async () => {
     const lines: string[] = [];
-    const config = parseConfig({ info: { name: 't', version: '1' }, elicitation: { enabled: true, redis: { provider: 'upstash', url: server.url, token: server.token } } });
-    const created = (await createElicitationStore(config, {}, createLogger('info', (line) => lines.push(line))))!;
+    const config = parseConfig({
+      info: { name: 't', version: '1' },
+      elicitation: { enabled: true, redis: { provider: 'upstash', url: server.url, token: server.token } },
+    });
+    const created = (await createElicitationStore(
+      config,
+      {},
+      createLogger('info', (line) => lines.push(line)),
+    ))!;
     const stop = await created.backend.subscribe('mcp:result:logged', () => undefined);
     await expect.poll(() => server.openStreams()).toBe(1); // the startup probe's stream is gone
     server.dropStreams();
-    await expect.poll(() => lines).toContainEqual(
-      expect.stringMatching(/^\[parley\] WARN Elicitation store \(elicitation\.redis\): Redis over HTTP: the subscription to mcp:result:logged dropped/),
-    );
+    await expect
+      .poll(() => lines)
+      .toContainEqual(
+        expect.stringMatching(
+          /^\[parley\] WARN Elicitation store \(elicitation\.redis\): Redis over HTTP: the subscription to mcp:result:logged dropped/,
+        ),
+      );
     await stop();
     await created.backend.close();
   });
@@ -132,8 +158,12 @@ describe('the factory and Redis over HTTP', () => {
     const refused = create({ redis: { provider: 'upstash', url: noPubSub.url, token: noPubSub.token } });
     await expect(refused).rejects.toMatchObject({ name: 'ElicitationNotSupportedError' });
     await expect(refused).rejects.toThrow("Redis over HTTP can't publish and subscribe here (ERR SUBSCRIBE is not supported)");
-    await expect(create({ redis: { provider: 'upstash', url: server.url, token: 'wrong' } })).rejects.toThrow(/can't publish and subscribe here \(Unauthorized\)/);
+    await expect(create({ redis: { provider: 'upstash', url: server.url, token: 'wrong' } })).rejects.toThrow(
+      /can't publish and subscribe here \(Unauthorized\)/,
+    );
     await expect(create({ redis: { provider: 'upstash' } })).rejects.toThrow(/needs a url and a token/);
-    expect(() => parseConfig({ info: { name: 't', version: '1' }, elicitation: { redis: { provider: 'upstash', url: 'ftp://x' } } })).toThrow();
+    expect(() =>
+      parseConfig({ info: { name: 't', version: '1' }, elicitation: { redis: { provider: 'upstash', url: 'ftp://x' } } }),
+    ).toThrow();
   });
 });

@@ -62,7 +62,9 @@ describe('sqlite store', () => {
         }),
       );
       const result = new Promise<string[]>((done, fail) =>
-        child.once('exit', (code) => (code === 0 ? done(JSON.parse(out.slice('ready\n'.length)) as string[]) : fail(new Error(`racer exited ${code}`)))),
+        child.once('exit', (code) =>
+          code === 0 ? done(JSON.parse(out.slice('ready\n'.length)) as string[]) : fail(new Error(`racer exited ${code}`)),
+        ),
       );
       return { child, ready, result };
     });

@@ -11,7 +11,9 @@ describe('toBeError', () => {
     expect(failed).toBeError('INVALID_INPUT');
     expect(failed.raw).toBeError('INVALID_INPUT');
     expect(ok).not.toBeError();
-    expect(() => expect(failed).toBeError('ELICITATION_TIMEOUT')).toThrow('expected an error result with code ELICITATION_TIMEOUT, got code INVALID_INPUT');
+    expect(() => expect(failed).toBeError('ELICITATION_TIMEOUT')).toThrow(
+      'expected an error result with code ELICITATION_TIMEOUT, got code INVALID_INPUT',
+    );
     expect(() => expect(ok).toBeError()).toThrow('got success');
     expect(() => expect({ result: {} }).toBeError()).toThrow('expected a tool result');
   });
@@ -40,7 +42,9 @@ describe('toContainTool', () => {
     expect(tools).toContainTool('close_ticket');
     expect({ tools }).toContainTool('close_ticket');
     expect(tools).not.toContainTool('sendElicitationResult');
-    expect(() => expect(tools).toContainTool('delete_ticket')).toThrow('expected the tools to include "delete_ticket"; they are: close_ticket');
+    expect(() => expect(tools).toContainTool('delete_ticket')).toThrow(
+      'expected the tools to include "delete_ticket"; they are: close_ticket',
+    );
   });
 });
 

@@ -16,7 +16,8 @@ export class EscalateTicket extends ToolContext {
     const answer = await this.elicit(`Escalate ticket ${id}. Which team, and why?`, Escalation);
     if (answer.status !== 'accept') return { escalated: false };
     const parsed = Escalation.safeParse(answer.content);
-    if (!parsed.success) this.fail(new PublicMcpError("The escalation form wasn't filled in: pick a team and give a reason of 10 characters or more."));
+    if (!parsed.success)
+      this.fail(new PublicMcpError("The escalation form wasn't filled in: pick a team and give a reason of 10 characters or more."));
     return { escalated: true, id, ...parsed.data };
   }
 }

@@ -35,7 +35,10 @@ export class DeleteTicket extends ToolContext {
 @Tool({ name: 'purge_spam', description: 'Remove spam tickets', inputSchema: {}, annotations: { readOnlyHint: true } })
 export class PurgeSpam extends ToolContext {
   execute() {
-    const purged = tickets.list().filter((t) => /BUY|CHEAP|NOW!?$/.test(t.title)).map((t) => t.id);
+    const purged = tickets
+      .list()
+      .filter((t) => /BUY|CHEAP|NOW!?$/.test(t.title))
+      .map((t) => t.id);
     for (const id of purged) tickets.delete(id);
     return purged.length ? `purged ${purged.join(' ')}` : 'nothing to purge';
   }

@@ -13,14 +13,21 @@ const MAX_SUBSCRIPTIONS = 100;
 const MAX_URI_LENGTH = 2048;
 
 /** resources/subscribe and resources/unsubscribe: they add a URI to the session's watched set, or take it out. */
-export function changeSubscription(server: ParleyServer, session: Watcher, method: string, params: Record<string, unknown>): Record<string, unknown> {
+export function changeSubscription(
+  server: ParleyServer,
+  session: Watcher,
+  method: string,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   if (!Object.hasOwn(capabilitiesOf(server), 'resources')) throw methodNotFound(method);
   const { uri } = params;
-  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_URI_LENGTH) throw invalidParams(`${method} needs params.uri, a URI of at most ${MAX_URI_LENGTH} characters`);
+  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_URI_LENGTH)
+    throw invalidParams(`${method} needs params.uri, a URI of at most ${MAX_URI_LENGTH} characters`);
   const watched = (session.subscriptions ??= new Set());
   if (method === 'resources/unsubscribe') watched.delete(uri);
   else if (!watched.has(uri)) {
-    if (watched.size >= MAX_SUBSCRIPTIONS) throw invalidParams(`A session can watch at most ${MAX_SUBSCRIPTIONS} resources: unsubscribe from one first`);
+    if (watched.size >= MAX_SUBSCRIPTIONS)
+      throw invalidParams(`A session can watch at most ${MAX_SUBSCRIPTIONS} resources: unsubscribe from one first`);
     watched.add(uri);
   }
   return {};

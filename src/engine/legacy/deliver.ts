@@ -9,7 +9,12 @@ export async function deliverAnswer(server: ParleyServer, session: LiveSession, 
   // Every question Parley sends has a string id: any other id answers nothing.
   if (typeof message.id !== 'string') return 'no-question';
   // An error answers sample() and listRoots() with a failure; elicit() counts it as cancel.
-  if (message.error) server.logger.warn(`The client answered request ${message.id} with an error (${message.error.code}: ${message.error.message}); an elicitation treats it as cancel`);
-  const answer = message.error ? { action: 'cancel', error: { code: message.error.code, message: message.error.message } } : { ...message.result };
+  if (message.error)
+    server.logger.warn(
+      `The client answered request ${message.id} with an error (${message.error.code}: ${message.error.message}); an elicitation treats it as cancel`,
+    );
+  const answer = message.error
+    ? { action: 'cancel', error: { code: message.error.code, message: message.error.message } }
+    : { ...message.result };
   return pendingOf(server).deliver(session.record.sessionId, message.id, answer);
 }

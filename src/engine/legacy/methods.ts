@@ -29,7 +29,12 @@ export interface LegacyScope {
   signal: AbortSignal;
 }
 
-export async function legacyMethod(server: ParleyServer, method: string, params: Record<string, unknown>, scope: LegacyScope): Promise<Record<string, unknown>> {
+export async function legacyMethod(
+  server: ParleyServer,
+  method: string,
+  params: Record<string, unknown>,
+  scope: LegacyScope,
+): Promise<Record<string, unknown>> {
   switch (method) {
     case 'ping':
       return {};
@@ -49,7 +54,12 @@ export async function legacyMethod(server: ParleyServer, method: string, params:
   }
   if (!isKnownMethod(method) || method === 'server/discover') throw methodNotFound(method);
   // The modern handler, without the fields only 2026-07-28 results carry.
-  const { resultType: _r, ttlMs: _t, cacheScope: _c, ...result } = await handleRequest(server, method, params, {
+  const {
+    resultType: _r,
+    ttlMs: _t,
+    cacheScope: _c,
+    ...result
+  } = await handleRequest(server, method, params, {
     era: 'unversioned',
     auth: scope.auth,
     capabilities: isObject(scope.session.record.capabilities) ? scope.session.record.capabilities : {},

@@ -118,7 +118,8 @@ export class SessionTable {
       // Ask the store every time: another instance may have ended the session.
       const stored = await shared.backend.get(this.key(shared, id));
       if (!stored) {
-        if (entry) this.drop(entry, 'the store no longer holds it (it was ended on another instance, it expired, or the store lost its data)');
+        if (entry)
+          this.drop(entry, 'the store no longer holds it (it was ended on another instance, it expired, or the store lost its data)');
         return undefined;
       }
       entry ??= this.live.get(id); // adopted by a request that was waiting on the store with this one
@@ -185,7 +186,10 @@ export class SessionTable {
       // Each event or keepalive the client is sent counts as the session's activity.
       () => {
         const entry = this.live.get(session.record.sessionId);
-        if (entry?.session === session) void this.touch(entry, Date.now())?.catch((error: unknown) => this.server.logger.warn('Could not renew a session in the store', error));
+        if (entry?.session === session)
+          void this.touch(entry, Date.now())?.catch((error: unknown) =>
+            this.server.logger.warn('Could not renew a session in the store', error),
+          );
       },
     );
     session.streams.set(id, stream);
@@ -213,10 +217,15 @@ export class SessionTable {
         this.warnedAt = now;
         this.server.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
       }
-      throw new LimitError(`The server holds as many sessions as it allows (${maxTotal}, http.sessions.maxTotal): retry after ${wait} s`, wait, 'server', {
-        limit: 'http.sessions.maxTotal',
-        max: maxTotal,
-      });
+      throw new LimitError(
+        `The server holds as many sessions as it allows (${maxTotal}, http.sessions.maxTotal): retry after ${wait} s`,
+        wait,
+        'server',
+        {
+          limit: 'http.sessions.maxTotal',
+          max: maxTotal,
+        },
+      );
     }
     const session: LiveSession = { record, calls: new Map(), streams: new Map() };
     const entry: Entry = { session, lastActiveAt: now, storedAt: now };

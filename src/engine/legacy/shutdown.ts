@@ -27,7 +27,8 @@ export async function closeServer(server: ParleyServer, { graceMs = 10_000 }: Cl
   closing.add(server);
   const pending = pendingOf(server);
   const deadline = Date.now() + graceMs;
-  while (pending.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+  while (pending.size > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
   const error = shuttingDown();
   sessionsOf(server).endAll(error);
   pending.failAll(error);

@@ -1,12 +1,36 @@
 // POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
-import { type KeepAlive, callerKey, type Delivery, type ParleyServer, isClosing, shuttingDown, initializeResult, legacyMethod, negotiate, sessionsOf, deliverAnswer } from '../../engine';
-import { ErrorCode, HEADER, LimitError, META, McpWireError, isLegacyVersion, isObject, isRequest, isResponse, type JsonRpcMessage } from '../../protocol';
+import {
+  type KeepAlive,
+  callerKey,
+  type Delivery,
+  type ParleyServer,
+  isClosing,
+  shuttingDown,
+  initializeResult,
+  legacyMethod,
+  negotiate,
+  sessionsOf,
+  deliverAnswer,
+} from '../../engine';
+import {
+  ErrorCode,
+  HEADER,
+  LimitError,
+  META,
+  McpWireError,
+  isLegacyVersion,
+  isObject,
+  isRequest,
+  isResponse,
+  type JsonRpcMessage,
+} from '../../protocol';
 import { readEnv, traced } from '../../runtime';
 import type { AuthInfo } from '../../server';
 import { resolveCaller } from '../auth';
 import { callTool } from './call';
 
-export const SESSION_SECRET_REQUIRED = 'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
+export const SESSION_SECRET_REQUIRED =
+  'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
 
 const sessionNotFound = () => new McpWireError(ErrorCode.SessionNotFound, 'Session not found', undefined, 404);
 
@@ -14,7 +38,8 @@ const sessionNotFound = () => new McpWireError(ErrorCode.SessionNotFound, 'Sessi
 export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): boolean {
   if (headers.has(HEADER.sessionId)) return true;
   // initialize inside a 2026-07-28 _meta envelope is a removed method of the modern protocol (404), not a handshake.
-  if (isRequest(message) && message.method === 'initialize') return !(isObject(message.params?._meta) && Object.hasOwn(message.params._meta, META.protocolVersion));
+  if (isRequest(message) && message.method === 'initialize')
+    return !(isObject(message.params?._meta) && Object.hasOwn(message.params._meta, META.protocolVersion));
   const version = headers.get(HEADER.protocolVersion);
   return version !== null && isLegacyVersion(version);
 }
@@ -24,7 +49,8 @@ export async function openSession(server: ParleyServer, request: Request, given:
   const auth = await resolveCaller(request, server, given);
   if (auth instanceof Response) return auth;
   const header = request.headers.get(HEADER.sessionId);
-  if (header === null) return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required'));
+  if (header === null)
+    return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required'));
   const session = await limited(server, id, () => sessionsOf(server).find(header, callerKey(auth)));
   if (session instanceof Response) return session;
   if (!session) return server.respond.error(id, sessionNotFound());
@@ -41,11 +67,18 @@ async function limited<T>(server: ParleyServer, id: string | number | null, open
   }
 }
 
-export async function handleLegacyPost(server: ParleyServer, request: Request, message: JsonRpcMessage, given?: AuthInfo, keepAlive?: KeepAlive): Promise<Response> {
+export async function handleLegacyPost(
+  server: ParleyServer,
+  request: Request,
+  message: JsonRpcMessage,
+  given?: AuthInfo,
+  keepAlive?: KeepAlive,
+): Promise<Response> {
   const id = isRequest(message) ? message.id : null;
   const params = (isResponse(message) ? undefined : message.params) ?? {};
   // Shutting down: no new session, no new call; answers to waiting questions are still taken.
-  if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call')) return server.respond.error(id, shuttingDown());
+  if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call'))
+    return server.respond.error(id, shuttingDown());
   if (isRequest(message) && message.method === 'initialize' && !request.headers.has(HEADER.sessionId)) {
     const auth = await resolveCaller(request, server, given);
     if (auth instanceof Response) return auth;
@@ -57,10 +90,14 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    const session = await limited(server, id, () => sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }));
+    const session = await limited(server, id, () =>
+      sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }),
+    );
     if (session instanceof Response) return session;
     server.telemetry?.request({ method: 'initialize', era: 'legacy', params: {}, version }).end({});
-    return server.respond.json({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, { [HEADER.sessionId]: session.record.sessionId });
+    return server.respond.json({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, {
+      [HEADER.sessionId]: session.record.sessionId,
+    });
   }
   const opened = await openSession(server, request, given, id);
   if (opened instanceof Response) return opened;
@@ -71,14 +108,17 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
   if (isResponse(message)) {
     const delivery = await deliverAnswer(server, session, message);
     // Accepted only when it reached its call, or when this instance can't tell (a record sealed with another secret).
-    return delivery === 'delivered' || delivery === 'unreadable' ? server.respond.accepted() : server.respond.error(message.id, undeliverable(delivery));
+    return delivery === 'delivered' || delivery === 'unreadable'
+      ? server.respond.accepted()
+      : server.respond.error(message.id, undeliverable(delivery));
   }
   if (!isRequest(message)) {
     if (message.method === 'notifications/cancelled') session.calls.get(params.requestId as string | number)?.abort();
     return server.respond.accepted();
   }
   try {
-    if (message.method === 'initialize') throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
+    if (message.method === 'initialize')
+      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, keepAlive);
     const trace = server.telemetry?.request({ method: message.method, era: 'legacy', params, version: session.record.version });
     const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
@@ -92,11 +132,12 @@ export async function handleLegacyPost(server: ParleyServer, request: Request, m
 }
 
 const UNDELIVERABLE: Record<Exclude<Delivery, 'delivered' | 'unreadable'>, string> = {
-  'no-question': 'No call waits for this answer: the question was answered already, timed out, or never asked in this session. Call the tool again',
-  'no-listener': 'No call waits for this answer: the instance that asked no longer listens (it stopped, or it shares no publish/subscribe with this one). Call the tool again',
+  'no-question':
+    'No call waits for this answer: the question was answered already, timed out, or never asked in this session. Call the tool again',
+  'no-listener':
+    'No call waits for this answer: the instance that asked no longer listens (it stopped, or it shares no publish/subscribe with this one). Call the tool again',
 };
 
 /** 410 Gone with a JSON-RPC error under the answer's id: the client learns its answer reached nobody. */
 const undeliverable = (delivery: Exclude<Delivery, 'delivered' | 'unreadable'>) =>
   new McpWireError(ErrorCode.AnswerUndeliverable, UNDELIVERABLE[delivery], { code: 'ANSWER_UNDELIVERABLE', reason: delivery }, 410);
-

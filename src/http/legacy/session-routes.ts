@@ -7,7 +7,10 @@ import { openSession } from './post';
 /** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */
 export async function handleLegacyGet(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
   if (!(request.headers.get('accept') ?? '').includes('text/event-stream'))
-    return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, 'Not Acceptable: the client must accept text/event-stream', undefined, 406));
+    return server.respond.error(
+      null,
+      new McpWireError(ErrorCode.InvalidRequest, 'Not Acceptable: the client must accept text/event-stream', undefined, 406),
+    );
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
   const { session } = opened;
@@ -16,7 +19,10 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     const at = parseEventId(lastEventId);
     const stream = at && session.streams.get(at.streamId);
     if (!at || !stream)
-      return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID names no stream this server can resume'));
+      return server.respond.error(
+        null,
+        new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID names no stream this server can resume'),
+      );
     return stream.connect(at.seq);
   }
   // One GET stream per session: a new one replaces the old connection.

@@ -1,16 +1,16 @@
-import { App, FrontMcp, Tool, ToolContext, z } from "parley-mcp";
+import { App, FrontMcp, Tool, ToolContext, z } from 'parley-mcp';
 
-@Tool({ name: "close_ticket", description: "Close a support ticket", inputSchema: { id: z.string() } })
+@Tool({ name: 'close_ticket', description: 'Close a support ticket', inputSchema: { id: z.string() } })
 export class CloseTicket extends ToolContext {
   async execute({ id }: { id: string }) {
     const answer = await this.elicit(`Close ticket ${id}?`, z.object({ confirm: z.boolean() }));
-    return { closed: answer.status === "accept" };
+    return { closed: answer.status === 'accept' };
   }
 }
 
-@App({ id: "desk", name: "Help desk", tools: [CloseTicket] })
+@App({ id: 'desk', name: 'Help desk', tools: [CloseTicket] })
 class HelpDesk {}
 
 // 🚩 No `elicitation: { enabled: true }`
-@FrontMcp({ info: { name: "Help desk", version: "1.0.0" }, apps: [HelpDesk] })
+@FrontMcp({ info: { name: 'Help desk', version: '1.0.0' }, apps: [HelpDesk] })
 export class Server {}

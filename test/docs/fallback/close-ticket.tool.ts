@@ -1,14 +1,14 @@
-import { Tool, ToolContext, z } from "parley-mcp";
+import { Tool, ToolContext, z } from 'parley-mcp';
 
 @Tool({
-  name: "close_ticket",
-  description: "Close a support ticket",
+  name: 'close_ticket',
+  description: 'Close a support ticket',
   inputSchema: { id: z.string() },
   outputSchema: z.object({ closed: z.boolean(), by: z.string() }),
 })
 export class CloseTicket extends ToolContext {
   async execute({ id }: { id: string }) {
     const answer = await this.elicit(`Close ticket ${id}?`, z.object({ confirm: z.boolean() }));
-    return { closed: answer.status === "accept", by: this.auth.user.sub };
+    return { closed: answer.status === 'accept', by: this.auth.user.sub };
   }
 }

@@ -1,12 +1,12 @@
-import { Tool, ToolContext, z } from "parley-mcp";
+import { Tool, ToolContext, z } from 'parley-mcp';
 
 let auditEntries = 0;
 
-@Tool({ name: "close_ticket", description: "Close a support ticket", inputSchema: { id: z.string() } })
+@Tool({ name: 'close_ticket', description: 'Close a support ticket', inputSchema: { id: z.string() } })
 export class CloseTicket extends ToolContext {
   async execute({ id }: { id: string }) {
     auditEntries++; // 🚩 runs before the question, so once per round
     const answer = await this.elicit(`Close ticket ${id}?`, z.object({ confirm: z.boolean() }));
-    return { closed: answer.status === "accept" && answer.content?.confirm === true, auditEntries };
+    return { closed: answer.status === 'accept' && answer.content?.confirm === true, auditEntries };
   }
 }

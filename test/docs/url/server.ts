@@ -1,10 +1,10 @@
 // Not on the docs page: the minimal server this section's test needs, written the way the page's other sections write theirs.
-import { App, FrontMcp } from "parley-mcp";
-import { ConnectBilling } from "./connect-billing.tool";
-import { ConnectPayroll } from "./connect-payroll.tool";
+import { App, FrontMcp } from 'parley-mcp';
+import { ConnectBilling } from './connect-billing.tool';
+import { ConnectPayroll } from './connect-payroll.tool';
 
-@App({ id: "desk", name: "Help desk", tools: [ConnectBilling, ConnectPayroll] })
+@App({ id: 'desk', name: 'Help desk', tools: [ConnectBilling, ConnectPayroll] })
 class HelpDesk {}
 
-@FrontMcp({ info: { name: "Help desk", version: "1.0.0" }, apps: [HelpDesk], elicitation: { enabled: true } })
+@FrontMcp({ info: { name: 'Help desk', version: '1.0.0' }, apps: [HelpDesk], elicitation: { enabled: true } })
 export class Server {}
