@@ -1,7 +1,8 @@
 // The bearer-token verifier of `auth`, made once when the server is built.
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { jwtVerify } from 'jose';
 import type { BearerVerifier } from '../engine';
 import type { FrontMcpConfig } from '../server';
+import { remoteKeySet } from './jwks';
 
 /**
  * The verifier for `auth: { secret }` or `auth: { jwksUrl }`, made once when the server is built. The HS256 key lives in
@@ -10,6 +11,6 @@ import type { FrontMcpConfig } from '../server';
 export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifier | undefined {
   if (!auth) return undefined;
   const options = { issuer: auth.issuer, audience: auth.audience };
-  const key = 'secret' in auth ? new TextEncoder().encode(auth.secret) : createRemoteJWKSet(new URL(auth.jwksUrl));
+  const key = 'secret' in auth ? new TextEncoder().encode(auth.secret) : remoteKeySet(new URL(auth.jwksUrl));
   return async (token) => (await jwtVerify(token, key as Parameters<typeof jwtVerify>[1], options)).payload;
 }

@@ -1,0 +1,69 @@
+// The keys of `auth: { jwksUrl }`: the JWKS fetched on first use and kept ten minutes, fetched again (at most every
+// 30 s) when a token names a key it lacks. Each key signs only for its own family: never HMAC, never 'none'.
+import { importJWK, type JWK, type JWTHeaderParameters } from 'jose';
+
+const MAX_AGE_MS = 10 * 60_000;
+const COOLDOWN_MS = 30_000;
+const TIMEOUT_MS = 5_000;
+
+/** The key type each accepted algorithm needs. */
+const KEY_TYPE = new Map<string, string>([
+  ...['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'].map((alg) => [alg, 'RSA'] as const),
+  ...['ES256', 'ES384', 'ES512'].map((alg) => [alg, 'EC'] as const),
+  ...['EdDSA', 'Ed25519'].map((alg) => [alg, 'OKP'] as const),
+]);
+
+type Key = Awaited<ReturnType<typeof importJWK>>;
+
+/** jwtVerify's key lookup for a JWKS URL: the one key that the token's header names and may use. */
+export function remoteKeySet(url: URL): (header: JWTHeaderParameters) => Promise<Key> {
+  let keys: JWK[] = [];
+  let fetchedAt = Number.NEGATIVE_INFINITY;
+  let loading: Promise<void> | undefined;
+  const imported = new Map<JWK, Promise<Key>>();
+  const load = () =>
+    (loading ??= fetchKeys(url)
+      .then((fetched) => {
+        keys = fetched;
+        fetchedAt = Date.now();
+        imported.clear();
+      })
+      .finally(() => {
+        loading = undefined;
+      }));
+  return async (header) => {
+    const kty = KEY_TYPE.get(header.alg);
+    if (!kty) throw new Error(`A token signed with ${header.alg} is not accepted with a JWKS`);
+    const usable = () =>
+      keys.filter(
+        (k) =>
+          k.kty === kty &&
+          (header.kid === undefined || k.kid === header.kid) &&
+          (k.alg === undefined || k.alg === header.alg) &&
+          (k.use === undefined || k.use === 'sig'),
+      );
+    const age = Date.now() - fetchedAt;
+    if (age > MAX_AGE_MS || (usable().length === 0 && age > COOLDOWN_MS)) await load();
+    const found = usable();
+    if (found.length !== 1)
+      throw new Error(
+        found.length === 0 ? 'No key of the JWKS matches the token' : 'Several keys of the JWKS match the token, which names none (kid)',
+      );
+    const key = found[0]!;
+    let pending = imported.get(key);
+    if (!pending) imported.set(key, (pending = importJWK(key, header.alg)));
+    return pending;
+  };
+}
+
+async function fetchKeys(url: URL): Promise<JWK[]> {
+  const response = await fetch(url, {
+    headers: { accept: 'application/json' },
+    redirect: 'error',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  if (!response.ok) throw new Error(`The JWKS at ${url.origin} answered ${response.status}`);
+  const body = (await response.json()) as { keys?: unknown } | null;
+  if (!Array.isArray(body?.keys)) throw new Error(`The JWKS at ${url.origin} has no keys`);
+  return body.keys.filter((k): k is JWK => typeof k === 'object' && k !== null && typeof (k as JWK).kty === 'string');
+}
