@@ -24,6 +24,8 @@ export interface RunningCluster {
   cli(port: number, ...args: string[]): Promise<string>;
   /** The ports of the masters, and of the replicas with the port of the master each follows. */
   roles(): Promise<{ masters: number[]; replicas: { port: number; of: number }[] }>;
+  /** The port of the master serving `key`'s slot (a key or a sharded channel), and of its replica (0 without). */
+  shardOf(key: string): Promise<{ master: number; replica: number }>;
   stop(): Promise<void>;
 }
 
@@ -114,11 +116,27 @@ export async function startRedisCluster(options: { replicas?: 0 | 1; password?: 
         .map((line) => ({ port: portOf(line), of: portOf(byId.get(line.split(' ')[3]!) ?? '') })),
     };
   };
+  const shardOf = async (key: string) => {
+    const slot = Number(await cli(ports[0]!, 'cluster', 'keyslot', key));
+    const lines = (await cli(ports[0]!, 'cluster', 'nodes')).split('\n');
+    const serves = (line: string) =>
+      line
+        .split(' ')
+        .slice(8)
+        .some((range) => {
+          const [from, to] = range.split('-').map(Number);
+          return slot >= from! && slot <= (to ?? from)!;
+        });
+    const master = lines.find((line) => line.split(' ')[2]!.includes('master') && serves(line))!;
+    const port = (line: string | undefined) => Number(/:(\d+)@/.exec(line ?? '')?.[1] ?? 0);
+    return { master: port(master), replica: port(lines.find((line) => line.split(' ')[3] === master.split(' ')[0])) };
+  };
   return {
     nodes: ports.map((port, i) => ({ host: '127.0.0.1', port, kill: () => end(children[i]!, 'SIGKILL') })),
     seeds: ports.map((port) => ({ host: '127.0.0.1', port })),
     cli,
     roles,
+    shardOf,
     stop,
   };
 }

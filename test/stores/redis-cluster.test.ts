@@ -20,23 +20,7 @@ afterAll(async () => {
 const options = () => ({ provider: 'redis' as const, cluster: cluster.seeds.slice(0, 1), password: PASSWORD });
 const raw = (port: number) => new Redis({ host: '127.0.0.1', port, password: PASSWORD });
 
-/** The master serving `key`'s slot, and its replica. */
-async function shardOf(key: string): Promise<{ master: number; replica: number }> {
-  const slot = Number(await cluster.cli(cluster.nodes[0]!.port, 'cluster', 'keyslot', key));
-  const lines = (await cluster.cli(cluster.nodes[0]!.port, 'cluster', 'nodes')).split('\n');
-  const serves = (line: string) =>
-    line
-      .split(' ')
-      .slice(8)
-      .some((range) => {
-        const [from, to] = range.split('-').map(Number);
-        return slot >= from! && slot <= (to ?? from)!;
-      });
-  const master = lines.find((line) => line.split(' ')[2]!.includes('master') && serves(line))!;
-  const port = (line: string) => Number(/:(\d+)@/.exec(line)![1]);
-  const replica = lines.find((line) => line.split(' ')[3] === master.split(' ')[0])!;
-  return { master: port(master), replica: port(replica) };
-}
+const shardOf = (key: string) => cluster.shardOf(key);
 
 describeStoreContract('redis cluster (three masters, a replica each)', () => createRedisStore(options()));
 
