@@ -7,6 +7,8 @@ export { deliverAnswer } from './legacy/deliver';
 export { parseEventId } from './legacy/event-stream';
 export { initializeResult, legacyMethod, negotiate } from './legacy/methods';
 export { sessionsOf } from './legacy/sessions';
+export { prepareToolCall } from './legacy/tool-call';
+export type { LegacyCallIo, LegacyToolCall } from './legacy/tool-call';
 export type { LiveSession } from './legacy/sessions';
 export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';
 export type { CloseOptions } from './legacy/shutdown';
