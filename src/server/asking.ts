@@ -70,7 +70,6 @@ export interface ElicitationRequestChange {
  * (a PublicMcpError's message reaches the caller as the tool's error, any other error is hidden behind an error id).
  * @example const noSecrets: ElicitationRequestHook = (q) => { if (/password/i.test(q.message)) throw new PublicMcpError('Never ask for passwords'); };
  */
-// biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing is the common case, and void says so
 export type ElicitationRequestHook = (
   question: Readonly<ElicitationQuestion>,
 ) => void | ElicitationRequestChange | Promise<void | ElicitationRequestChange>;

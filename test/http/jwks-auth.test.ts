@@ -29,7 +29,7 @@ beforeAll(async () => {
   signing = pair.privateKey;
   other = (await generateKeyPair('ES256')).privateKey;
   served = [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }];
-  jwks = createServer((request, response) => {
+  jwks = createServer((_request, response) => {
     fetches++;
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served }));
   });
