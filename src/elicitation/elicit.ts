@@ -1,5 +1,5 @@
 // The questions one run of a handler asks: it keys them, builds their params, runs the hooks, asks, and checks the answers.
-import { ElicitationDisabledError, ElicitationNotSupportedError, InvalidInputError, PublicMcpError } from '../protocol';
+import { ElicitationDisabledError, InvalidInputError, PublicMcpError } from '../protocol';
 import {
   toFormSchema,
   type AuthInfo,
@@ -29,7 +29,7 @@ export interface ElicitSettings {
   /** `elicitation.unanswered`: what becomes of a question the client does not answer. */
   unanswered?: UnansweredPolicy;
   /** Loads the policy's code (Node only: app/ passes it in, an edge build refuses the policy). */
-  loadUnanswered?: () => Promise<UnansweredModule>;
+  loadUnanswered: () => Promise<UnansweredModule>;
 }
 
 /** The unanswered-question policy's code, loaded on first use. */
@@ -45,7 +45,6 @@ export interface ElicitCall {
 
 type Kind = 'elicitation' | 'sampling' | 'roots';
 
-const NO_POLICY = () => Promise.reject(new ElicitationNotSupportedError('The unanswered-question policy runs on Node.js only'));
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The question state of one run: each kind numbers its own keys (`elicitation-1`, `sampling-1`, `roots-1`). */
@@ -104,7 +103,7 @@ export class ElicitRun {
     // Fast path: with no policy, server-wide or for this call, nothing is loaded.
     const route =
       mode === 'form' && (this.settings.unanswered || options.unanswered !== undefined)
-        ? (await (this.settings.loadUnanswered ?? NO_POLICY)()).unansweredRoute(this.settings, this.asker, options, question)
+        ? (await this.settings.loadUnanswered()).unansweredRoute(this.settings, this.asker, options, question)
         : undefined;
     const known = this.asker.known?.(key) ?? route?.known(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.

@@ -68,8 +68,8 @@ export interface ParleyServer {
   elicitationStore?: ElicitationStore;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
   questions?: QuestionDesk;
-  /** The unanswered-question policy's code (Node only, loaded on first use); absent on an edge build. */
-  loadUnanswered?: () => Promise<UnansweredModule>;
+  /** Loads the unanswered-question policy's code on first use (Node; an edge build's stand-in refuses it). */
+  loadUnanswered: () => Promise<UnansweredModule>;
   /** OpenTelemetry spans; absent when @opentelemetry/api is not installed (or not passed in on an edge isolate). */
   telemetry?: Telemetry;
 }

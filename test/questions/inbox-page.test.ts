@@ -2,24 +2,15 @@
 // the person fills its form and submits, and the waiting tool call completes with that answer; markup stays text.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium';
 import { App, LoopbackTokenAuth, Tool, ToolContext, z } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
 import { config } from '../../examples/inbox/server';
 import { bearer } from '../helpers/bearer';
 import { mcpRequest } from '../helpers/requests';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Set PARLEY_SCREENSHOTS=docs to refresh the screenshots in docs/ (docs/elicitation.md shows them). */
 const SHOTS = process.env.PARLEY_SCREENSHOTS;
 
@@ -74,7 +65,7 @@ beforeAll(async () => {
   );
   origin = new URL(server.url).origin;
   await fetch(`${origin}/_frontmcp/inbox`); // the server is built on its first request, and its people auth with it
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

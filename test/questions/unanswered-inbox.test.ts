@@ -1,26 +1,18 @@
 // The inbox page in a real headless chromium (playwright-core), and `parley inbox`, say where a moved question came from and why.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium';
 import { LoopbackTokenAuth } from 'parley-mcp';
 import { Readable } from 'node:stream';
 import { runInbox } from '../../src/cli/inbox';
 import { meta } from '../helpers/requests';
 import { ISSUER, policyServer, type PolicyServer } from './unanswered-helpers';
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 let s: PolicyServer;
 let browser: Browser;
 beforeAll(async () => {
   s = await policyServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
