@@ -1,7 +1,7 @@
 // In-process servers: connect() sends questions to a handler and checks the answers; createDirect()'s take the fallback.
-import { callToolWithFallback, FALLBACK_TOOL_WIRE, findTool, runTool, type ParleyServer } from '../engine';
+import { callTool, FALLBACK_TOOL_WIRE, findCall, type ParleyServer, type Questions } from '../engine';
 import { checkFlatForm, DEFAULT_TTL_MS, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
-import { ANONYMOUS, createNotifier, type CallToolResult, type AuthInfo, type ElicitOptions } from '../server';
+import { ANONYMOUS, createNotifier, type CallToolResult, type AuthInfo, type ElicitOptions, type RequestScope } from '../server';
 import { withoutProtoKeys, ElicitationTimeoutError, InvalidInputError } from '../protocol';
 import { buildServer, type ServerInput } from './build-server';
 
@@ -65,33 +65,26 @@ class HandlerAsker implements Asker {
   }
 }
 
-function directServer(input: ServerInput, askerFor: (signal: AbortSignal) => Asker): DirectServer & { server: Promise<ParleyServer> } {
-  const server = buildServer(input);
-  return {
-    server,
-    async listTools() {
-      return { tools: (await server).toolList };
-    },
-    async callTool(name, args = {}, options = {}) {
-      const built = await server;
-      // Arguments handed over in-process carry no `__proto__` key, as arguments parsed from the wire do not.
-      const { entry, args: checked } = findTool(built, { name, arguments: withoutProtoKeys(args) });
-      const signal = options.signal ?? new AbortController().signal;
-      const scope = {
-        auth: options.authContext ?? ANONYMOUS,
-        signal,
-        capabilities: { elicitation: { form: {} } },
-        asker: askerFor(signal),
-        notifier: createNotifier(undefined, undefined, built.logger),
-        changes: built.changes,
-      };
-      const outcome = await runTool(built, entry, checked, scope);
-      return outcome.kind === 'result' ? outcome.result : { content: [] };
-    },
-    async dispose() {
-      await (await server).elicitationStore?.backend.close();
-    },
+/** An in-process call: the caller and signal the options give, no stream for notifications. */
+async function callDirect(
+  server: ParleyServer,
+  name: string,
+  args: Record<string, unknown>,
+  options: DirectCallOptions,
+  questions: (signal: AbortSignal) => Questions,
+  capabilities: Record<string, unknown>,
+): Promise<CallToolResult> {
+  // Arguments handed over in-process carry no `__proto__` key, as arguments parsed from the wire do not.
+  const call = findCall(server, { name, arguments: withoutProtoKeys(args) });
+  const signal = options.signal ?? new AbortController().signal;
+  const scope: RequestScope = {
+    auth: options.authContext ?? ANONYMOUS,
+    signal,
+    capabilities,
+    notifier: createNotifier(undefined, undefined, server.logger),
+    changes: server.changes,
   };
+  return (await callTool(server, call, scope, questions(signal))) as CallToolResult;
 }
 
 /**
@@ -101,10 +94,16 @@ function directServer(input: ServerInput, askerFor: (signal: AbortSignal) => Ask
  */
 export async function connect(input: ServerInput): Promise<ConnectedClient> {
   let handler: DirectElicitationHandler | undefined;
-  const direct = directServer(input, (signal) => new HandlerAsker(() => handler, signal));
-  await direct.server;
-  const { server: _server, ...api } = direct;
-  return { ...api, onElicitation: (h) => void (handler = h) };
+  const server = await buildServer(input);
+  const asking = (signal: AbortSignal): Questions => ({ via: 'asker', asker: new HandlerAsker(() => handler, signal) });
+  return {
+    async listTools() {
+      return { tools: server.toolList };
+    },
+    callTool: (name, args = {}, options = {}) => callDirect(server, name, args, options, asking, { elicitation: { form: {} } }),
+    dispose: () => closeStore(server),
+    onElicitation: (h) => void (handler = h),
+  };
 }
 
 /**
@@ -118,10 +117,11 @@ export async function createDirect(input: ServerInput): Promise<DirectServer> {
     async listTools() {
       return { tools: server.config.elicitation.enabled ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
     },
-    callTool: (name, args = {}, options = {}) =>
-      callToolWithFallback(server, name, withoutProtoKeys(args), { auth: options.authContext ?? ANONYMOUS, signal: options.signal }),
-    async dispose() {
-      await server.elicitationStore?.backend.close();
-    },
+    callTool: (name, args = {}, options = {}) => callDirect(server, name, args, options, () => ({ via: 'fallback' }), {}),
+    dispose: () => closeStore(server),
   };
 }
+
+const closeStore = async (server: ParleyServer): Promise<void> => {
+  await server.elicitationStore?.backend.close();
+};

@@ -1,5 +1,6 @@
 // parley dev --stdio: the client's stdin/stdout stay with this process while the server's child comes and goes.
 import type { ChildProcess } from 'node:child_process';
+import { ErrorCode, McpWireError, errorResponse, type JsonRpcId } from '../protocol';
 import { readLines } from '../stdio';
 
 const REPLAY_ID = 'parley-dev-replay';
@@ -17,7 +18,7 @@ const parse = (line: string): Record<string, any> | undefined => {
 export class StdioBridge {
   private child?: ChildProcess;
   /** Requests sent to the current child and not answered yet, by JSON id. */
-  private readonly pending = new Map<string, unknown>();
+  private readonly pending = new Map<string, JsonRpcId>();
   /** A client before 2026-07-28 initialized once; a new child is given the same initialize. */
   private initialize?: Record<string, any>;
 
@@ -29,8 +30,7 @@ export class StdioBridge {
   listen(input: NodeJS.ReadableStream): void {
     readLines(input as never, MAX_LINE, {
       line: (text) => this.fromClient(text),
-      oversize: () =>
-        this.write(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: message too large' } })),
+      oversize: () => this.fail(null, ErrorCode.ParseError, 'Parse error: message too large'),
       end: () => this.onClientGone(),
     });
   }
@@ -48,13 +48,7 @@ export class StdioBridge {
       if (this.child === child) this.child = undefined;
       // The requests it held are lost: say so, so the client does not wait for them.
       for (const id of this.pending.values())
-        this.write(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id,
-            error: { code: -32603, message: 'The server restarted while this request ran; send it again' },
-          }),
-        );
+        this.fail(id, ErrorCode.InternalError, 'The server restarted while this request ran; send it again');
       this.pending.clear();
     });
   }
@@ -65,17 +59,16 @@ export class StdioBridge {
     if (isRequest && message.method === 'initialize') this.initialize = message;
     if (!this.child || this.child.exitCode !== null) {
       if (isRequest)
-        this.write(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: message.id,
-            error: { code: -32603, message: 'The server module failed to load; fix it (see the log) and send the request again' },
-          }),
-        );
+        this.fail(message.id, ErrorCode.InternalError, 'The server module failed to load; fix it (see the log) and send the request again');
       return;
     }
     if (isRequest) this.pending.set(JSON.stringify(message.id), message.id);
     this.child.stdin!.write(`${text}\n`);
+  }
+
+  /** An answer this process gives in the server's stead, as every JSON-RPC error goes out. */
+  private fail(id: JsonRpcId | null, code: number, message: string): void {
+    this.write(JSON.stringify(errorResponse(id, new McpWireError(code, message))));
   }
 
   private fromServer(text: string): void {

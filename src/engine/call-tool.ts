@@ -1,51 +1,47 @@
-// Running one tool call: check the arguments, build the context, run execute(), and shape what comes out.
-import { McpWireError, invalidParams, isObject, InvalidInputError } from '../protocol';
+// tools/call on every transport, the one assembly: find the tool (or the fallback's answer), then run it with its
+// questions asked the request's way. The 2026-07-28 methods, an older client's session (legacy/tool-call.ts),
+// connect() and createDirect() all come through here.
+import { invalidParams, isObject } from '../protocol';
+import type { RequestScope, ToolEntry } from '../server';
+import { runAsking, sendElicitationResult, type FallbackSession } from './fallback';
+import { FALLBACK_TOOL } from './fallback-tool';
+import { routed, type Route } from './route';
+import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, describeIssues } from '../server';
-import { runHandler, type HandlerScope } from './run-handler';
-import type * as z from 'zod';
-import type { ToolTrace } from '../runtime';
 
-export type CallScope = HandlerScope;
+/** A call found: its tool, or none when it answers the fallback (sendElicitationResult). */
+export interface ToolCall {
+  name: string;
+  entry?: ToolEntry;
+  args: Record<string, unknown>;
+}
 
-export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
+/** The call's route, or the fallback: a question ends the call with a pending result that sendElicitationResult answers. */
+export type Questions = Route | ({ via: 'fallback' } & FallbackSession);
 
-export function findTool(server: ParleyServer, params: Record<string, unknown>) {
+/** Finds the tool and checks the shape of its arguments, throwing -32602 before anything is sent. */
+export function findCall(server: ParleyServer, params: Record<string, unknown>): ToolCall {
   const { name, arguments: args = {} } = params;
   if (typeof name !== 'string') throw invalidParams('tools/call needs params.name, a string');
+  // The fallback's answer tool is listed only to clients that need it, but it answers whoever calls it.
+  if (name === FALLBACK_TOOL && !server.tools.has(name)) return { name, args: isObject(args) ? args : {} };
   const entry = server.tools.get(name);
   if (!entry) throw invalidParams(`Unknown tool: ${name}`);
   if (!isObject(args)) throw invalidParams('params.arguments must be an object');
-  return { entry, args };
+  return { name, entry, args };
 }
 
-export function runTool(server: ParleyServer, entry: ToolEntry, args: Record<string, unknown>, scope: CallScope): Promise<Outcome> {
-  // Fast path: untraced, the call runs as is.
-  const trace = scope.trace?.tool(entry.name);
-  return trace ? trace.watch(execute(server, entry, args, scope, trace)) : execute(server, entry, args, scope);
-}
-
-async function execute(
+export async function callTool(
   server: ParleyServer,
-  entry: ToolEntry,
-  args: Record<string, unknown>,
-  scope: CallScope,
-  trace?: ToolTrace,
-): Promise<Outcome> {
-  const name = entry.name;
-  try {
-    let input: unknown = args;
-    if (entry.input) {
-      const parsed = entry.input.safeParse(args);
-      if (!parsed.success)
-        throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
-      input = parsed.data;
-    }
-    const run = await runHandler(server, name, new entry.cls(), scope, (ctx) => ctx.execute(input), trace);
-    if (run.kind === 'suspended') return run;
-    return { kind: 'result', result: toCallToolResult(run.value, entry) };
-  } catch (error) {
-    if (error instanceof McpWireError) throw error;
-    return { kind: 'result', result: toToolError(error, server.logger, name) };
-  }
+  call: ToolCall,
+  scope: RequestScope,
+  questions: Questions,
+): Promise<Record<string, unknown>> {
+  const { entry, args } = call;
+  const session = questions.via === 'fallback' ? questions : {};
+  if (!entry) return sendElicitationResult(server, args, scope, session);
+  if (questions.via === 'fallback') return runAsking(server, entry, args, {}, scope, session);
+  return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
+    runTool(server, entry, args, scope, asker),
+  );
 }

@@ -6,28 +6,15 @@ import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import { ErrorCode, McpWireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import { sha256, toBase64Url } from '../crypto';
-import { findTool, runTool } from './call-tool';
+import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import {
-  createNotifier,
-  type Notifier,
-  type ToolEntry,
-  toToolError,
-  type CallToolResult,
-  type AuthInfo,
-  type ElicitOptions,
-} from '../server';
+import { type ToolEntry, toToolError, type CallToolResult, type ElicitOptions, type RequestScope } from '../server';
 
-/** Who calls: their verified auth, and their session when they have one (the question then belongs to the session). */
-export interface FallbackCaller {
-  auth: AuthInfo;
+/** The older client's session the call came in (a question then belongs to it), and its way to ask for samples and roots. */
+export interface FallbackSession {
   sessionId?: string;
-  signal?: AbortSignal;
-  /**
-   * Where the call's progress and log notifications go (its SSE stream, stdio's lines), and what else the client
-   * declared: only a question takes the fallback; the rest of the call streams as any other does.
-   */
-  through?: { notifier: Notifier; capabilities: Record<string, unknown>; request?: Asker['request'] };
+  /** Sampling and roots go to the client as requests on the call's stream, when it has one and declared them. */
+  request?: Asker['request'];
 }
 
 interface FallbackRecord {
@@ -39,23 +26,6 @@ interface FallbackRecord {
   owner: { session?: string; caller: string };
 }
 
-/**
- * Calls a tool for a caller that can't show forms; `sendElicitationResult` answers a question one of them asked.
- * A question comes back as the pending result (text and `_meta.elicitationPending`); the final result comes back as usual.
- * Throws McpWireError -32003 (ELICITATION_NOT_OWNED) when someone else answers, and -32602 for an unknown tool.
- * @example const asked = await callToolWithFallback(server, 'close_ticket', { id: 'T-1' }, { auth });
- */
-export async function callToolWithFallback(
-  server: ParleyServer,
-  name: string,
-  args: Record<string, unknown>,
-  caller: FallbackCaller,
-): Promise<CallToolResult> {
-  if (name === FALLBACK_TOOL && !server.tools.has(name)) return sendElicitationResult(server, args, caller);
-  const { entry } = findTool(server, { name, arguments: args });
-  return runAsking(server, entry, args, {}, caller);
-}
-
 class FallbackAsker implements Asker {
   readonly route = 'fallback';
   question?: { key: string; params: ElicitParams; ttl: number };
@@ -64,12 +34,11 @@ class FallbackAsker implements Asker {
 
   constructor(
     private readonly answers: Record<string, RawAnswer>,
-    private readonly caller: FallbackCaller,
+    private readonly anonymous: boolean,
+    session: FallbackSession,
   ) {
     this.suspended = new Promise((resolve) => (this.wake = resolve));
-    // Sampling and roots go to the client as requests on the call's stream, when it has one and declared them.
-    const request = caller.through?.request;
-    if (request) this.request = request;
+    if (session.request) this.request = session.request;
   }
 
   request?: Asker['request'];
@@ -79,8 +48,8 @@ class FallbackAsker implements Asker {
     const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
     if (answer) return Promise.resolve(answer);
     if (params.mode === 'url') throw new ElicitationNotSupportedError('This client cannot open a page for a URL-mode elicitation');
-    // Nobody could later prove the answer is theirs, so such a caller is not asked at all.
-    if (this.caller.auth.anonymous && !this.caller.sessionId)
+    // An anonymous caller without a session: nobody could later prove the answer is theirs, so they are not asked.
+    if (this.anonymous)
       throw new ElicitationNotSupportedError(
         'An anonymous caller without a session cannot answer a question: sign in, or use a client that supports elicitation.',
       );
@@ -91,20 +60,20 @@ class FallbackAsker implements Asker {
   }
 }
 
-async function runAsking(
+/**
+ * Runs a tool for a caller that can't show forms (callTool's fallback route): a question comes back as the pending
+ * result (text and `_meta.elicitationPending`), the final result as usual.
+ */
+export async function runAsking(
   server: ParleyServer,
   entry: ToolEntry,
   args: Record<string, unknown>,
   answers: Record<string, RawAnswer>,
-  caller: FallbackCaller,
+  scope: RequestScope,
+  session: FallbackSession,
 ): Promise<CallToolResult> {
-  const asker = new FallbackAsker(answers, caller);
-  const notifier = caller.through?.notifier ?? createNotifier(undefined, undefined, server.logger);
-  const capabilities = caller.through?.capabilities ?? {};
-  // An anonymous caller is known by its session, as on the stream: that is the subject of its persistent questions.
-  const auth = caller.auth.anonymous && caller.sessionId ? { ...caller.auth, sessionId: caller.sessionId } : caller.auth;
-  const scope = { auth, signal: caller.signal ?? new AbortController().signal, capabilities, notifier, changes: server.changes };
-  const outcome = await runTool(server, entry, args, { ...scope, asker, suspended: asker.suspended });
+  const asker = new FallbackAsker(answers, scope.auth.anonymous === true && !session.sessionId, session);
+  const outcome = await runTool(server, entry, args, scope, asker);
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
   const store = storeOf(server);
@@ -123,9 +92,9 @@ async function runAsking(
     args,
     answers,
     key,
-    owner: { session: caller.sessionId, caller: callerKey(caller.auth) },
+    owner: { session: session.sessionId, caller: callerKey(scope.auth) },
   };
-  const owner = await ownerIdOf(caller);
+  const owner = session.sessionId ?? `caller-${toBase64Url(await sha256(callerKey(scope.auth)))}`;
   await store.backend.set(
     `${store.keyPrefix}fallback:${elicitId}`,
     await sealRecord({ sessionId: owner, elicitId, createdAt: now, expiresAt: now + ttl, ...record }, store.secret),
@@ -134,11 +103,15 @@ async function runAsking(
   return pendingResult(entry, elicitId, params);
 }
 
-/** sendElicitationResult: only the caller who was asked may answer; the tool then runs again with the answer. */
+/**
+ * sendElicitationResult: only the caller who was asked may answer; the tool then runs again with the answer.
+ * Throws McpWireError -32003 (ELICITATION_NOT_OWNED) when someone else answers.
+ */
 export async function sendElicitationResult(
   server: ParleyServer,
   args: Record<string, unknown>,
-  caller: FallbackCaller,
+  scope: RequestScope,
+  session: FallbackSession,
 ): Promise<CallToolResult> {
   const { elicitId, action, content } = args;
   const fail = (message: string) => toToolError(new InvalidInputError(message), server.logger, FALLBACK_TOOL);
@@ -157,7 +130,7 @@ export async function sendElicitationResult(
   }
   const { owner } = opened.record;
   const mine =
-    owner.session !== undefined ? caller.sessionId === owner.session : !caller.auth.anonymous && callerKey(caller.auth) === owner.caller;
+    owner.session !== undefined ? session.sessionId === owner.session : !scope.auth.anonymous && callerKey(scope.auth) === owner.caller;
   // The question stays open for its owner: nothing is taken before this check.
   if (!mine)
     throw new McpWireError(
@@ -170,15 +143,10 @@ export async function sendElicitationResult(
   const entry = server.tools.get(opened.record.tool);
   if (!entry) return notFound();
   const answers = { ...opened.record.answers, [opened.record.key]: { action, content } };
-  return runAsking(server, entry, opened.record.args, answers, caller);
+  return runAsking(server, entry, opened.record.args, answers, scope, session);
 }
 
 const storeOf = (server: ParleyServer) => server.elicitationStore;
-
-/** The id a record's key is derived from: the session's, or for a caller without one, a digest of who they are. */
-async function ownerIdOf(caller: FallbackCaller): Promise<string> {
-  return caller.sessionId ?? `caller-${toBase64Url(await sha256(callerKey(caller.auth)))}`;
-}
 
 /**
  * Whether a tools/call before 2026-07-28 asks its questions through the fallback: the client declared no elicitation,

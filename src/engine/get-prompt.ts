@@ -2,8 +2,9 @@
 import { invalidParams, isObject, ownValue, toWireError } from '../protocol';
 import type { RoundOutcome } from './round-call';
 import type { ParleyServer } from './server';
-import type { PromptReturn, PromptEntry } from '../server';
-import { runHandler, type HandlerScope } from './run-handler';
+import type { PromptReturn, PromptEntry, RequestScope } from '../server';
+import { runHandler } from './run-handler';
+import type { Asker } from '../elicitation';
 
 export function findPrompt(server: ParleyServer, params: Record<string, unknown>): { entry: PromptEntry; args: Record<string, string> } {
   const { name, arguments: args = {} } = params;
@@ -31,10 +32,11 @@ export async function runPrompt(
   server: ParleyServer,
   entry: PromptEntry,
   args: Record<string, string>,
-  scope: HandlerScope,
+  scope: RequestScope,
+  asker: Asker,
 ): Promise<RoundOutcome> {
   try {
-    const run = await runHandler(server, entry.name, new entry.cls(), scope, (ctx) => ctx.execute(args));
+    const run = await runHandler(server, entry.name, new entry.cls(), scope, asker, (ctx) => ctx.execute(args));
     return run.kind === 'suspended' ? run : { kind: 'result', result: toPromptResult(run.value, entry) };
   } catch (error) {
     throw toWireError(error, server.logger); // they have no isError result: a PublicMcpError keeps its message

@@ -1,6 +1,6 @@
 // The engine's door: dispatch of every method, one tools/call, rounds, the fallback, pending questions, older sessions.
-export { findTool, runTool } from './call-tool';
-export { callToolWithFallback, takesFallback } from './fallback';
+export { callTool, findCall } from './call-tool';
+export type { Questions } from './call-tool';
 export { FALLBACK_TOOL, FALLBACK_TOOL_WIRE } from './fallback-tool';
 export { watchChanges } from './legacy/changes';
 export { deliverAnswer } from './legacy/deliver';
@@ -14,7 +14,6 @@ export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';
 export type { CloseOptions } from './legacy/shutdown';
 export { openSubscription } from './listen';
 export { handleRequest, isKnownMethod } from './methods';
-export type { RequestScope } from './methods';
 export { pendingOf } from './pending';
 export type { Delivery } from './pending';
 export { callerKey } from './round-call';

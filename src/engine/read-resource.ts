@@ -2,8 +2,16 @@
 import type { RoundOutcome } from './round-call';
 import { invalidParams, isObject, toWireError } from '../protocol';
 import type { ParleyServer } from './server';
-import { type ResourceContent, type ResourceReturn, findResource, type ResourceEntry, type TemplateEntry } from '../server';
-import { runHandler, type HandlerScope } from './run-handler';
+import {
+  type ResourceContent,
+  type ResourceReturn,
+  findResource,
+  type ResourceEntry,
+  type TemplateEntry,
+  type RequestScope,
+} from '../server';
+import { runHandler } from './run-handler';
+import type { Asker } from '../elicitation';
 
 export const resourceNotFound = (uri: string) => invalidParams('Resource not found', { uri });
 
@@ -40,11 +48,12 @@ function toContents(value: ResourceReturn, uri: string, mimeType: string | undef
 export async function runResource(
   server: ParleyServer,
   found: { uri: string; entry: ResourceEntry | TemplateEntry; params: Record<string, string> },
-  scope: HandlerScope,
+  scope: RequestScope,
+  asker: Asker,
 ): Promise<RoundOutcome> {
   const { uri, entry, params } = found;
   try {
-    const run = await runHandler(server, uri, new entry.cls(), scope, (ctx) => ctx.execute(uri, params));
+    const run = await runHandler(server, uri, new entry.cls(), scope, asker, (ctx) => ctx.execute(uri, params));
     if (run.kind === 'suspended') return run;
     const contents = toContents(run.value, uri, entry.options.mimeType);
     // A handler that finds nothing at this URI returns nothing: that is "not found", never an empty contents.

@@ -1,21 +1,8 @@
 // Running one handler (tool, prompt or resource) with its request attached, until it returns or suspends on a question.
 import { ElicitRun, type Asker } from '../elicitation';
-import type { RequestTrace, ToolTrace, TurnEnd } from '../runtime';
-import { type ListChanges, type Notifier, attachRequest, type RequestContext, type AuthInfo } from '../server';
+import type { ToolTrace, TurnEnd } from '../runtime';
+import { attachRequest, type RequestContext, type RequestScope } from '../server';
 import type { ParleyServer } from './server';
-
-export interface HandlerScope {
-  auth: AuthInfo;
-  signal: AbortSignal;
-  capabilities: Record<string, unknown>;
-  asker: Asker;
-  notifier: Notifier;
-  changes: ListChanges;
-  /** Resolves when the run asked a question that ends it (an input_required round). */
-  suspended?: Promise<void>;
-  /** The request's span, when tracing is on. */
-  trace?: RequestTrace;
-}
 
 export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
 
@@ -34,12 +21,13 @@ export function createSettler(turnEnd: TurnEnd): () => Promise<void> {
     ));
 }
 
-/** `name` is the tool, prompt or resource URI the hooks see as the asker. */
+/** `name` is the tool, prompt or resource URI the hooks see as the asker; `asker` is how its questions travel. */
 export async function runHandler<C extends RequestContext, T>(
   server: ParleyServer,
   name: string,
   ctx: C,
-  scope: HandlerScope,
+  scope: RequestScope,
+  asker: Asker,
   exec: (ctx: C) => T | Promise<T>,
   trace?: ToolTrace,
 ): Promise<Run<T>> {
@@ -51,10 +39,10 @@ export async function runHandler<C extends RequestContext, T>(
     unanswered: server.config.elicitation.unanswered,
     loadUnanswered: server.loadUnanswered,
   };
-  const run = new ElicitRun(settings, scope.asker, { tool: name, auth: scope.auth, trace });
+  const run = new ElicitRun(settings, asker, { tool: name, auth: scope.auth, trace });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));
-  const suspended = scope.suspended;
+  const suspended = asker.suspended;
   // Fast path: with no round to wait for, there is nothing to race.
   if (!suspended) return done.then((value): Run<T> => ({ kind: 'done', value }));
   return new Promise((resolve, reject) => {

@@ -15,32 +15,37 @@ import {
   readEnvelope,
   toWireError,
 } from '../protocol';
-import { isKnownMethod, handleRequest, type RequestScope, type ParleyServer, type KeepAlive } from '../engine';
-import { traced } from '../runtime';
-import type { AuthInfo } from '../server';
+import { isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
+import { traced, type RequestTrace } from '../runtime';
+import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
 import { handleLegacyPost, isLegacyMessage } from './legacy';
 import { listenResponse } from './listen-stream';
 import { checkParamHeaders } from './param-headers';
 import { respondToRequest, type RequestStream } from './sse';
 
-/** A request's scope on HTTP: its signal and notifications are its response stream's, the signal built on first read. */
+/**
+ * A request's scope on HTTP: its signal and notifications are its response stream's (attached when the answer starts),
+ * the signal built on first read. Built before the stream, so a bad log level is -32602 before anything starts.
+ */
 class StreamScope implements RequestScope {
+  stream?: RequestStream;
+  trace?: RequestTrace;
+  readonly notifier: Notifier;
+  readonly changes: ListChanges;
+
   constructor(
-    readonly era: RequestScope['era'],
+    server: ParleyServer,
     readonly auth: AuthInfo,
     readonly capabilities: Record<string, unknown>,
-    readonly meta: Record<string, unknown> | undefined,
-    private readonly stream: RequestStream,
-    readonly trace?: RequestScope['trace'],
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.stream.signal;
+    meta: Record<string, unknown> | undefined,
+  ) {
+    this.notifier = createNotifier(meta, (method, params) => this.stream?.emit(method, params), server.logger);
+    this.changes = server.changes;
   }
 
-  get emit(): RequestStream['emit'] {
-    return this.stream.emit;
+  get signal(): AbortSignal {
+    return (this.stream as RequestStream).signal;
   }
 }
 
@@ -80,14 +85,18 @@ export async function handlePost(
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
+    const scope = new StreamScope(server, caller, capabilities, meta);
     const trace = server.telemetry?.request({ method: message.method, era, params, version: envelope?.version, store: 'request-state' });
+    scope.trace = trace;
     return await respondToRequest(
       server,
       message.id,
       // Read only when a handler asks: on Node, request.signal builds the whole Fetch Request.
       () => request.signal,
-      (stream) =>
-        traced(trace, handleRequest(server, message.method, params, new StreamScope(era, caller, capabilities, meta, stream, trace))),
+      (stream) => {
+        scope.stream = stream;
+        return traced(trace, handleRequest(server, message.method, params, scope, era));
+      },
     );
   } catch (error) {
     return server.respond.error(id, toWireError(error, server.logger));

@@ -30,7 +30,7 @@ export type { PromptEntry } from './prompt-registry';
 export { buildRegistry } from './registry';
 export type { ToolEntry } from './registry';
 export { attachRequest, runOf } from './request-context';
-export type { RequestContext } from './request-context';
+export type { RequestContext, RequestScope } from './request-context';
 export { ResourceContext } from './resource-context';
 export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './resource-context';
 export { buildResources, findResource } from './resource-registry';

@@ -4,20 +4,29 @@ import type { ListChanges } from './changes';
 import { PublicMcpError } from '../protocol';
 import type { McpLogLevel, Notifier } from './notifier';
 import type { AuthInfo, ElicitOptions, ElicitResult, Infer, SchemaInput } from './tool-types';
+import type { RequestTrace } from '../runtime';
 
 const CALL = Symbol('parley.call');
 
-/** What a handler's request gives it; `signal` may be a getter, built on first read (on some hosts it is costly). */
-export interface CallScope {
-  auth: AuthInfo;
-  signal: AbortSignal;
-  capabilities: Record<string, unknown>;
-  notifier: Notifier;
-  changes: ListChanges;
+/**
+ * One request, as the transport builds it and the handler's context reads it: the one carrier from the transport to the
+ * tool (the engine adds only how questions are asked). `signal` may be a getter, built on first read (on some hosts it
+ * is costly).
+ */
+export interface RequestScope {
+  readonly auth: AuthInfo;
+  readonly signal: AbortSignal;
+  /** What the client declared on this request (or its session): `{}` when nothing. */
+  readonly capabilities: Record<string, unknown>;
+  /** Progress and log lines on the request's own stream (createNotifier). */
+  readonly notifier: Notifier;
+  readonly changes: ListChanges;
+  /** The request's span, when tracing is on: a tool call starts its own under it. */
+  readonly trace?: RequestTrace;
 }
 
 interface RequestCall {
-  scope: CallScope;
+  scope: RequestScope;
   run: Asking;
 }
 
@@ -94,6 +103,6 @@ export abstract class RequestContext {
 export const runOf = (ctx: RequestContext): Asking | undefined => (ctx as unknown as Record<symbol, RequestCall | undefined>)[CALL]?.run;
 
 /** Gives a freshly constructed context its request: caller, signal, capabilities, questions and notifications. */
-export function attachRequest(ctx: RequestContext, scope: CallScope, run: Asking): void {
+export function attachRequest(ctx: RequestContext, scope: RequestScope, run: Asking): void {
   (ctx as unknown as Record<symbol, RequestCall>)[CALL] = { scope, run };
 }

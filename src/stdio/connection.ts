@@ -16,7 +16,7 @@ import {
 } from '../protocol';
 import { type ParleyServer, handleRequest, isKnownMethod } from '../engine';
 import { traced } from '../runtime';
-import type { AuthInfo } from '../server';
+import { createNotifier, type AuthInfo } from '../server';
 import { StdioLegacySession } from './legacy-session';
 
 export class StdioConnection {
@@ -112,25 +112,20 @@ export class StdioConnection {
     // Progress and log notifications go out as lines of their own, before the answer.
     const emit = (method: string, notification: Record<string, unknown>) =>
       void this.send({ jsonrpc: '2.0', method, params: notification });
-    const meta = isObject(params._meta) ? params._meta : undefined;
-    const trace = this.server.telemetry?.request({
-      method: request.method,
-      era: 'modern',
-      params,
-      version: envelope.version,
-      store: 'request-state',
-    });
-    return traced(
-      trace,
-      handleRequest(this.server, request.method, params, {
+    const scope = {
+      auth: this.auth,
+      capabilities: envelope.capabilities,
+      signal,
+      notifier: createNotifier(isObject(params._meta) ? params._meta : undefined, emit, this.server.logger),
+      changes: this.server.changes,
+      trace: this.server.telemetry?.request({
+        method: request.method,
         era: 'modern',
-        auth: this.auth,
-        capabilities: envelope.capabilities,
-        signal,
-        meta,
-        emit,
-        trace,
+        params,
+        version: envelope.version,
+        store: 'request-state',
       }),
-    );
+    };
+    return traced(scope.trace, handleRequest(this.server, request.method, params, scope));
   }
 }

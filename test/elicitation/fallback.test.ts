@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
-import { callToolWithFallback } from '../../src/engine/fallback';
+import { callTool, findCall } from '../../src/engine/call-tool';
 import { buildServer } from '../../src/app/build-server';
+import { createNotifier, type AuthInfo } from '../../src/server';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { mcpRequest, read } from '../helpers/requests';
 
 const server = await buildServer(legacyDesk());
+/** A tools/call through the fallback route, as an older client that declared no elicitation makes it. */
+const callToolWithFallback = (name: string, args: Record<string, unknown>, caller: { auth: AuthInfo; sessionId?: string }) => {
+  const scope = {
+    auth: caller.auth,
+    signal: new AbortController().signal,
+    capabilities: {},
+    notifier: createNotifier(undefined, undefined, server.logger),
+    changes: server.changes,
+  };
+  return callTool(server, findCall(server, { name, arguments: args }), scope, { via: 'fallback', sessionId: caller.sessionId });
+};
 const nour = { auth: { user: { sub: 'nour' } } };
 const sam = { auth: { user: { sub: 'sam' } } };
 type Pending = { elicitId: string; message: string; schema: { required?: string[] } };
@@ -13,7 +25,7 @@ const pendingOf = (result: { _meta?: Record<string, unknown> }) => result._meta?
 
 describe('the sendElicitationResult fallback, called in process', () => {
   it('returns the question as a pending result, and the answer re-runs the tool as its owner', async () => {
-    const asked = await callToolWithFallback(server, 'close_owned', { id: 'T-1' }, nour);
+    const asked = await callToolWithFallback('close_owned', { id: 'T-1' }, nour);
     const pending = pendingOf(asked);
     expect(pending).toMatchObject({
       elicitId: expect.stringMatching(/^elicit-/),
@@ -23,20 +35,19 @@ describe('the sendElicitationResult fallback, called in process', () => {
     expect(asked.structuredContent).toEqual({ elicitationPending: pending });
     expect(JSON.stringify(asked.content)).toContain('sendElicitationResult');
     const answer = { elicitId: pending.elicitId, action: 'accept', content: { confirm: true } };
-    await expect(callToolWithFallback(server, 'sendElicitationResult', answer, sam)).rejects.toThrow(
+    await expect(callToolWithFallback('sendElicitationResult', answer, sam)).rejects.toThrow(
       `Elicitation "${pending.elicitId}" was not requested by this caller`,
     );
-    await expect(callToolWithFallback(server, 'sendElicitationResult', answer, sam)).rejects.toMatchObject({ code: -32003 });
-    const done = await callToolWithFallback(server, 'sendElicitationResult', answer, nour);
+    await expect(callToolWithFallback('sendElicitationResult', answer, sam)).rejects.toMatchObject({ code: -32003 });
+    const done = await callToolWithFallback('sendElicitationResult', answer, nour);
     expect(done.structuredContent).toEqual({ closed: true, by: 'nour' });
-    const again = await callToolWithFallback(server, 'sendElicitationResult', answer, nour);
+    const again = await callToolWithFallback('sendElicitationResult', answer, nour);
     expect(again.isError).toBe(true);
     expect(JSON.stringify(again.content)).toContain(`No pending elicitation found for ID: ${pending.elicitId}`);
   });
 
   it('fails an unknown id with the documented text', async () => {
     const result = await callToolWithFallback(
-      server,
       'sendElicitationResult',
       { elicitId: 'elicit-123', action: 'accept', content: { confirm: true } },
       nour,
@@ -46,11 +57,10 @@ describe('the sendElicitationResult fallback, called in process', () => {
   });
 
   it('finishes a tool that asks twice', async () => {
-    const first = pendingOf(await callToolWithFallback(server, 'reassign_ticket', { id: 'T-2' }, nour));
+    const first = pendingOf(await callToolWithFallback('reassign_ticket', { id: 'T-2' }, nour));
     expect(first.message).toBe('Which team should take T-2?');
     const second = pendingOf(
       await callToolWithFallback(
-        server,
         'sendElicitationResult',
         { elicitId: first.elicitId, action: 'accept', content: { team: 'billing' } },
         nour,
@@ -59,7 +69,6 @@ describe('the sendElicitationResult fallback, called in process', () => {
     expect(second.message).toBe('Which billing agent?');
     expect(second.elicitId).not.toBe(first.elicitId);
     const done = await callToolWithFallback(
-      server,
       'sendElicitationResult',
       { elicitId: second.elicitId, action: 'accept', content: { agent: 'Priya' } },
       nour,
@@ -68,40 +77,34 @@ describe('the sendElicitationResult fallback, called in process', () => {
   });
 
   it('checks the answer against the schema, and passes decline through', async () => {
-    const asked = pendingOf(await callToolWithFallback(server, 'escalate_ticket', { id: 'T-3' }, nour));
+    const asked = pendingOf(await callToolWithFallback('escalate_ticket', { id: 'T-3' }, nour));
     const bad = await callToolWithFallback(
-      server,
       'sendElicitationResult',
       { elicitId: asked.elicitId, action: 'accept', content: { team: 'sales', reason: 'now' } },
       nour,
     );
     expect(bad).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
-    const again = pendingOf(await callToolWithFallback(server, 'escalate_ticket', { id: 'T-3' }, nour));
-    const declined = await callToolWithFallback(server, 'sendElicitationResult', { elicitId: again.elicitId, action: 'decline' }, nour);
+    const again = pendingOf(await callToolWithFallback('escalate_ticket', { id: 'T-3' }, nour));
+    const declined = await callToolWithFallback('sendElicitationResult', { elicitId: again.elicitId, action: 'decline' }, nour);
     expect(declined.structuredContent).toEqual({ escalated: false });
   });
 
   it('refuses to ask an anonymous caller without a session, and ties a question to the session that was asked', async () => {
-    const anonymous = await callToolWithFallback(
-      server,
-      'close_ticket',
-      { id: 'T-1' },
-      { auth: { user: { sub: 'anonymous' }, anonymous: true } },
-    );
+    const anonymous = await callToolWithFallback('close_ticket', { id: 'T-1' }, { auth: { user: { sub: 'anonymous' }, anonymous: true } });
     expect(anonymous).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_NOT_SUPPORTED' } });
     const viaSession = { auth: { user: { sub: 'anonymous' }, anonymous: true }, sessionId: 'session-a-0123456789' };
-    const asked = pendingOf(await callToolWithFallback(server, 'close_ticket', { id: 'T-1' }, viaSession));
+    const asked = pendingOf(await callToolWithFallback('close_ticket', { id: 'T-1' }, viaSession));
     const answer = { elicitId: asked.elicitId, action: 'accept', content: { confirm: true } };
     await expect(
-      callToolWithFallback(server, 'sendElicitationResult', answer, { ...viaSession, sessionId: 'session-b-0123456789' }),
+      callToolWithFallback('sendElicitationResult', answer, { ...viaSession, sessionId: 'session-b-0123456789' }),
     ).rejects.toMatchObject({ code: -32003 });
-    const done = await callToolWithFallback(server, 'sendElicitationResult', answer, viaSession);
+    const done = await callToolWithFallback('sendElicitationResult', answer, viaSession);
     expect(done.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
   });
 
   it('refuses bad arguments as a tool error', async () => {
     for (const args of [{}, { elicitId: 'x', action: 'maybe' }, { elicitId: 'x', action: 'accept', content: 'yes' }]) {
-      const result = await callToolWithFallback(server, 'sendElicitationResult', args, nour);
+      const result = await callToolWithFallback('sendElicitationResult', args, nour);
       expect(result).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
     }
   });

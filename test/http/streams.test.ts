@@ -97,13 +97,12 @@ describe("request-scoped notifications on the request's own SSE stream", () => {
     expect(events[3].params).toEqual({ progressToken: 7, progress: 7, total: 10, message: 'most' });
   });
 
-  it('refuses a log level that is not one of the eight with -32602', async () => {
-    const { status, body } = await read(
-      await handler(
-        mcpRequest('tools/call', { name: 'log_levels', arguments: {}, ...withMeta({ 'io.modelcontextprotocol/logLevel': 'loud' }) }),
-      ),
-    );
-    expect([status, body.error.code]).toEqual([400, -32602]);
+  it('refuses a log level that is not one of the eight with -32602, on every method, before anything runs', async () => {
+    const loud = withMeta({ 'io.modelcontextprotocol/logLevel': 'loud' });
+    for (const request of [mcpRequest('tools/call', { name: 'log_levels', arguments: {}, ...loud }), mcpRequest('tools/list', loud)]) {
+      const { status, body } = await read(await handler(request));
+      expect([status, body.error.code, body.error.message]).toEqual([400, -32602, expect.stringContaining('logLevel"] must be one of')]);
+    }
   });
 
   it('puts a question on the stream as the result, never as a server→client request', async () => {

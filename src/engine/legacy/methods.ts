@@ -4,7 +4,7 @@ import { elicitationModes } from '../../elicitation';
 import { LEGACY_VERSIONS, invalidParams, isLegacyVersion, isObject, methodNotFound } from '../../protocol';
 import { capabilitiesOf, handleRequest, isKnownMethod } from '../methods';
 import type { ParleyServer } from '../server';
-import type { AuthInfo } from '../../server';
+import { createNotifier, type AuthInfo } from '../../server';
 import { changeSubscription } from './changes';
 import type { LiveSession } from './sessions';
 
@@ -59,11 +59,18 @@ export async function legacyMethod(
     ttlMs: _t,
     cacheScope: _c,
     ...result
-  } = await handleRequest(server, method, params, {
-    era: 'unversioned',
-    auth: scope.auth,
-    capabilities: isObject(scope.session.record.capabilities) ? scope.session.record.capabilities : {},
-    signal: scope.signal,
-  });
+  } = await handleRequest(
+    server,
+    method,
+    params,
+    {
+      auth: scope.auth,
+      capabilities: isObject(scope.session.record.capabilities) ? scope.session.record.capabilities : {},
+      signal: scope.signal,
+      notifier: createNotifier(undefined, undefined, server.logger),
+      changes: server.changes,
+    },
+    'unversioned',
+  );
   return result;
 }

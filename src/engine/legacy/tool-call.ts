@@ -1,12 +1,11 @@
 // An older client's tools/call, on any transport (HTTP's call stream, stdio's lines): the tool found and its arguments
-// checked first, then run with its questions sent on the session's stream, or through the fallback when the client
-// declared no elicitation.
-import { invalidParams, isObject, META } from '../../protocol';
+// checked first, then callTool with its questions sent on the session's stream, or through the fallback when the
+// client declared no elicitation.
+import { isObject, META } from '../../protocol';
 import type { RequestTrace } from '../../runtime';
-import { createNotifier, type AuthInfo, type Emit, type ToolEntry } from '../../server';
-import { findTool, runTool } from '../call-tool';
-import { callToolWithFallback, takesFallback } from '../fallback';
-import { FALLBACK_TOOL } from '../fallback-tool';
+import { createNotifier, type AuthInfo, type Emit } from '../../server';
+import { callTool, findCall } from '../call-tool';
+import { takesFallback } from '../fallback';
 import { pendingOf } from '../pending';
 import type { ParleyServer } from '../server';
 import { StreamAsker } from '../stream-asker';
@@ -32,27 +31,24 @@ export interface LegacyToolCall {
 export function prepareToolCall(server: ParleyServer, session: LiveSession, params: Record<string, unknown>): LegacyToolCall {
   const { sessionId, capabilities: declared } = session.record;
   const capabilities = isObject(declared) ? declared : {};
-  const fallback = takesFallback(server, params.name, capabilities);
-  if (fallback && typeof params.name !== 'string') throw invalidParams('tools/call needs params.name, a string');
-  const answersFallback = fallback && params.name === FALLBACK_TOOL && !server.tools.has(FALLBACK_TOOL);
-  const found: { entry?: ToolEntry; args: Record<string, unknown> } = answersFallback
-    ? { args: isObject(params.arguments) ? params.arguments : {} }
-    : findTool(server, params);
+  const call = findCall(server, params);
   return {
     async run({ auth, signal, send, emit, trace }) {
       const asker = new StreamAsker({ sessionId, caller: session.record.caller, capabilities, pending: pendingOf(server), send, signal });
       // Progress and log lines at the level the session set (logging/setLevel), unless the request names its own.
       const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: session.logLevel };
       const notifier = createNotifier(meta, emit, server.logger);
-      if (fallback) {
-        const through = { notifier, capabilities, request: asker.request.bind(asker) };
-        return callToolWithFallback(server, params.name as string, found.args, { auth, sessionId, signal, through });
-      }
       // A caller with no token is known by its session: that is the subject of its persistent questions.
       const known = auth.anonymous ? { ...auth, sessionId } : auth;
-      const scope = { auth: known, signal, asker, capabilities, notifier, changes: server.changes, trace };
-      const outcome = await runTool(server, found.entry!, found.args, scope);
-      return outcome.kind === 'result' ? outcome.result : {};
+      const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace };
+      return callTool(
+        server,
+        call,
+        scope,
+        takesFallback(server, call.name, capabilities)
+          ? { via: 'fallback', sessionId, request: asker.request.bind(asker) }
+          : { via: 'asker', asker },
+      );
     },
   };
 }

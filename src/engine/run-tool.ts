@@ -1,0 +1,49 @@
+// Running one tool: check its arguments, build its context, run execute() with the questions asked the given way, and
+// shape what comes out (a result, a tool error, or suspended on a question).
+import { McpWireError, InvalidInputError } from '../protocol';
+import type { Asker } from '../elicitation';
+import type { ParleyServer } from './server';
+import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, describeIssues, type RequestScope } from '../server';
+import { runHandler } from './run-handler';
+import type * as z from 'zod';
+import type { ToolTrace } from '../runtime';
+
+export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
+
+export function runTool(
+  server: ParleyServer,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  scope: RequestScope,
+  asker: Asker,
+): Promise<Outcome> {
+  // Fast path: untraced, the call runs as is.
+  const trace = scope.trace?.tool(entry.name);
+  return trace ? trace.watch(execute(server, entry, args, scope, asker, trace)) : execute(server, entry, args, scope, asker);
+}
+
+async function execute(
+  server: ParleyServer,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  scope: RequestScope,
+  asker: Asker,
+  trace?: ToolTrace,
+): Promise<Outcome> {
+  const name = entry.name;
+  try {
+    let input: unknown = args;
+    if (entry.input) {
+      const parsed = entry.input.safeParse(args);
+      if (!parsed.success)
+        throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
+      input = parsed.data;
+    }
+    const run = await runHandler(server, name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input), trace);
+    if (run.kind === 'suspended') return run;
+    return { kind: 'result', result: toCallToolResult(run.value, entry) };
+  } catch (error) {
+    if (error instanceof McpWireError) throw error;
+    return { kind: 'result', result: toToolError(error, server.logger, name) };
+  }
+}
