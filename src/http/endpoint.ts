@@ -14,12 +14,13 @@ import {
   checkHeaders,
   readEnvelope,
   toWireError,
+  isLegacyMessage,
 } from '../protocol';
 import { isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
-import { handleLegacyPost, isLegacyMessage } from './legacy';
+import { handleLegacyPost } from './legacy';
 import { listenResponse } from './listen-stream';
 import { checkParamHeaders } from './param-headers';
 import { respondToRequest, type RequestStream } from './sse';
@@ -63,7 +64,8 @@ export async function handlePost(
   try {
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
-    if (isLegacyMessage(message, request.headers)) return await handleLegacyPost(server, request, message, given, keepAlive);
+    const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
+    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, given, keepAlive);
     if (isResponse(message))
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;

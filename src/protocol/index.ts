@@ -4,7 +4,7 @@ export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, Js
 export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
 export { HEADER, META } from './meta';
 export { ownValue, parseJson, withoutProtoKeys } from './json';
-export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyVersion } from './revisions';
+export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
 export { readBody } from './body';
 export type { BodyReader } from './body';
 export {

@@ -2,7 +2,7 @@
 import {
   readEnvelope,
   ErrorCode,
-  META,
+  isLegacyMessage,
   McpWireError,
   errorResponse,
   isObject,
@@ -98,14 +98,14 @@ export class StdioConnection {
 
   private async dispatch(request: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
     const params = request.params ?? {};
-    if (request.method === 'initialize') {
+    // A request that names its version in _meta is served statelessly as 2026-07-28, even after initialize.
+    if (isLegacyMessage(request, { session: this.legacy !== undefined })) {
+      // Without a session, the only older message is initialize itself.
+      if (this.legacy && request.method !== 'initialize') return this.legacy.handle(request.method, params, signal);
       if (this.legacy) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
       this.legacy = new StdioLegacySession(this.server, this.auth, (message) => void this.send(message), params);
       return this.legacy.initializeResult();
     }
-    // A request that names its version in _meta is served statelessly as 2026-07-28, even after initialize.
-    const modern = isObject(params._meta) && Object.hasOwn(params._meta, META.protocolVersion);
-    if (this.legacy && !modern) return this.legacy.handle(request.method, params, signal);
     // stdio has no headers: the _meta envelope alone names the version and the client's capabilities.
     const envelope = readEnvelope(params);
     if (!isKnownMethod(request.method)) throw methodNotFound(request.method);

@@ -98,11 +98,19 @@ describe('the 2026-07-28 endpoint', () => {
   });
 
   it('answers an unknown or removed method with -32601 and 404', async () => {
-    for (const method of ['nope/nothing', 'ping', 'resources/subscribe']) {
+    // initialize inside a 2026-07-28 _meta envelope is a removed method, not an older client's handshake.
+    for (const method of ['nope/nothing', 'ping', 'resources/subscribe', 'initialize']) {
       const { status, body } = await read(await handler(mcpRequest(method)));
       expect(status).toBe(404);
       expect(body.error.code).toBe(-32601);
     }
+  });
+
+  it('serves a request that names 2026-07-28 in _meta as such, even with a stray Mcp-Session-Id (as stdio does)', async () => {
+    const { status, body } = await read(
+      await handler(mcpRequest('tools/list', {}, { headers: { 'mcp-session-id': 'no-such-session-0123456789' } })),
+    );
+    expect([status, body.result?.resultType]).toEqual([200, 'complete']);
   });
 
   it('answers malformed JSON with -32700, and a non-JSON-RPC body with -32600', async () => {

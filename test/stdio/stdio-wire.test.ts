@@ -43,6 +43,8 @@ describe('stdio on the wire', () => {
     send('not json');
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     send({ jsonrpc: '2.0', id: 3, method: 'no/such', params: { _meta: meta() } });
+    // initialize inside a 2026-07-28 _meta envelope is a removed method, as on HTTP: it opens no session.
+    send({ jsonrpc: '2.0', id: 31, method: 'initialize', params: { _meta: meta(), protocolVersion: '2025-11-25', capabilities: {} } });
     send({
       jsonrpc: '2.0',
       id: 4,
@@ -51,6 +53,7 @@ describe('stdio on the wire', () => {
     });
     expect((await reply(2)).error.code).toBe(-32602);
     expect((await reply(3)).error.code).toBe(-32601);
+    expect((await reply(31)).error.code).toBe(-32601);
     // An unknown version in initialize gets the newest legacy one back, and the process serves both eras from then on.
     expect((await reply(4)).result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'help-desk' } });
     send({ jsonrpc: '2.0', id: 41, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });

@@ -16,7 +16,6 @@ import {
   ErrorCode,
   HEADER,
   LimitError,
-  META,
   McpWireError,
   isLegacyVersion,
   isObject,
@@ -33,16 +32,6 @@ export const SESSION_SECRET_REQUIRED =
   'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
 
 const sessionNotFound = () => new McpWireError(ErrorCode.SessionNotFound, 'Session not found', undefined, 404);
-
-/** Whether a message belongs to the legacy transport: initialize, a session header, or a legacy version header. */
-export function isLegacyMessage(message: JsonRpcMessage, headers: Headers): boolean {
-  if (headers.has(HEADER.sessionId)) return true;
-  // initialize inside a 2026-07-28 _meta envelope is a removed method of the modern protocol (404), not a handshake.
-  if (isRequest(message) && message.method === 'initialize')
-    return !(isObject(message.params?._meta) && Object.hasOwn(message.params._meta, META.protocolVersion));
-  const version = headers.get(HEADER.protocolVersion);
-  return version !== null && isLegacyVersion(version);
-}
 
 /** The caller and their session, or the response that refuses the request (401, 400, 404; 429 or 503 past a cap). */
 export async function openSession(server: ParleyServer, request: Request, given: AuthInfo | undefined, id: string | number | null = null) {
