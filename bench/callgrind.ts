@@ -14,7 +14,7 @@ const make = scenarios[scenario as keyof typeof scenarios];
 const [FEW, MANY] = [Number(process.env.FEW ?? 3000), Number(process.env.MANY ?? 9000)];
 
 async function instructions(name: string, cycles: number): Promise<number> {
-  const out = `/tmp/parley-callgrind-${name}-${cycles}.out`;
+  const out = `/tmp/parley-callgrind-${name}-${cycles}-${process.pid}.out`; // two runs side by side do not share a file
   rmSync(out, { force: true });
   // Node's JIT writes code at run time: callgrind must check for it. Everything is counted, start-up included.
   const server = await startServer(name, {

@@ -1,20 +1,25 @@
 // npx tsx bench/in-process.ts [scenario] [concurrency] [--ab]: a scenario's requests straight into the fetch handler, no
 // HTTP: Parley's own CPU per cycle, for quick A/B runs of a change (the full table is npm run bench). `--ab` runs the
 // scenario on a server sealing requestState and one signing it, alternately in this one process, so a busy machine
-// weighs on both alike.
+// weighs on both alike. The handlers get parley-mcp/node's platform (plain answers, node:crypto for requestState, its end of
+// turn), as serve() passes it; `--web` leaves it out, for the Web APIs' path (Fetch Responses, WebCrypto) a Worker takes.
 import { createFetchHandler } from 'parley-mcp';
-import 'parley-mcp/node'; // what a Node deployment loads: native HMAC and plain responses
 import { PlainResponse } from '../src/adapters/node-response';
+import { NODE_PLATFORM } from '../src/adapters/node-platform';
 import * as scenarios from './scenarios';
 import { benchConfig } from './servers/parley-app';
 
-const args = process.argv.slice(2).filter((a) => a !== '--ab');
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const ab = process.argv.includes('--ab');
+const platform = process.argv.includes('--web') ? {} : NODE_PLATFORM;
 const name = (args[0] ?? 'simpleCall') as keyof typeof scenarios;
 const concurrency = Number(args[1] ?? 32);
 const handlers = ab
-  ? { sealed: createFetchHandler(benchConfig(undefined, 'sealed')), signed: createFetchHandler(benchConfig(undefined, 'signed')) }
-  : { default: createFetchHandler(benchConfig()) };
+  ? {
+      sealed: createFetchHandler(benchConfig(undefined, 'sealed'), platform),
+      signed: createFetchHandler(benchConfig(undefined, 'signed'), platform),
+    }
+  : { default: createFetchHandler(benchConfig(), platform) };
 // The body is handed over as parley-mcp/node reads it from the socket, so one Request serves every call of a step.
 const requests = new Map<string, Request>();
 const requestFor = (path: string, headers: Record<string, string>) => {

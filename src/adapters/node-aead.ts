@@ -6,22 +6,28 @@ const TAG = 16;
 
 export function nodeAead(raw: Uint8Array): AeadKey {
   const key = createSecretKey(raw); // a KeyObject: the bytes live in native memory, not a JS buffer
+  // The additional data is the same for every state of a key (`s1.<key id>`): its bytes are made once.
+  let aadText = '';
+  let aadBytes = Buffer.alloc(0);
+  const aadOf = (aad: string) => (aad === aadText ? aadBytes : ((aadText = aad), (aadBytes = Buffer.from(aad, 'utf8'))));
   return {
     seal(iv, text, aad) {
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG });
-      cipher.setAAD(Buffer.from(aad, 'utf8'));
+      cipher.setAAD(aadOf(aad));
       const head = cipher.update(text, 'utf8');
-      const tail = cipher.final();
-      return Buffer.concat([head, tail, cipher.getAuthTag()]);
+      const tail = cipher.final(); // empty: GCM is a stream cipher
+      const data = tail.length ? Buffer.concat([head, tail]) : head;
+      return `${data.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`;
     },
     open(iv, data, tag, aad) {
-      if (tag.length !== TAG) return undefined;
+      const tagBytes = Buffer.from(tag, 'base64url');
+      if (tagBytes.length !== TAG) return undefined;
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG });
-      decipher.setAAD(Buffer.from(aad, 'utf8'));
-      decipher.setAuthTag(tag);
+      decipher.setAAD(aadOf(aad));
+      decipher.setAuthTag(tagBytes);
       try {
         // Nothing decrypted is returned until final() has checked the tag.
-        const head = decipher.update(data);
+        const head = decipher.update(Buffer.from(data, 'base64url'));
         const tail = decipher.final();
         return (tail.length ? Buffer.concat([head, tail]) : head).toString('utf8');
       } catch {

@@ -1,38 +1,39 @@
 // The key that seals requestState: WebCrypto's AES-256-GCM on every runtime, or a faster one a runtime adapter supplies.
-import { fromUtf8, utf8 } from './encoding';
+import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from './encoding';
 
-/** AES-256-GCM under one 32-byte key; either implementation gives the same bytes, so states move between runtimes. */
+/** AES-256-GCM under one 32-byte key; either implementation gives the same text, so states move between runtimes. */
 export interface AeadKey {
-  /** The ciphertext of text's UTF-8, then its 16-byte tag, with `aad`'s UTF-8 as the additional data. */
-  seal(iv: Uint8Array<ArrayBuffer>, text: string, aad: string): Promise<Uint8Array> | Uint8Array;
-  /** The text, or undefined when the tag does not verify (another key, another IV or aad, a changed byte). */
-  open(
-    iv: Uint8Array<ArrayBuffer>,
-    data: Uint8Array<ArrayBuffer>,
-    tag: Uint8Array<ArrayBuffer>,
-    aad: string,
-  ): Promise<string | undefined> | string | undefined;
+  /** `<ciphertext>.<tag>` of text's UTF-8 (16-byte tag), `aad`'s UTF-8 as the additional data, each unpadded base64url. */
+  seal(iv: Uint8Array<ArrayBuffer>, text: string, aad: string): Promise<string> | string;
+  /**
+   * The text, or undefined when the tag does not verify (another key, another IV or aad, a changed byte). `data` and
+   * `tag` are unpadded base64url, as seal() wrote them: the caller has checked that they are.
+   */
+  open(iv: Uint8Array<ArrayBuffer>, data: string, tag: string, aad: string): Promise<string | undefined> | string | undefined;
 }
 
 export type AeadFactory = (key: Uint8Array<ArrayBuffer>) => AeadKey;
 
-export const AEAD_TAG_BYTES = 16;
+const TAG_BYTES = 16;
 
 /**
  * WebCrypto's AES-GCM, or the runtime's own when its adapter passes one (parley-mcp/node: node:crypto's, synchronous,
- * with no thread-pool round trip per state as WebCrypto's has on Node).
+ * with no thread-pool round trip per state as WebCrypto's has on Node, and native base64url).
  */
 export async function createAeadKey(raw: Uint8Array<ArrayBuffer>, native?: AeadFactory): Promise<AeadKey> {
   if (raw.length !== 32) throw new Error('AES-256-GCM takes a 32-byte key');
   if (native) return native(raw);
   const key = await crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
   return {
-    seal: async (iv, text, aad) =>
-      new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(aad) }, key, utf8(text))),
+    async seal(iv, text, aad) {
+      const out = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(aad) }, key, utf8(text)));
+      return `${toBase64Url(out.subarray(0, -TAG_BYTES))}.${toBase64Url(out.subarray(-TAG_BYTES))}`;
+    },
     async open(iv, data, tag, aad) {
-      const joined = new Uint8Array(data.length + tag.length);
-      joined.set(data);
-      joined.set(tag, data.length);
+      const [bytes, tail] = [fromBase64Url(data)!, fromBase64Url(tag)!];
+      const joined = new Uint8Array(bytes.length + tail.length);
+      joined.set(bytes);
+      joined.set(tail, bytes.length);
       try {
         return fromUtf8(new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: utf8(aad) }, key, joined)));
       } catch {

@@ -6,5 +6,5 @@ export type { HmacFactory, HmacKey } from './hmac-key';
 export { aesOpen, aesSeal, decryptJson, ELICITATION_STORE_PURPOSE, encryptJson, ownerKey } from './aes';
 export type { AesSealed } from './aes';
 export { cacheKeyOf, hkdfBytes, KEY_ID, keyIdOf, secretList } from './keyring';
-export { AEAD_TAG_BYTES, createAeadKey } from './aead-key';
+export { createAeadKey } from './aead-key';
 export type { AeadFactory, AeadKey } from './aead-key';

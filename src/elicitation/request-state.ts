@@ -5,7 +5,7 @@
 //   signed: `<payload JSON>.<key id>.<HMAC-SHA256 of what precedes it>`, readable by the client, tamper-proof.
 // The binding (caller, method, name, argument digest, expiry) is inside the payload in both forms, so one check reads
 // it after the seal or signature holds and the log can say which part did not match. Nothing is read before that.
-import { AEAD_TAG_BYTES, fromBase64Url, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
+import { fromBase64Url, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
 import { parseJson } from '../protocol';
 import type { StateKeys } from './state-keys';
 import type { RawAnswer } from './types';
@@ -33,6 +33,7 @@ const SEALED = 's1';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/; // HMAC-SHA256: 32 bytes
 const IV = /^[A-Za-z0-9_-]{16}$/; // 12 bytes
 const TAG = /^[A-Za-z0-9_-]{22}$/; // 16 bytes
+const DATA = /^[A-Za-z0-9_-]+$/;
 
 export type StateCheck =
   | { ok: true; answers: Record<string, RawAnswer> }
@@ -76,8 +77,7 @@ export async function sealState(
   }
   const header = `${SEALED}.${key.id}`;
   const iv = freshIv();
-  const out = await key.aes.seal(iv, json, header);
-  return `${header}.${toBase64Url(iv)}.${toBase64Url(out.subarray(0, out.length - AEAD_TAG_BYTES))}.${toBase64Url(out.subarray(out.length - AEAD_TAG_BYTES))}`;
+  return `${header}.${toBase64Url(iv)}.${await key.aes.seal(iv, json, header)}`;
 }
 
 export async function openState(keys: StateKeys, state: unknown, expected: StateBinding): Promise<StateCheck> {
@@ -94,14 +94,11 @@ async function openSealed(keys: StateKeys, state: string): Promise<string | Stat
   if (parts.length !== 5) return MALFORMED;
   const [, id, ivText, dataText, tagText] = parts as [string, string, string, string, string];
   // A fixed-length IV and tag: an extra character anywhere in them (or a suffix) is no state Parley issued.
-  if (!KEY_ID.test(id) || !IV.test(ivText) || !TAG.test(tagText) || dataText.length === 0) return MALFORMED;
-  const iv = fromBase64Url(ivText);
-  const data = fromBase64Url(dataText);
-  const tag = fromBase64Url(tagText);
-  if (!iv || !data || !tag) return MALFORMED;
+  // The data is base64url too (no byte count leaves one character over): the AEAD decodes it and the tag.
+  if (!KEY_ID.test(id) || !IV.test(ivText) || !TAG.test(tagText) || !DATA.test(dataText) || dataText.length % 4 === 1) return MALFORMED;
   const key = keys.byId.get(id);
   if (!key) return unknownKey(id);
-  const json = await key.aes.open(iv, data, tag, `${SEALED}.${id}`);
+  const json = await key.aes.open(fromBase64Url(ivText)!, dataText, tagText, `${SEALED}.${id}`);
   return json ?? { ok: false, reason: 'altered: its seal does not open' };
 }
 

@@ -31,8 +31,6 @@ export interface RequestStream {
   signal: AbortSignal;
 }
 
-type Settled = { ok: true; result: Record<string, unknown> } | { ok: false; error: unknown };
-
 /** One request's stream: notifications queue until the answer's form is decided, then go out as SSE events. */
 class ResponseStream implements RequestStream {
   #signal: AbortSignal | undefined;
@@ -66,47 +64,50 @@ class ResponseStream implements RequestStream {
 /**
  * Runs the request and answers it. Nothing emitted before the result: JSON (the fast path), and a failure is thrown
  * for the caller to answer. Something emitted first: an SSE stream of the notifications, then the response; the stream
- * carries nothing else and ends with the response. Closing it cancels the request.
+ * carries nothing else and ends with the response. Closing it cancels the request. Whichever comes first decides, in
+ * the work's own callbacks: no promise races, so the fast path costs the work's settling and nothing more.
  */
-export async function respondToRequest(
+export function respondToRequest(
   server: ParleyServer,
   id: JsonRpcId,
   requestSignal: () => AbortSignal,
   work: (stream: RequestStream) => Promise<Record<string, unknown>>,
 ): Promise<Response> {
-  // Settles with the work's outcome, or with 'stream' as soon as something is emitted first: whichever comes first.
-  let decide!: (first: Settled | 'stream') => void;
-  const first = new Promise<Settled | 'stream'>((resolve) => (decide = resolve));
-  const stream = new ResponseStream(requestSignal, () => decide('stream'));
-  const settled: Promise<Settled> = work(stream).then(
-    (result) => ({ ok: true, result }),
-    (error: unknown) => ({ ok: false, error }),
-  );
-  void settled.then(decide);
-  const outcome = await first;
-  if (outcome !== 'stream') {
-    stream.closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
-    if (outcome.ok) return server.respond.result(id, outcome.result);
-    throw outcome.error;
-  }
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      stream.sink = controller;
-      for (const chunk of stream.queued.splice(0)) controller.enqueue(chunk);
-      void settled.then((outcome) => {
-        if (stream.closed) return;
-        stream.closed = true;
-        const message = outcome.ok
-          ? { jsonrpc: '2.0', id, result: outcome.result }
-          : { jsonrpc: '2.0', id, error: toWireError(outcome.error, server.logger).toJSON() };
-        controller.enqueue(sseEvent(message));
-        controller.close();
+  return new Promise((resolve, reject) => {
+    // The first emit: the stream starts at once (start() runs in the constructor) with what was queued.
+    const stream = new ResponseStream(requestSignal, () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          stream.sink = controller;
+          for (const chunk of stream.queued.splice(0)) controller.enqueue(chunk);
+        },
+        cancel() {
+          stream.closed = true;
+          (stream.cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
+        },
       });
-    },
-    cancel() {
+      resolve(new Response(body, { status: 200, headers: SSE_HEADERS }));
+    });
+    // The response as the stream's last event, unless the client closed it first.
+    const settle = (message: () => Record<string, unknown>) => {
+      if (stream.closed) return;
       stream.closed = true;
-      (stream.cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
-    },
+      stream.sink!.enqueue(sseEvent(message()));
+      stream.sink!.close();
+    };
+    work(stream)
+      .then(
+        (result) => {
+          if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, result }));
+          stream.closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
+          resolve(server.respond.result(id, result));
+        },
+        (error: unknown) => {
+          if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, error: toWireError(error, server.logger).toJSON() }));
+          stream.closed = true;
+          reject(error);
+        },
+      )
+      .catch(reject); // an answer that could not be made (a result JSON cannot write) fails the request
   });
-  return new Response(body, { status: 200, headers: SSE_HEADERS });
 }

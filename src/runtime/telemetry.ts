@@ -68,19 +68,33 @@ export class Telemetry {
   request(facts: RequestFacts): RequestTrace {
     const name = targetOf(facts.method, facts.params);
     const span = this.tracer.startSpan(name.value ? `${facts.method} ${name.value}` : facts.method, { kind: SERVER });
-    // Fast path: with no tracer provider registered the span records nothing, so nothing is computed for it.
-    if (span.isRecording()) {
-      span.setAttribute('mcp.method.name', facts.method);
-      span.setAttribute('parley.protocol.era', facts.era);
-      if (facts.version) span.setAttribute('mcp.protocol.version', facts.version);
-      if (name.value) span.setAttribute(name.attribute, name.value);
+    // Fast path: with no tracer provider registered (or the request not sampled) the span records nothing and its
+    // tool's would not either, so no more span objects, attributes or promises are made for the request.
+    if (!span.isRecording()) {
+      span.end();
+      return UNTRACED;
     }
-    return new RequestTrace(this.api, this.tracer, span, facts);
+    span.setAttribute('mcp.method.name', facts.method);
+    span.setAttribute('parley.protocol.era', facts.era);
+    if (facts.version) span.setAttribute('mcp.protocol.version', facts.version);
+    if (name.value) span.setAttribute(name.attribute, name.value);
+    return new SpanTrace(this.api, this.tracer, span, facts);
   }
 }
 
-/** One request's span; `tool()` starts its tool call's child span. */
-export class RequestTrace {
+/** One request's trace; `tool()` starts its tool call's child span (none when the request's span records nothing). */
+export interface RequestTrace {
+  tool(name: string): ToolTrace | undefined;
+  /** Ends the span when `work` settles, with its result's type and round, or its error's code. */
+  watch<T>(work: Promise<T>, resultOf?: (value: T) => Record<string, unknown> | undefined): Promise<T>;
+  end(result: Record<string, unknown> | undefined): void;
+}
+
+/** A request whose span records nothing: the work as it is. */
+const UNTRACED: RequestTrace = { tool: () => undefined, watch: (work) => work, end() {} };
+
+/** One request's recording span. */
+class SpanTrace implements RequestTrace {
   constructor(
     private readonly api: OtelApi,
     private readonly tracer: Tracer,
@@ -102,7 +116,6 @@ export class RequestTrace {
     });
   }
 
-  /** Ends the span when `work` settles, with its result's type and round, or its error's code. */
   watch<T>(
     work: Promise<T>,
     resultOf: (value: T) => Record<string, unknown> | undefined = (value) => value as Record<string, unknown>,
