@@ -45,20 +45,21 @@ export class RoundAsker implements Asker {
   readonly route = 'rounds';
   /** Keyed by question keys (a handler may choose `__proto__`): no prototype, so each is a key like any other. */
   readonly inputRequests: Record<string, InputRequest> = Object.create(null);
-  readonly suspended: Promise<void>;
   /** The keys whose answers this run read: only these travel on in the next requestState. */
   readonly used = new Set<string>();
   /** A capability the client lacks, found while other questions were being collected: it wins over the round. */
   failure?: McpWireError;
-  private wake!: () => void;
+  private wake?: () => void;
 
   /** `answers` holds every answer so far; `replayed` names those an earlier round brought (from requestState). */
   constructor(
     private readonly answers: Map<string, RawAnswer>,
     private readonly capabilities: Record<string, unknown>,
     private readonly replayed: ReadonlySet<string> = new Set(),
-  ) {
-    this.suspended = new Promise((resolve) => (this.wake = resolve));
+  ) {}
+
+  onSuspend(wake: () => void): void {
+    this.wake = wake;
   }
 
   canShow(mode: 'form' | 'url'): boolean {
@@ -107,7 +108,7 @@ export class RoundAsker implements Asker {
       return Promise.resolve(answer);
     }
     this.inputRequests[key] = { method, params };
-    this.wake();
+    this.wake?.();
     // Never settles: the run ends here, and the client's retry runs the handler again from the top.
     return new Promise<RawAnswer>(() => {});
   }

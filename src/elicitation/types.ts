@@ -31,8 +31,11 @@ export type OtherInputMethod = 'sampling/createMessage' | 'roots/list';
 export interface Asker {
   /** Which way, for the unanswered-question policy (an asker without it is left alone). */
   readonly route?: 'rounds' | 'stream' | 'fallback';
-  /** Resolves when a question ended the run (an input_required round, the fallback's pending result). */
-  readonly suspended?: Promise<void>;
+  /**
+   * For an asker whose questions can end the run (an input_required round, the fallback's pending result): `wake` is
+   * called when one does, once or more.
+   */
+  onSuspend?(wake: () => void): void;
   /** Whether the client declared it can show this mode of question. */
   canShow?(mode: 'form' | 'url'): boolean;
   /** Resolves with the client's raw answer; a round that ends the run never resolves. */

@@ -29,19 +29,21 @@ interface FallbackRecord {
 class FallbackAsker implements Asker {
   readonly route = 'fallback';
   question?: { key: string; params: ElicitParams; ttl: number };
-  readonly suspended: Promise<void>;
-  private wake!: () => void;
+  private wake?: () => void;
 
   constructor(
     private readonly answers: Record<string, RawAnswer>,
     private readonly anonymous: boolean,
     session: FallbackSession,
   ) {
-    this.suspended = new Promise((resolve) => (this.wake = resolve));
     if (session.request) this.request = session.request;
   }
 
   request?: Asker['request'];
+
+  onSuspend(wake: () => void): void {
+    this.wake = wake;
+  }
 
   ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
     // Only the record's own answers: a key `constructor` is not answered by Object.prototype.
@@ -54,7 +56,7 @@ class FallbackAsker implements Asker {
         'An anonymous caller without a session cannot answer a question: sign in, or use a client that supports elicitation.',
       );
     this.question = { key, params, ttl: ttlOf(options) };
-    this.wake();
+    this.wake?.();
     // Never settles: the run ends here, and sendElicitationResult runs execute() again from the top.
     return new Promise<RawAnswer>(() => {});
   }

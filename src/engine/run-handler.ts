@@ -42,19 +42,18 @@ export async function runHandler<C extends RequestContext, T>(
   const run = new ElicitRun(settings, asker, { tool: name, auth: scope.auth, trace });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));
-  const suspended = asker.suspended;
-  // Fast path: with no round to wait for, there is nothing to race.
-  if (!suspended) return done.then((value): Run<T> => ({ kind: 'done', value }));
+  // Fast path: an asker whose questions never end the run leaves nothing to race.
+  if (!asker.onSuspend) return done.then((value): Run<T> => ({ kind: 'done', value }));
   return new Promise((resolve, reject) => {
     let asked = false;
+    asker.onSuspend?.(() => {
+      if (asked) return;
+      asked = true;
+      void server.settle().then(() => resolve({ kind: 'suspended' }));
+    });
     done.then(
       (value) => asked || resolve({ kind: 'done', value }),
       (error: unknown) => asked || reject(error), // once suspended, the abandoned run may still fail: nobody waits for it
     );
-    void suspended.then(async () => {
-      asked = true;
-      await server.settle();
-      resolve({ kind: 'suspended' });
-    });
   });
 }

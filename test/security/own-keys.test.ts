@@ -54,10 +54,11 @@ describe('withRounds, given inputResponses with an own __proto__ key (as JSON.pa
       server,
       { method: 'tools/call', name: 't', args: {}, params, auth: ANONYMOUS, capabilities: { elicitation: {} } },
       async (asker): Promise<RoundOutcome> => {
+        const suspended = new Promise<'suspended'>((resolve) => asker.onSuspend(() => resolve('suspended')));
         const answered = asker
           .ask('elicitation-1', { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } })
           .then(() => 'answered' as const);
-        const outcome = await Promise.race([answered, asker.suspended.then(() => 'suspended' as const)]);
+        const outcome = await Promise.race([answered, suspended]);
         return outcome === 'answered' ? { kind: 'result', result: { answered: true } } : { kind: 'suspended' };
       },
     );
@@ -82,8 +83,9 @@ describe('withRounds, given inputResponses with an own __proto__ key (as JSON.pa
       { method: 'tools/call', name: 't', args: {}, params: {}, auth: ANONYMOUS, capabilities: { elicitation: {} } },
       async (asker): Promise<RoundOutcome> => {
         expect(asker.known?.(name)).toBeUndefined();
+        const suspended = new Promise<void>((resolve) => asker.onSuspend(resolve));
         void asker.ask(name, { message: 'q', requestedSchema: { type: 'object', properties: {} } });
-        await asker.suspended;
+        await suspended;
         return { kind: 'suspended' };
       },
     );
