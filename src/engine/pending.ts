@@ -22,7 +22,7 @@ export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pen
 export interface OpenQuestion {
   /** The client's answer; rejects when the question can no longer be answered (its session ended, the store lost it). */
   answer: Promise<RawAnswer>;
-  /** Stops listening and removes the stored question; call once the wait is over, however it ended. */
+  /** Stops listening and removes the stored question; call once the wait is over, however it ended. Never rejects (a failure is logged). */
   close(): Promise<void>;
 }
 
@@ -108,37 +108,43 @@ export class PendingQuestions {
       release();
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };
-    try {
-      stops.push(
-        await backend.subscribe(this.key('result', elicitId), (message) => {
-          void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
-            if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId)
-              deliver(opened.record.answer ?? {});
-            else
-              this.logger.warn(
-                `Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`,
-              );
-          });
-        }),
-      );
-      stops.push(await this.watchSession(sessionId));
-      const now = Date.now();
-      const sealed = await sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret);
-      // The question under its own key (what an answer's instance reads), and as the session's newest (the docs' key).
-      await Promise.all([backend.set(questionKey, sealed, ttlMs), backend.set(sessionKey, sealed, ttlMs)]);
-    } catch (error) {
+    const now = Date.now();
+    // Both subscriptions and the stored question at once: one store round trip before the question goes out, not four.
+    const failed = (
+      await Promise.allSettled([
+        backend
+          .subscribe(this.key('result', elicitId), (message) => {
+            void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
+              if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId)
+                deliver(opened.record.answer ?? {});
+              else
+                this.logger.warn(
+                  `Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`,
+                );
+            });
+          })
+          .then((stop) => stops.push(stop)),
+        this.watchSession(sessionId).then((stop) => stops.push(stop)),
+        // The question under its own key (what an answer's instance reads), and as the session's newest (the docs' key).
+        sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret).then((sealed) =>
+          Promise.all([backend.set(questionKey, sealed, ttlMs), backend.set(sessionKey, sealed, ttlMs)]),
+        ),
+      ])
+    ).find((result) => result.status === 'rejected');
+    if (failed) {
       await undo();
-      throw error;
+      throw failed.reason;
     }
     return {
       answer,
-      close: async () => {
-        await undo();
-        await backend.delete(questionKey);
-        // A newer question of the session may have replaced this one as the newest; leave that one alone.
-        const stored = await backend.get(sessionKey);
-        if (stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId) await backend.delete(sessionKey);
-      },
+      // All at once, and never failing: the call need not wait for the store (a record left behind expires).
+      close: () =>
+        Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey)])
+          .then(([, , stored]) =>
+            // A newer question of the session may have replaced this one as the newest; leave that one alone.
+            stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId ? backend.delete(sessionKey) : undefined,
+          )
+          .catch((error: unknown) => this.logger.warn('Could not remove an answered question from the store', error)),
     };
   }
 

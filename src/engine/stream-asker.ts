@@ -94,7 +94,7 @@ export class StreamAsker implements Asker {
       clearTimeout(timer);
       if (onAbort) this.call.signal.removeEventListener('abort', onAbort);
       if (onStop) stop?.removeEventListener('abort', onStop);
-      await question.close();
+      void question.close(); // the answer goes on at once; the store's clean-up follows
     }
   }
 }
