@@ -531,7 +531,9 @@ const report = [
 ].join('\n');
 console.log(report);
 if (values.write) {
-  const busy = noisyRuns > 0 || Math.max(before.load, after.load) > before.cpus;
+  // Other work is what the runs measured beside their own (noisyRuns), and the load before anything here started: the
+  // load after a run is mostly the bench's own (autocannon and the servers on the same cores), not a sign of other work.
+  const busy = noisyRuns > 0 || before.load > before.cpus;
   const provisional = busy
     ? `**Provisional: measured on a busy machine** (load average ${before.load.toFixed(1)} before, ${after.load.toFixed(1)} after, on ${before.cpus} cores; ${noisyRuns} measured runs disturbed by other work and kept, no undisturbed try within --retries ${settings.retries}). These numbers prove the run finishes; they are not results. Replace them with one quiet run of the command below.\n\n`
     : '';
