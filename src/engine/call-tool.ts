@@ -31,16 +31,16 @@ export function findCall(server: ParleyServer, params: Record<string, unknown>):
   return { name, entry, args };
 }
 
-export async function callTool(
+/** Not async, as `routed` is not: the call's promise is the route's own. */
+export function callTool(
   server: ParleyServer,
   call: ToolCall,
   scope: RequestScope,
   questions: Questions,
 ): Promise<Record<string, unknown>> {
   const { entry, args } = call;
-  const session = questions.via === 'fallback' ? questions : {};
-  if (!entry) return sendElicitationResult(server, args, scope, session);
-  if (questions.via === 'fallback') return runAsking(server, entry, args, {}, scope, session);
+  if (!entry) return sendElicitationResult(server, args, scope, questions.via === 'fallback' ? questions : {});
+  if (questions.via === 'fallback') return runAsking(server, entry, args, {}, scope, questions);
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
     runTool(server, entry, args, scope, asker),
   );

@@ -14,8 +14,11 @@ export interface Target {
   args: unknown;
 }
 
-/** Runs a handler with its questions asked the route's way; a run that suspends answers input_required. */
-export async function routed(
+/**
+ * Runs a handler with its questions asked the route's way; a run that suspends answers input_required. Not async: on
+ * every call's path, an async function returning another's promise would cost the call a promise and three ticks.
+ */
+export function routed(
   server: ParleyServer,
   scope: RequestScope,
   route: Route,
@@ -24,6 +27,5 @@ export async function routed(
 ): Promise<Record<string, unknown>> {
   if (route.via === 'rounds')
     return withRounds(server, { ...target, params: route.params, auth: scope.auth, capabilities: scope.capabilities }, run);
-  const outcome = await run(route.via === 'asker' ? route.asker : unversionedAsker);
-  return outcome.kind === 'result' ? outcome.result : {};
+  return run(route.via === 'asker' ? route.asker : unversionedAsker).then((outcome) => (outcome.kind === 'result' ? outcome.result : {}));
 }
