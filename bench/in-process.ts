@@ -4,15 +4,14 @@
 // weighs on both alike. The handlers get parley-mcp/node's platform (plain answers, node:crypto for requestState, its end of
 // turn), as serve() passes it; `--web` leaves it out, for the Web APIs' path (Fetch Responses, WebCrypto) a Worker takes.
 import { createFetchHandler } from 'parley-mcp';
-import { PlainResponse } from '../src/adapters/node-response';
 import { NODE_PLATFORM } from '../src/adapters/node-platform';
-import * as scenarios from './scenarios';
+import { cycle, type ScenarioName } from './lib/in-process-cycle';
 import { benchConfig } from './servers/parley-app';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const ab = process.argv.includes('--ab');
 const platform = process.argv.includes('--web') ? {} : NODE_PLATFORM;
-const name = (args[0] ?? 'simpleCall') as keyof typeof scenarios;
+const name = (args[0] ?? 'simpleCall') as ScenarioName;
 const concurrency = Number(args[1] ?? 32);
 const handlers = ab
   ? {
@@ -20,35 +19,12 @@ const handlers = ab
       signed: createFetchHandler(benchConfig(undefined, 'signed'), platform),
     }
   : { default: createFetchHandler(benchConfig(), platform) };
-// The body is handed over as parley-mcp/node reads it from the socket, so one Request serves every call of a step.
-const requests = new Map<string, Request>();
-const requestFor = (path: string, headers: Record<string, string>) => {
-  const key = JSON.stringify([path, headers]);
-  let request = requests.get(key);
-  if (!request)
-    requests.set(
-      key,
-      (request = new Request(`http://127.0.0.1:3000${path}`, { method: 'POST', headers: { ...headers, host: '127.0.0.1:3000' } })),
-    );
-  return request;
-};
-
-async function cycle(handler: ReturnType<typeof createFetchHandler>): Promise<void> {
-  const context: Record<string, unknown> = {};
-  for (const step of scenarios[name]().steps) {
-    const wire = typeof step.request === 'function' ? step.request(context) : step.request;
-    const response = await handler(requestFor(wire.path, wire.headers), { readBody: () => Promise.resolve(wire.body) });
-    // parley-mcp/node writes a plain response's text as it is: read it so, not through a Fetch Response built for the check.
-    const body = response instanceof PlainResponse && response.untouched ? response.plainText! : await response.text();
-    if (!step.check(body, context)) throw new Error(`${name}: an unexpected answer`);
-  }
-}
-
 for (const count of ab ? [10_000, 30_000, 30_000, 30_000] : [20_000, 50_000, 50_000]) {
   for (const [label, handler] of Object.entries(handlers)) {
     const cpu = process.cpuUsage();
     const started = performance.now();
-    for (let done = 0; done < count; done += concurrency) await Promise.all(Array.from({ length: concurrency }, () => cycle(handler)));
+    for (let done = 0; done < count; done += concurrency)
+      await Promise.all(Array.from({ length: concurrency }, () => cycle(handler, name)));
     const used = process.cpuUsage(cpu);
     const tag = label === 'default' ? name : `${name} (${label})`;
     console.log(
