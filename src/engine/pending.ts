@@ -54,8 +54,11 @@ export const QUESTION_LOST =
 export const sessionEndedError = (why: string) =>
   new McpWireError(ErrorCode.SessionNotFound, `Session ended while the call waited: ${why}`, { code: 'SESSION_ENDED' });
 
-/** How often, and how far apart, an answer is published again while nobody hears it (a subscriber reconnecting). */
-const PUBLISH_ATTEMPTS = 3;
+/**
+ * How long an answer is published again while nobody hears it (a subscriber reconnecting, or following a cluster
+ * failover to the new master: a slots refresh is a second, then it subscribes again), and the first wait.
+ */
+const PUBLISH_PATIENCE_MS = 2_500;
 const PUBLISH_RETRY_MS = 150;
 
 export class PendingQuestions {
@@ -84,7 +87,7 @@ export class PendingQuestions {
     return this.waiters.size;
   }
 
-  private key(kind: 'pending' | 'result' | 'ended', id: string): string {
+  private key(kind: 'pending' | 'result' | 'answer' | 'ended', id: string): string {
     return `${this.store.keyPrefix}${kind}:${id}`;
   }
 
@@ -139,7 +142,7 @@ export class PendingQuestions {
       answer,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
-        Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey)])
+        Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey), this.dropAnswer(sessionId, elicitId)])
           .then(([, , stored]) =>
             // A newer question of the session may have replaced this one as the newest; leave that one alone.
             stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId ? backend.delete(sessionKey) : undefined,
@@ -168,15 +171,29 @@ export class PendingQuestions {
       return opened.reason === 'undecryptable' ? 'unreadable' : 'no-question';
     }
     if (opened.record.elicitId !== elicitId || opened.record.sessionId !== sessionId) return 'no-question';
-    const message = await sealRecord({ sessionId, elicitId, createdAt: Date.now(), expiresAt: opened.record.expiresAt, answer }, secret);
+    const { expiresAt } = opened.record;
+    const message = await sealRecord({ sessionId, elicitId, createdAt: Date.now(), expiresAt, answer }, secret);
     const channel = this.key('result', elicitId);
+    // Kept before it is published, where a store can drop a subscription (a reconnection, a cluster failover): a
+    // subscriber that was moving reads it once it is back (checkRecords), even if the publish reached nobody.
+    const kept = backend.onRestored !== undefined;
+    if (kept) await backend.set(this.key('answer', `${sessionId}:${elicitId}`), message, expiresAt - Date.now());
     // Fast path: the asking instance hears the first publish. Nobody heard it: over a store that reaches other
-    // processes, its subscriber may be reconnecting, so try a little longer; a local-only store never will.
-    for (let attempt = 1; ; attempt++) {
+    // processes, its subscriber may be moving (a reconnection, a failover's slots refresh), so keep trying for a
+    // while, each wait twice the last; a local-only store never will.
+    const started = Date.now();
+    for (let wait = PUBLISH_RETRY_MS; ; wait *= 2) {
       if ((await backend.publish(channel, message)) > 0) return 'delivered';
-      if (!backend.supportsPubSub || attempt >= PUBLISH_ATTEMPTS) return 'no-listener';
-      await sleep(PUBLISH_RETRY_MS * attempt);
+      if (!backend.supportsPubSub || Date.now() - started + wait > PUBLISH_PATIENCE_MS) break;
+      await sleep(wait);
     }
+    // Refused, so not kept: the client is told nobody waits for it.
+    if (kept) await this.dropAnswer(sessionId, elicitId);
+    return 'no-listener';
+  }
+
+  private dropAnswer(sessionId: string, elicitId: string): Promise<void> | undefined {
+    return this.store.backend.onRestored ? this.store.backend.delete(this.key('answer', `${sessionId}:${elicitId}`)) : undefined;
   }
 
   /**
@@ -230,8 +247,9 @@ export class PendingQuestions {
   }
 
   /**
-   * Once per process: each time the store's connection comes back, every question waiting here checks that its record
-   * survived. One that didn't (Redis restarted without persistence) fails now, not when its ttl runs out.
+   * Once per process: each time the store's connection comes back, every question waiting here reads the answer kept
+   * for it (published while its subscription was down or moving) and checks that its record survived. One that didn't
+   * (Redis restarted without persistence) fails now, not when its ttl runs out.
    */
   private watchRestarts(): void {
     if (this.stopRestored || !this.store.backend.onRestored) return;
@@ -239,15 +257,18 @@ export class PendingQuestions {
   }
 
   private async checkRecords(): Promise<void> {
-    const { backend } = this.store;
+    const { backend, secret } = this.store;
     await Promise.all(
       [...this.waiters].map(async ([elicitId, waiter]) => {
+        const id = `${waiter.sessionId}:${elicitId}`;
         try {
-          if (
-            (await backend.get(this.key('pending', `${waiter.sessionId}:${elicitId}`))) === undefined &&
-            this.waiters.get(elicitId) === waiter
-          )
-            waiter.fail(new PublicMcpError(QUESTION_LOST, 'ELICITATION_LOST'));
+          const [question, kept] = await Promise.all([backend.get(this.key('pending', id)), backend.get(this.key('answer', id))]);
+          if (this.waiters.get(elicitId) !== waiter) return;
+          // An answer published while this side's subscription was moving: it may have reached nobody.
+          const opened = kept === undefined ? undefined : await openRecord<{ answer: RawAnswer }>(kept, secret);
+          if (opened?.ok && opened.record.sessionId === waiter.sessionId && opened.record.elicitId === elicitId)
+            waiter.deliver(opened.record.answer ?? {});
+          else if (question === undefined) waiter.fail(new PublicMcpError(QUESTION_LOST, 'ELICITATION_LOST'));
         } catch {
           // The store dropped again: the next reconnection checks once more.
         }

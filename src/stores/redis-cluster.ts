@@ -28,7 +28,14 @@ export class RedisClusterStore implements StoreBackend {
     // Connected already: a later `ready` follows a reconnection, `subscribersReady` a new topology (a failover); a
     // replica that took over may lack the newest writes, so both count as "the store may have lost data".
     client.on('ready', () => this.#tellRestored());
-    client.on('subscribersReady', () => this.#tellRestored());
+    // ioredis subscribes again without waiting for the replies: tell once each channel is live on its new master, so
+    // what a listener reads then (an answer kept while the subscription moved) is not older than what it will hear.
+    client.on('subscribersReady', () => {
+      const channels = [...this.#channels.keys()];
+      void Promise.all(channels.map((channel) => this.#client.ssubscribe(channel)))
+        .catch((error: unknown) => this.#onError(error instanceof Error ? error : new Error(String(error))))
+        .finally(() => this.#tellRestored());
+    });
     client.on('smessage', (channel: string, message: string) => {
       for (const handler of this.#channels.get(channel)?.handlers ?? []) {
         try {
@@ -73,8 +80,9 @@ export class RedisClusterStore implements StoreBackend {
   /**
    * SPUBLISH goes to the channel's master, whose reply counts the subscribers connected to it: every subscriber, since
    * they subscribe on the master. Fast path: a count above 0 is the answer. At 0, a subscriber may still sit on a node
-   * that was the master until a failover (it is a replica now, and still hears the shard's messages until this side
-   * of it moves over): those nodes are asked too (PUBSUB SHARDNUMSUB), so an answer they heard is not called lost.
+   * that was the master until a failover (it is a replica now, and may still hear the shard's messages until this side
+   * of it moves over): those nodes are asked too (PUBSUB SHARDNUMSUB). While a failover settles the count is a guess
+   * either way; the pending questions keep each answer for a subscriber that missed it.
    */
   async publish(channel: string, message: string): Promise<number> {
     const heard = Number(await this.#client.spublish(channel, message));

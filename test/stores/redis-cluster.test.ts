@@ -82,7 +82,7 @@ describe('redis cluster store', () => {
   });
 
   // Last: it changes which node is master of a shard.
-  it('a failover (CLUSTER FAILOVER on the replica) while a subscriber listens: data kept, messages reach it, counts stay honest', async () => {
+  it('a failover (CLUSTER FAILOVER on the replica) while a subscriber listens: data kept, and messages reach it on the new master', async () => {
     const channel = 'failover:ch';
     const { master, replica } = await shardOf(channel);
     const [a, b] = [await createRedisStore(options()), await createRedisStore(options())];
@@ -93,21 +93,21 @@ describe('redis cluster store', () => {
       expect(await a.publish(channel, 'before')).toBe(1);
       expect(await cluster.cli(replica, 'cluster', 'failover')).toBe('OK');
       await expect.poll(async () => (await shardOf(channel)).master, { timeout: 10_000 }).toBe(replica);
-      const counts: number[] = [];
-      // Publish until the subscriber has moved to the new master and hears it there.
+      // Publish until the subscriber has moved to the new master and hears it there. While it moves, a count can be
+      // wrong either way (the demoted master still counts it, or ioredis's node list is being refreshed): what relies on
+      // it keeps the answer and publishes again (test/engine/pending-failover and pending-kept-answer).
+      let sent = 0;
       await expect
         .poll(
           async () => {
-            const message = `after ${counts.length}`;
-            counts.push(await a.publish(channel, message));
+            const message = `after ${sent++}`;
+            const count = await a.publish(channel, message);
             await new Promise((resolve) => setTimeout(resolve, 50));
-            return heard.includes(message) && counts.at(-1)! > 0;
+            return heard.includes(message) && count > 0;
           },
           { timeout: 10_000, interval: 100 },
         )
         .toBe(true);
-      // Honest counts: a message counted as heard was heard, and one heard was never counted 0.
-      counts.forEach((count, i) => expect({ i, heard: heard.includes(`after ${i}`) }).toEqual({ i, heard: count > 0 }));
       // Within a slots refresh (a second), the subscription itself moves to the new master, and is heard there.
       const onNewMaster = raw(replica);
       try {
