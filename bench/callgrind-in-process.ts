@@ -7,6 +7,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const [scenario = 'simpleCall', few = '3200', many = '9600'] = process.argv.slice(2);
+// --single-threaded: V8's compiler and collector threads otherwise move one build's count by up to 40% between runs
+// (their work lands at different times); on the main thread it repeats within ~1%. CALLGRIND_NODE_FLAGS overrides.
+const NODE_FLAGS = (process.env.CALLGRIND_NODE_FLAGS ?? '--single-threaded').split(' ').filter(Boolean);
 const driver = `/tmp/parley-cycles-${process.pid}.mjs`;
 await build({
   entryPoints: [new URL('lib/cycles.ts', import.meta.url).pathname],
@@ -24,7 +27,7 @@ function instructions(cycles: string): number {
   const out = `/tmp/parley-cycles-${process.pid}-${cycles}.out`;
   execFileSync(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath, driver, scenario, cycles],
+    ['--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath, ...NODE_FLAGS, driver, scenario, cycles],
     {
       stdio: 'ignore',
     },

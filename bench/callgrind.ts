@@ -11,6 +11,8 @@ const [scenario = 'simpleCall', ...names] = process.argv.slice(2);
 const make = scenarios[scenario as keyof typeof scenarios];
 // Enough cycles that V8 has compiled the hot path with its optimizing tier before the counted part: the difference of
 // the two runs still holds what compiling and collecting cost per cycle, as a real server pays it.
+// As in bench/callgrind-in-process.ts: V8's work on the main thread, so that one build's count repeats.
+const NODE_FLAGS = (process.env.CALLGRIND_NODE_FLAGS ?? '--single-threaded').split(' ').filter(Boolean);
 const [FEW, MANY] = [Number(process.env.FEW ?? 3000), Number(process.env.MANY ?? 9000)];
 
 async function instructions(name: string, cycles: number): Promise<number> {
@@ -18,7 +20,7 @@ async function instructions(name: string, cycles: number): Promise<number> {
   rmSync(out, { force: true });
   // Node's JIT writes code at run time: callgrind must check for it. Everything is counted, start-up included.
   const server = await startServer(name, {
-    runtime: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath],
+    runtime: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath, ...NODE_FLAGS],
     env: { MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef' },
     startTimeout: 600,
   });

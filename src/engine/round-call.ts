@@ -80,6 +80,43 @@ export async function withRounds(
   const asker = new RoundAsker(answers, request.capabilities, replayed ?? NONE);
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
+  return sealRound(server, await bind(), asker, answers);
+}
+
+/**
+ * A first call (no inputResponses, no requestState, see isRetry): nothing to open or check, so none of withRounds'
+ * work and no async function of its own; the binding (a digest of the arguments) is made only when the run asks.
+ */
+export function firstRound(
+  server: ParleyServer,
+  scope: { auth: AuthInfo; capabilities: Record<string, unknown> },
+  target: { method: string; name: string; args: unknown },
+  run: (asker: RoundAsker) => Promise<RoundOutcome>,
+): Promise<Record<string, unknown>> {
+  const answers = new Map<string, RawAnswer>();
+  const asker = new RoundAsker(answers, scope.capabilities, NONE);
+  return run(asker).then((outcome) => (outcome.kind === 'result' ? outcome.result : sealFirst(server, scope.auth, target, asker, answers)));
+}
+
+async function sealFirst(
+  server: ParleyServer,
+  auth: AuthInfo,
+  target: { method: string; name: string; args: unknown },
+  asker: RoundAsker,
+  answers: Map<string, RawAnswer>,
+): Promise<Record<string, unknown>> {
+  if (asker.failure) throw asker.failure;
+  const digest = await digestArguments(target.args);
+  return sealRound(server, { caller: callerKey(auth), method: target.method, name: target.name, digest }, asker, answers);
+}
+
+/** A run that suspended: its questions go out as input_required, with the answers it read sealed in the new state. */
+async function sealRound(
+  server: ParleyServer,
+  binding: StateBinding,
+  asker: RoundAsker,
+  answers: Map<string, RawAnswer>,
+): Promise<Record<string, unknown>> {
   if (asker.failure) throw asker.failure;
   // Only the answers this run read travel on; unknown keys the client sent are dropped here.
   const kept: Record<string, RawAnswer> = Object.create(null);
@@ -88,6 +125,6 @@ export async function withRounds(
     if (answer) kept[key] = answer;
   }
   const { requestState: form, stateTtlMs } = server.config.elicitation;
-  const state = await sealState(server.stateKeys, form, await bind(), kept, stateTtlMs);
+  const state = await sealState(server.stateKeys, form, binding, kept, stateTtlMs);
   return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
 }

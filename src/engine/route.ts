@@ -2,7 +2,7 @@
 // request that named no version), or an asker the transport gives (an older client's stream, connect()'s handler).
 import { unversionedAsker, type Asker } from '../elicitation';
 import type { RequestScope } from '../server';
-import { withRounds, type RoundOutcome } from './round-call';
+import { firstRound, isRetry, withRounds, type RoundOutcome } from './round-call';
 import type { ParleyServer } from './server';
 
 export type Route = { via: 'rounds'; params: Record<string, unknown> } | { via: 'nobody' } | { via: 'asker'; asker: Asker };
@@ -25,7 +25,9 @@ export function routed(
   target: Target,
   run: (asker: Asker) => Promise<RoundOutcome>,
 ): Promise<Record<string, unknown>> {
-  if (route.via === 'rounds')
+  if (route.via === 'rounds') {
+    if (!isRetry(route.params)) return firstRound(server, scope, target, run);
     return withRounds(server, { ...target, params: route.params, auth: scope.auth, capabilities: scope.capabilities }, run);
+  }
   return run(route.via === 'asker' ? route.asker : unversionedAsker).then((outcome) => (outcome.kind === 'result' ? outcome.result : {}));
 }

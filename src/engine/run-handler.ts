@@ -21,8 +21,11 @@ export function createSettler(turnEnd: TurnEnd): () => Promise<void> {
     ));
 }
 
-/** `name` is the tool, prompt or resource URI the hooks see as the asker; `asker` is how its questions travel. */
-export async function runHandler<C extends RequestContext, T>(
+/**
+ * `name` is the tool, prompt or resource URI the hooks see as the asker; `asker` is how its questions travel. Not async
+ * (its callers await it): an async function returning another promise would cost every call a promise and two ticks.
+ */
+export function runHandler<C extends RequestContext, T>(
   server: ParleyServer,
   name: string,
   ctx: C,
