@@ -105,7 +105,6 @@ async function sealFirst(
   asker: RoundAsker,
   answers: Map<string, RawAnswer>,
 ): Promise<Record<string, unknown>> {
-  if (asker.failure) throw asker.failure;
   const digest = await digestArguments(target.args);
   return sealRound(server, { caller: callerKey(auth), method: target.method, name: target.name, digest }, asker, answers);
 }
