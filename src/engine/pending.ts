@@ -105,6 +105,8 @@ export class PendingQuestions {
     const { backend, secret } = this.store;
     const questionKey = this.key('pending', `${sessionId}:${elicitId}`);
     const sessionKey = this.key('pending', sessionId);
+    // Where an answer is kept beside its publish: only over a store whose subscriptions can drop (see checkRecords).
+    const answerKey = backend.onRestored && this.key('answer', `${sessionId}:${elicitId}`);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
       this.waiters.delete(elicitId);
@@ -142,7 +144,7 @@ export class PendingQuestions {
       answer,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
-        Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey), this.dropAnswer(sessionId, elicitId)])
+        Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey), answerKey && backend.delete(answerKey)])
           .then(([, , stored]) =>
             // A newer question of the session may have replaced this one as the newest; leave that one alone.
             stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId ? backend.delete(sessionKey) : undefined,
@@ -176,8 +178,8 @@ export class PendingQuestions {
     const channel = this.key('result', elicitId);
     // Kept before it is published, where a store can drop a subscription (a reconnection, a cluster failover): a
     // subscriber that was moving reads it once it is back (checkRecords), even if the publish reached nobody.
-    const kept = backend.onRestored !== undefined;
-    if (kept) await backend.set(this.key('answer', `${sessionId}:${elicitId}`), message, expiresAt - Date.now());
+    const kept = backend.onRestored && this.key('answer', `${sessionId}:${elicitId}`);
+    if (kept) await backend.set(kept, message, expiresAt - Date.now());
     // Fast path: the asking instance hears the first publish. Nobody heard it: over a store that reaches other
     // processes, its subscriber may be moving (a reconnection, a failover's slots refresh), so keep trying for a
     // while, each wait twice the last; a local-only store never will.
@@ -188,12 +190,8 @@ export class PendingQuestions {
       await sleep(wait);
     }
     // Refused, so not kept: the client is told nobody waits for it.
-    if (kept) await this.dropAnswer(sessionId, elicitId);
+    if (kept) await backend.delete(kept);
     return 'no-listener';
-  }
-
-  private dropAnswer(sessionId: string, elicitId: string): Promise<void> | undefined {
-    return this.store.backend.onRestored ? this.store.backend.delete(this.key('answer', `${sessionId}:${elicitId}`)) : undefined;
   }
 
   /**

@@ -26,6 +26,14 @@ export const callerKey = (auth: AuthInfo): string => (auth.anonymous ? 'anonymou
 export const isRetry = (params: Record<string, unknown>): boolean =>
   params.inputResponses !== undefined || params.requestState !== undefined;
 
+/** What a state is bound to: the caller, the method, the tool, prompt or URI, and a digest of its arguments. */
+const bindingOf = async (auth: AuthInfo, target: { method: string; name: string; args: unknown }): Promise<StateBinding> => ({
+  caller: callerKey(auth),
+  method: target.method,
+  name: target.name,
+  digest: await digestArguments(target.args),
+});
+
 export async function withRounds(
   server: ParleyServer,
   request: RoundRequest,
@@ -34,14 +42,8 @@ export async function withRounds(
   const { inputResponses, requestState } = request.params;
   if (inputResponses !== undefined && !isObject(inputResponses)) throw invalidParams('params.inputResponses must be an object');
   if (requestState !== undefined && typeof requestState !== 'string') throw invalidParams('params.requestState must be a string');
-  let binding: StateBinding | undefined;
-  const bind = async () =>
-    (binding ??= {
-      caller: callerKey(request.auth),
-      method: request.method,
-      name: request.name,
-      digest: await digestArguments(request.args),
-    });
+  let binding: Promise<StateBinding> | undefined;
+  const bind = () => (binding ??= bindingOf(request.auth, request));
 
   // A Map: the keys are the client's, and `__proto__` or `constructor` must be keys like any other.
   const answers = new Map<string, RawAnswer>();
@@ -95,18 +97,11 @@ export function firstRound(
 ): Promise<Record<string, unknown>> {
   const answers = new Map<string, RawAnswer>();
   const asker = new RoundAsker(answers, scope.capabilities, NONE);
-  return run(asker).then((outcome) => (outcome.kind === 'result' ? outcome.result : sealFirst(server, scope.auth, target, asker, answers)));
-}
-
-async function sealFirst(
-  server: ParleyServer,
-  auth: AuthInfo,
-  target: { method: string; name: string; args: unknown },
-  asker: RoundAsker,
-  answers: Map<string, RawAnswer>,
-): Promise<Record<string, unknown>> {
-  const digest = await digestArguments(target.args);
-  return sealRound(server, { caller: callerKey(auth), method: target.method, name: target.name, digest }, asker, answers);
+  return run(asker).then((outcome) =>
+    outcome.kind === 'result'
+      ? outcome.result
+      : bindingOf(scope.auth, target).then((binding) => sealRound(server, binding, asker, answers)),
+  );
 }
 
 /** A run that suspended: its questions go out as input_required, with the answers it read sealed in the new state. */

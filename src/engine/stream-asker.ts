@@ -43,11 +43,9 @@ export class StreamAsker implements Asker {
   }
 
   /** `stop` ends the wait early (the unanswered-question policy): the client is told the request is cancelled. */
-  // Not async: it hands back exchange()'s own promise, not one more that waits on it (memory per pending question: #21).
-  ask(_key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
+  async ask(_key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
-    if (!this.canShow(mode))
-      return Promise.reject(new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`));
+    if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
     return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out', stop);
   }
 
@@ -77,9 +75,7 @@ export class StreamAsker implements Asker {
     let onStop: (() => void) | undefined;
     try {
       this.call.send({ jsonrpc: '2.0', id, method, params });
-      // One promise for the answer, the ttl and the call's end: no race of two (memory per pending question: #21).
-      return await new Promise<RawAnswer>((resolve, reject) => {
-        question.answer.then(resolve, reject);
+      const ended = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ElicitationTimeoutError(timedOut)), ttl);
         // The server ends a call with a reason that says why (its session ended, the server shuts down); a client's
         // cancellation carries none.
@@ -93,6 +89,7 @@ export class StreamAsker implements Asker {
         if (stop?.aborted) onStop();
         else stop?.addEventListener('abort', onStop, { once: true });
       });
+      return await Promise.race([question.answer, ended]);
     } finally {
       clearTimeout(timer);
       if (onAbort) this.call.signal.removeEventListener('abort', onAbort);

@@ -46,26 +46,23 @@ export async function callTool(
     (result) => ({ jsonrpc: '2.0' as const, id: message.id, result }),
     (error: unknown) => errorResponse(message.id, toWireError(error, server.logger)),
   );
+  const finished = reply.finally(() => session.calls.delete(message.id));
   // The server ends a call with a reason (its session ended, the server shuts down): the client gets that error at
   // once, whatever the tool does meanwhile. A client's own cancellation carries no such reason, and gets nothing.
-  const onAbort = (end: (response: JsonRpcResponse) => void) =>
+  const cut = new Promise<JsonRpcResponse>((resolve) =>
     controller.signal.addEventListener(
       'abort',
-      () => {
-        const reason: unknown = controller.signal.reason;
-        if (reason instanceof McpWireError) queueMicrotask(() => end(errorResponse(message.id, reason)));
-      },
+      () => controller.signal.reason instanceof McpWireError && resolve(errorResponse(message.id, controller.signal.reason)),
       { once: true },
-    );
+    ),
+  );
   // Once the answer is out, the call's signal fires: questions it left waiting (one of a Promise.all that failed) stop
   // waiting and free their places in elicitation.pending.
   if (!stream) {
-    const finished = reply.finally(() => session.calls.delete(message.id));
-    const response = await Promise.race([finished, new Promise<JsonRpcResponse>(onAbort)]);
+    const response = await Promise.race([finished, cut]);
     controller.abort();
     return server.respond.json(response);
   }
-  // A held call's stream keeps no promise of its own waiting beside the tool's (memory per pending question: #21).
   let done = false;
   const finish = (response?: JsonRpcResponse) => {
     if (done) return;
@@ -74,12 +71,9 @@ export async function callTool(
     stream.end();
     controller.abort();
   };
-  onAbort(finish);
+  void cut.then(finish);
   // A cancelled call sends nothing more.
-  const delivered = reply.then((response) => {
-    session.calls.delete(message.id);
-    finish(controller.signal.aborted ? undefined : response);
-  });
+  const delivered = finished.then((response) => finish(controller.signal.aborted ? undefined : response));
   // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
   keepAlive?.waitUntil(delivered);
   return stream.connect();
