@@ -1,7 +1,16 @@
-// A second ceiling: bare node:http, reading the body from the socket and answering the simple tool's result, nothing else.
-import { createServer } from 'node:http';
+// A second ceiling: bare node:http, reading the body from the socket and answering the simple tool's result, nothing
+// else. Its answers go out together at the end of the event loop's turn (setImmediate), as parley-mcp/node's do
+// (src/adapters/node-turn.ts): written one by one, each write pays a wake-up of its peer, and a ceiling that writes
+// that way is beaten by Parley itself (106% in one run of session six), so it is no ceiling.
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { announce, exitOnSignal, greeting } from './fixture';
+
+const queued: [ServerResponse, string][] = [];
+const flush = () => {
+  for (const [response, body] of queued.splice(0))
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+};
 
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
@@ -13,7 +22,7 @@ const server = createServer((request, response) => {
       id: message.id,
       result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] },
     });
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    if (queued.push([response, body]) === 1) setImmediate(flush);
   });
 });
 server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
