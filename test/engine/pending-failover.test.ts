@@ -3,8 +3,8 @@
 // during the second after the failover, while the waiter's subscription is still moving to the new master.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PendingQuestions } from '../../src/engine/pending';
-import type { ElicitationStore, StoreBackend } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
+import { quiet, storeOf } from '../helpers/pending-store';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster';
 
 const PASSWORD = 'a cluster password';
@@ -16,13 +16,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} } as never;
-const storeOf = (backend: StoreBackend): ElicitationStore => ({
-  backend,
-  keyPrefix: 'mcp:',
-  secret: 'a secret the records are sealed with',
-  info: { type: backend.type, keyPrefix: 'mcp:', supportsPubSub: true, encrypted: true },
-});
 const connect = () => createRedisStore({ provider: 'redis', cluster: cluster.seeds.slice(0, 1), password: PASSWORD });
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,8 +5,8 @@ import { createServer, type Server, type Socket, connect as tcp } from 'node:net
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PendingQuestions } from '../../src/engine/pending';
-import type { ElicitationStore, StoreBackend } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
+import { quiet, storeOf } from '../helpers/pending-store';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 
 let redis: RunningRedis;
@@ -45,14 +45,6 @@ async function link(port: number): Promise<{ port: number; cut(): void; mend(): 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} } as never;
-const storeOf = (backend: StoreBackend): ElicitationStore => ({
-  backend,
-  keyPrefix: 'mcp:',
-  secret: 'a secret the records are sealed with',
-  info: { type: backend.type, keyPrefix: 'mcp:', supportsPubSub: true, encrypted: true },
-});
 
 it('an answer published while the waiting instance was cut off reaches its call when the connection is back, and is removed after', async () => {
   const wire = await link(redis.port);
