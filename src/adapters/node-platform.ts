@@ -3,10 +3,17 @@ import type { Platform } from '../engine';
 import { nodeAead } from './node-aead';
 import { nodeHmac } from './node-hmac';
 import { plainResponse } from './node-response';
+import { streamedResponse } from './node-stream';
 import { atNodeTurnEnd } from './node-turn';
 
 /**
- * JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together;
- * requestState is signed and sealed with node:crypto: the same bytes as WebCrypto's, with no thread-pool round trip.
+ * JSON answers are written to the socket as they are, with no Fetch Response built for them, all of a turn's together,
+ * and event streams as their events come, with no web stream; requestState is signed and sealed with node:crypto: the same bytes as WebCrypto's, with no thread-pool round trip.
  */
-export const NODE_PLATFORM: Platform = { respond: plainResponse, turnEnd: atNodeTurnEnd, hmac: nodeHmac, aead: nodeAead };
+export const NODE_PLATFORM: Platform = {
+  respond: plainResponse,
+  stream: streamedResponse,
+  turnEnd: atNodeTurnEnd,
+  hmac: nodeHmac,
+  aead: nodeAead,
+};

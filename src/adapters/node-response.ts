@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { createRedactor, secretsIn } from '../runtime';
 import { standIn } from './stand-in';
+import { StreamedResponse } from './node-stream';
 
 type Init = { status: number; headers: Record<string, string> };
 
@@ -51,8 +52,15 @@ export function writePlain(outgoing: ServerResponse, { plainText: text, plainIni
   outgoing.end(text ?? undefined);
 }
 
-/** Sends a Fetch Response (plain ones wait for the turn's end: node-turn.ts); a streamed body is written as it comes and cancelled if the client goes away. */
+/**
+ * Sends a Fetch Response (plain ones wait for the turn's end: node-turn.ts); a streamed body is written as it comes and
+ * cancelled if the client goes away, a StreamedResponse's events with no web stream between.
+ */
 export function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> | undefined {
+  if (response instanceof StreamedResponse && response.untouched) {
+    response.writeTo(outgoing);
+    return undefined;
+  }
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') headers[key] = value;

@@ -82,7 +82,7 @@ export async function buildServer(
     templateList: resources.templates.map((t) => t.wire),
     changes,
     logger,
-    respond: new Responder(platform.respond),
+    respond: new Responder(platform.respond, platform.stream),
     settle: createSettler(platform.turnEnd ?? defaultTurnEnd),
     stateKeys,
     ephemeralStateKey: secrets.length === 0,

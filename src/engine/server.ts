@@ -1,7 +1,7 @@
 // The built server as the engine and the transports see it: registries, settings, keys, stores. app/ builds it.
 import type { JWTPayload } from 'jose';
 import type { AeadFactory, HmacFactory } from '../crypto';
-import type { PlainResponseMaker, Responder } from '../protocol';
+import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
@@ -14,6 +14,8 @@ export type BearerVerifier = (token: string) => Promise<JWTPayload>;
 export interface Platform {
   /** Builds plain (JSON or empty) answers: parley-mcp/node writes them to the socket without a Fetch Response. */
   respond?: PlainResponseMaker;
+  /** Builds event-stream answers: parley-mcp/node writes their events to the socket with no web stream between. */
+  stream?: StreamResponseMaker;
   /** Where a turn's suspended runs settle: parley-mcp/node's also writes the turn's answers. */
   turnEnd?: TurnEnd;
   /** requestState's HMAC and AES-GCM: parley-mcp/node passes node:crypto's. */

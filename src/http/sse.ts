@@ -1,18 +1,11 @@
 // One request's answer: plain JSON, or an SSE stream once the request sends a notification (progress, a log line) first.
+import { utf8 } from '../crypto';
 import { toWireError, type JsonRpcId } from '../protocol';
 import type { ParleyServer } from '../engine';
 import type { Emit } from '../server';
 
-const encoder = new TextEncoder();
-
 /** One SSE event carrying one JSON-RPC message. No ids: 2026-07-28 streams are not resumable. */
-export const sseEvent = (message: unknown): Uint8Array => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-} as const;
+export const sseEvent = (message: unknown): Uint8Array => utf8(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 
 /** A signal that fires when either one does. */
 export function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
@@ -76,7 +69,7 @@ export function respondToRequest(
   return new Promise((resolve, reject) => {
     // The first emit: the stream starts at once (start() runs in the constructor) with what was queued.
     const stream = new ResponseStream(requestSignal, () => {
-      const body = new ReadableStream<Uint8Array>({
+      const response = server.respond.stream({
         start(controller) {
           stream.sink = controller;
           for (const chunk of stream.queued.splice(0)) controller.enqueue(chunk);
@@ -86,7 +79,7 @@ export function respondToRequest(
           (stream.cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
         },
       });
-      resolve(new Response(body, { status: 200, headers: SSE_HEADERS }));
+      resolve(response);
     });
     // The response as the stream's last event, unless the client closed it first.
     const settle = (message: () => Record<string, unknown>) => {

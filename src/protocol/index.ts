@@ -16,5 +16,14 @@ export {
   PublicMcpError,
 } from './framework-errors';
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
-export { fetchResponder, methodNotAllowed, Responder, toWireError, type PlainResponseMaker } from './respond';
+export {
+  fetchResponder,
+  methodNotAllowed,
+  Responder,
+  SSE_HEADERS,
+  toWireError,
+  type PlainResponseMaker,
+  type StreamResponseMaker,
+  type StreamSource,
+} from './respond';
 export { EDGE_REFUSAL, InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './question-errors';

@@ -9,16 +9,37 @@ export type PlainResponseMaker = (text: string | null, status: number, headers: 
 
 const fetchResponse: PlainResponseMaker = (text, status, headers) => new Response(text, { status, headers });
 
+/** Every event stream's headers: no cache or proxy may hold its events back or rewrite them. */
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
+
 /**
- * How a handler builds its plain answers (JSON, or empty). The default builds Fetch Responses; parley-mcp/node passes
- * a maker that writes to the socket without one, which costs more on Node than the whole rest of a simple call. What
- * any maker gives must behave as a Response to anyone who reads it.
+ * What an event stream's bytes come from: a ReadableStream's source. Its controller may be a stand-in with only
+ * `enqueue` and `close`, which throw once the stream is closed, as a controller's do.
+ */
+export type StreamSource = UnderlyingDefaultSource<Uint8Array>;
+
+/** Builds a 200 event-stream answer from its source; `start` runs before it returns, as in ReadableStream's constructor. */
+export type StreamResponseMaker = (source: StreamSource) => Response;
+
+const fetchStream: StreamResponseMaker = (source) => new Response(new ReadableStream(source), { status: 200, headers: SSE_HEADERS });
+
+/**
+ * How a handler builds its plain answers (JSON, or empty) and its event streams. The default builds Fetch Responses;
+ * parley-mcp/node passes makers that write to the socket without one, which costs more on Node than the whole rest of
+ * a simple call. What any maker gives must behave as a Response to anyone who reads it.
  */
 export class Responder {
   readonly #make: PlainResponseMaker;
+  /** An event stream (SSE): parley-mcp/node writes its source's events to the socket with no web stream between. */
+  readonly stream: StreamResponseMaker;
 
-  constructor(make: PlainResponseMaker = fetchResponse) {
+  constructor(make: PlainResponseMaker = fetchResponse, stream: StreamResponseMaker = fetchStream) {
     this.#make = make;
+    this.stream = stream;
   }
 
   json(body: unknown, status = 200, headers?: Record<string, string>): Response {

@@ -8,6 +8,7 @@ import { App, Tool, ToolContext, createFetchHandler, z, type FrontMcpConfigInput
 import { pendingOf } from '../../src/engine/pending';
 import { ANONYMOUS } from '../../src/server/tool-types';
 import { handlePost } from '../../src/http/endpoint';
+import { fetchResponder } from '../../src/protocol';
 import { EventStream, MAX_KEPT_EVENTS } from '../../src/engine/legacy/event-stream';
 import { sessionsOf } from '../../src/engine/legacy/sessions';
 import { parseConfig } from '../../src/server/config';
@@ -305,7 +306,7 @@ describe('streams per session', () => {
   it('keeps at most MAX_KEPT_EVENTS events for a client that never reads them', async () => {
     const stream = new EventStream('s');
     for (let i = 1; i <= 1000; i++) stream.send({ n: i });
-    const events = sseReader(stream.connect(0));
+    const events = sseReader(stream.connect(fetchResponder, 0));
     const seen: number[] = [];
     for (;;) {
       const event = await Promise.race([events.next(), new Promise<undefined>((r) => setTimeout(r, 50))]);

@@ -1,11 +1,10 @@
 // One server-sent-events stream of a session: numbered events, kept so a client that lost the connection can resume.
-const encoder = new TextEncoder();
-
-export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } as const;
+import { utf8 } from '../../crypto';
+import type { Responder } from '../../protocol';
 
 /** An SSE comment now and then while nothing happens: proxies keep the connection, and workerd sees it is not hung. */
 const KEEPALIVE_MS = 15_000;
-const KEEPALIVE = encoder.encode(': keepalive\n\n');
+const KEEPALIVE = utf8(': keepalive\n\n');
 
 interface Event {
   seq: number;
@@ -55,17 +54,17 @@ export class EventStream {
   }
 
   /**
-   * A response carrying the events after `after` (a fresh stream starts with a priming event), then the live ones.
-   * The connection writes its own events when woken: on a Worker a stream belongs to the request that opened it, and
+   * A response (made by the server's `respond`) carrying the events after `after` (a fresh stream starts with a
+   * priming event), then the live ones. The connection writes its own events when woken: on a Worker a stream belongs to the request that opened it, and
    * the events may come from another request's running tool.
    */
-  connect(after?: number): Response {
+  connect(respond: Responder, after?: number): Response {
     this.detach();
     const connection: Connection = { sent: after ?? 0, closed: false };
     this.connection = connection;
-    const body = new ReadableStream<Uint8Array>({
+    return respond.stream({
       start: (controller) => {
-        if (after === undefined) controller.enqueue(encoder.encode(`id: ${this.id}:0\ndata: \n\n`));
+        if (after === undefined) controller.enqueue(utf8(`id: ${this.id}:0\ndata: \n\n`));
       },
       pull: (controller) => this.write(connection, controller),
       cancel: () => {
@@ -73,7 +72,6 @@ export class EventStream {
         this.close(connection);
       },
     });
-    return new Response(body, { status: 200, headers: { ...SSE_HEADERS } });
   }
 
   send(message: unknown): void {
@@ -143,7 +141,7 @@ export class EventStream {
   }
 
   private frame(event: Event): Uint8Array {
-    return encoder.encode(`id: ${this.id}:${event.seq}\ndata: ${event.data}\n\n`);
+    return utf8(`id: ${this.id}:${event.seq}\ndata: ${event.data}\n\n`);
   }
 }
 

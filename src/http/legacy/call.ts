@@ -76,5 +76,5 @@ export async function callTool(
   const delivered = finished.then((response) => finish(controller.signal.aborted ? undefined : response));
   // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
   keepAlive?.waitUntil(delivered);
-  return stream.connect();
+  return stream.connect(server.respond);
 }

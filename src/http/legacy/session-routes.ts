@@ -23,7 +23,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
         null,
         new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID names no stream this server can resume'),
       );
-    return stream.connect(at.seq);
+    return stream.connect(server.respond, at.seq);
   }
   // One GET stream per session: a new one replaces the old connection.
   try {
@@ -32,7 +32,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     if (error instanceof LimitError) return server.respond.error(null, error);
     throw error;
   }
-  return session.standalone.connect();
+  return session.standalone.connect(server.respond);
 }
 
 /** DELETE: ends the session; its calls stop, and later requests get 404. */
