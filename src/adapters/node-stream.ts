@@ -3,46 +3,72 @@ import type { ServerResponse } from 'node:http';
 import { SSE_HEADERS, type StreamResponseMaker, type StreamSource } from '../protocol';
 import { standIn } from './stand-in';
 
-/** Where the events go once they have somewhere to go: the socket, or a real ReadableStream's controller. */
-interface Target {
-  enqueue(chunk: Uint8Array): void;
-  close(): void;
+const closedError = () => new TypeError('The event stream is closed');
+
+/**
+ * What the source writes to, as it would to a ReadableStream's controller (and it throws, as that one does, once the
+ * stream is closed): its events wait here until they have somewhere to go, the socket or the real stream of a
+ * Response someone read. Its methods are the class's, not closures of each stream: a waiting question holds one.
+ */
+class SourceController implements ReadableStreamDefaultController<Uint8Array> {
+  readonly desiredSize = 1;
+  closed = false;
+  #queued: Uint8Array[] | undefined = [];
+  #socket: ServerResponse | undefined;
+  #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  enqueue(chunk?: Uint8Array): void {
+    if (this.closed) throw closedError();
+    if (chunk !== undefined) this.#write(chunk);
+  }
+
+  close(): void {
+    if (this.closed) throw closedError();
+    this.#end();
+  }
+
+  /** A source that fails ends the answer with what it sent. */
+  error(): void {
+    if (!this.closed) this.#end();
+  }
+
+  /** From now on the events go to `to`: first the ones that waited, then the end if the source has closed already. */
+  attach(to: { socket: ServerResponse } | { stream: ReadableStreamDefaultController<Uint8Array> }): void {
+    if ('socket' in to) this.#socket = to.socket;
+    else this.#stream = to.stream;
+    const queued = this.#queued!;
+    this.#queued = undefined;
+    for (const chunk of queued) this.#write(chunk);
+    if (this.closed) this.#finish();
+  }
+
+  #write(chunk: Uint8Array): void {
+    if (this.#socket) this.#socket.write(chunk);
+    else if (this.#stream) this.#stream.enqueue(chunk);
+    else this.#queued!.push(chunk);
+  }
+
+  #end(): void {
+    this.closed = true;
+    this.#finish();
+  }
+
+  #finish(): void {
+    this.#socket?.end();
+    this.#stream?.close();
+  }
 }
 
 /**
  * An SSE answer whose events parley-mcp/node writes straight to the socket: a ReadableStream, its controller, a reader
- * and a Response per open stream cost an older client's waiting question more than a quarter of its memory. The
- * source sees a controller that queues until the stream is written somewhere, and throws once it is closed, as a
- * ReadableStream's does. Whoever reads it as a Response gets the real one, built on first use from the same source.
+ * and a Response per open stream cost an older client's waiting question about a seventh of its memory. Whoever reads
+ * it as a Response gets the real one, built on first use from the same source.
  */
 export class StreamedResponse {
   #real: Response | undefined;
-  #target: Target | undefined;
-  #queued: Uint8Array[] = [];
-  #closed = false;
-  readonly #controller: ReadableStreamDefaultController<Uint8Array>;
+  readonly #controller = new SourceController();
 
   constructor(readonly source: StreamSource) {
-    const closedError = () => new TypeError('The event stream is closed');
-    this.#controller = {
-      desiredSize: 1,
-      enqueue: (chunk?: Uint8Array) => {
-        if (this.#closed) throw closedError();
-        if (chunk === undefined) return;
-        if (this.#target) this.#target.enqueue(chunk);
-        else this.#queued.push(chunk);
-      },
-      close: () => {
-        if (this.#closed) throw closedError();
-        this.#closed = true;
-        this.#target?.close();
-      },
-      error: () => {
-        if (this.#closed) return;
-        this.#closed = true;
-        this.#target?.close();
-      },
-    };
     // ReadableStream's constructor runs start() before it returns: sources count on it (http/sse.ts, listen-stream.ts).
     void source.start?.(this.#controller);
   }
@@ -50,8 +76,8 @@ export class StreamedResponse {
   get real(): Response {
     return (this.#real ??= new Response(
       new ReadableStream<Uint8Array>({
-        start: (controller) => this.#attach(controller),
-        pull: () => this.#pullOnce(),
+        start: (stream) => this.#controller.attach({ stream }),
+        pull: () => (this.#controller.closed ? undefined : this.source.pull?.(this.#controller)),
         cancel: (reason) => this.#cancel(reason),
       }),
       { status: 200, headers: SSE_HEADERS },
@@ -67,41 +93,35 @@ export class StreamedResponse {
     return 200;
   }
 
-  /** Writes the events to `outgoing` as they come, until the source closes the stream or the client goes away. */
-  writeTo(outgoing: ServerResponse): void {
-    outgoing.writeHead(200, { ...SSE_HEADERS });
-    outgoing.flushHeaders(); // a stream that waits before its first event must still show its headers
-    outgoing.once('close', () => {
-      if (!outgoing.writableFinished) this.#cancel();
+  /** Writes the events to `socket` as they come, until the source closes the stream or the client goes away. */
+  writeTo(socket: ServerResponse): void {
+    socket.writeHead(200, { ...SSE_HEADERS });
+    socket.flushHeaders(); // a stream that waits before its first event must still show its headers
+    socket.on('close', () => {
+      if (!socket.writableFinished) this.#cancel();
     });
-    this.#attach({ enqueue: (chunk) => outgoing.write(chunk), close: () => outgoing.end() });
+    this.#controller.attach({ socket });
     void this.#pullOn();
   }
 
-  #attach(target: Target): void {
-    this.#target = target;
-    for (const chunk of this.#queued.splice(0)) target.enqueue(chunk);
-    if (this.#closed) target.close();
-  }
-
+  /** The client went away: the source hears it once, and what it writes after that throws. */
   #cancel(reason?: unknown): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    void Promise.resolve(this.source.cancel?.(reason)).catch(() => {});
-  }
-
-  async #pullOnce(): Promise<void> {
-    if (!this.#closed) await this.source.pull?.(this.#controller);
+    if (this.#controller.closed) return;
+    this.#controller.closed = true;
+    try {
+      void Promise.resolve(this.source.cancel?.(reason)).catch(() => {});
+    } catch {
+      // A source that fails to cancel has nothing more to send either.
+    }
   }
 
   /** As a reader that always waits for more: the source's pull again each time the last one settles. */
   async #pullOn(): Promise<void> {
     if (!this.source.pull) return;
     try {
-      while (!this.#closed) await this.source.pull(this.#controller);
+      while (!this.#controller.closed) await this.source.pull(this.#controller);
     } catch {
-      // The source failed: nothing more to send.
-      this.#controller.error(undefined);
+      this.#controller.error();
     }
   }
 }
