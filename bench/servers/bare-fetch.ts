@@ -1,6 +1,6 @@
 // The ceiling on Bun and Deno: a bare fetch handler under the runtime's own server that parses the JSON-RPC body and
 // returns the simple tool's result, nothing else (row 8).
-import { announce, greeting } from './fixture';
+import { announce, simpleResult } from './fixture';
 import { serveFetch } from './runtime-serve';
 
 announce(
@@ -9,7 +9,7 @@ announce(
     return Response.json({
       jsonrpc: '2.0',
       id: message.id,
-      result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] },
+      result: simpleResult(message.params.arguments.name),
     });
   }),
 );

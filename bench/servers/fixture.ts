@@ -4,6 +4,17 @@ export const SIMPLE_ARGS = { name: 'bench' };
 export const SIMPLE_TEXT = 'Hello, bench!';
 export const greeting = (name: string) => `Hello, ${name}!`;
 
+/**
+ * The result the ceilings answer the simple call with: the bytes Parley answers it with, which are what a 2026-07-28
+ * server owes it (resultType is required on every result; serverInfo SHOULD be on every result, as the bench server's
+ * info: bench 1.0.0). A ceiling that answered less would be measuring a smaller answer.
+ */
+export const simpleResult = (name: string) => ({
+  resultType: 'complete',
+  content: [{ type: 'text', text: greeting(name) }],
+  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'bench', version: '1.0.0' } },
+});
+
 export const ROUND_TOOL = 'confirm_order';
 export const roundQuestion = (id: string) => `Confirm order ${id}?`;
 export const roundDone = (id: string) => `Order ${id} confirmed`;

@@ -4,7 +4,7 @@
 // that way is beaten by Parley itself (106% in one run of session six), so it is no ceiling.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { announce, exitOnSignal, greeting } from './fixture';
+import { announce, exitOnSignal, simpleResult } from './fixture';
 
 const queued: [ServerResponse, string][] = [];
 const flush = () => {
@@ -20,7 +20,7 @@ const server = createServer((request, response) => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: message.id,
-      result: { content: [{ type: 'text', text: greeting(message.params.arguments.name) }] },
+      result: simpleResult(message.params.arguments.name),
     });
     if (queued.push([response, body]) === 1) setImmediate(flush);
   });

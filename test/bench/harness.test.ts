@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManyQuestions } from '../../bench/lib/legacy-round';
 import { runLoad } from '../../bench/lib/load';
 import { undisturbed } from '../../bench/lib/measure';
-import { resultOf } from '../../bench/lib/wire';
+import { modernRequest, resultOf } from '../../bench/lib/wire';
+import { SIMPLE_ARGS, SIMPLE_TOOL } from '../../bench/servers/fixture';
 import { startRedis } from '../helpers/redis';
 import { startServer, type ServerProcess } from '../../bench/lib/processes';
 import { elicitationRound, simpleCall } from '../../bench/scenarios';
@@ -25,6 +26,21 @@ describe('the benchmark harness', () => {
     expect(run.valid).toBe(false);
     expect(run.bad).toBe(10);
     expect(run.badSample).toContain('Hello, bench!');
+  });
+
+  it('has the bare node:http ceiling answer the simple call with the bytes Parley answers it with', async () => {
+    // A ceiling that answered less (no resultType, no serverInfo) would be measuring a smaller answer.
+    const bare = await startServer('node-http');
+    try {
+      const { method, headers, body } = modernRequest('tools/call', { name: SIMPLE_TOOL, arguments: SIMPLE_ARGS });
+      const [ours, ceiling] = await Promise.all(
+        [parley, bare].map(async (server) => (await fetch(server.url, { method, headers, body })).text()),
+      );
+      expect(JSON.parse(ours!).result.resultType).toBe('complete');
+      expect(ceiling).toBe(ours);
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('reports the log tail and the exit of a server that does not start', async () => {
