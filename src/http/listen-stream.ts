@@ -1,11 +1,7 @@
 // subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it.
-import { utf8 } from '../crypto';
 import type { JsonRpcId } from '../protocol';
-import { type ParleyServer, openSubscription } from '../engine';
+import { KEEPALIVE, KEEPALIVE_MS, type ParleyServer, openSubscription } from '../engine';
 import { sseEvent } from './sse';
-
-const KEEP_ALIVE_MS = 15_000;
-const keepAlive = utf8(': keep-alive\n\n');
 
 /** Throws (before any byte is sent) when the params are bad, so the client gets a plain JSON-RPC error. */
 export function listenResponse(server: ParleyServer, id: JsonRpcId, params: Record<string, unknown>, signal: AbortSignal): Response {
@@ -19,7 +15,7 @@ export function listenResponse(server: ParleyServer, id: JsonRpcId, params: Reco
   // start() runs inside the constructor, so the controller exists before the acknowledgement is sent.
   const response = server.respond.stream({ start: (c) => void (controller = c), cancel: () => stop() });
   const unsubscribe = openSubscription(server, id, params, (message) => open && controller.enqueue(sseEvent(message)));
-  const timer = setInterval(() => open && controller.enqueue(keepAlive), KEEP_ALIVE_MS);
+  const timer = setInterval(() => open && controller.enqueue(KEEPALIVE), KEEPALIVE_MS);
   signal.addEventListener(
     'abort',
     () => {

@@ -3,8 +3,8 @@ import { utf8 } from '../../crypto';
 import type { Responder } from '../../protocol';
 
 /** An SSE comment now and then while nothing happens: proxies keep the connection, and workerd sees it is not hung. */
-const KEEPALIVE_MS = 15_000;
-const KEEPALIVE = utf8(': keepalive\n\n');
+export const KEEPALIVE_MS = 15_000;
+export const KEEPALIVE = utf8(': keepalive\n\n');
 
 interface Event {
   seq: number;
