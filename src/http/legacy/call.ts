@@ -49,17 +49,16 @@ export async function callTool(
   const finished = reply.finally(() => session.calls.delete(message.id));
   // The server ends a call with a reason (its session ended, the server shuts down): the client gets that error at
   // once, whatever the tool does meanwhile. A client's own cancellation carries no such reason, and gets nothing.
-  const cut = new Promise<JsonRpcResponse>((resolve) =>
+  const cut = (resolve: (response: JsonRpcResponse) => void) =>
     controller.signal.addEventListener(
       'abort',
       () => controller.signal.reason instanceof McpWireError && resolve(errorResponse(message.id, controller.signal.reason)),
       { once: true },
-    ),
-  );
+    );
   // Once the answer is out, the call's signal fires: questions it left waiting (one of a Promise.all that failed) stop
   // waiting and free their places in elicitation.pending.
   if (!stream) {
-    const response = await Promise.race([finished, cut]);
+    const response = await Promise.race([finished, new Promise(cut)]);
     controller.abort();
     return server.respond.json(response);
   }
@@ -71,7 +70,8 @@ export async function callTool(
     stream.end();
     controller.abort();
   };
-  void cut.then(finish);
+  // No promise per streamed call waits for it: the abort listener ends the stream itself.
+  cut(finish);
   // A cancelled call sends nothing more.
   const delivered = finished.then((response) => finish(controller.signal.aborted ? undefined : response));
   // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
