@@ -33,8 +33,9 @@ export async function bundleWorker(
   return { code: result.outputFiles[0]!.text, nodeImports, metafile: result.metafile };
 }
 
-/** The bundle budget: the help-desk Worker (Parley with hono, zod and jose), minified and gzipped. */
-export const WORKER_BUDGET_BYTES = 100 * 1024;
+/** The bundle budget: the help-desk Worker (Parley with hono, zod and jose), minified and gzipped. 110 KB since #32 and
+ * #36 (sign-in, validated JSON Schema) set it there; it was 100 KB. */
+export const WORKER_BUDGET_BYTES = 110 * 1024;
 
 export interface WorkerSize {
   gzip: number;
