@@ -54,7 +54,7 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   });
   const url = `http://${listening.address}${path}`;
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
-  if (!options.quiet) server.logger.info(banner);
+  if (!options.quiet) for (const line of banner) server.logger.info(line);
   for (const warning of warnings) server.logger.warn(warning);
   const close = async (closeOptions?: CloseOptions) => {
     await handler.close(closeOptions);

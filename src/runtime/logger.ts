@@ -1,8 +1,10 @@
 // The framework's logger: leveled lines. On Node every level goes to stderr (console.error), never stdout, so stdio
 // stays clean; elsewhere (workerd, edge runtimes) each level goes to its console method, so wrangler shows an INFO line
 // as info, not as a red ERROR. Every line and its details pass the redactor first (src/runtime/redact.ts): no URL
-// credentials, tokens or known secrets get written.
+// credentials, tokens or known secrets get written; then the escaper (src/runtime/log-escape.ts): no control character,
+// line separator or bidi control from a client gets written raw, so no line can be forged.
 import { detectRuntime } from './detect';
+import { escapeLogText, escapeLogValue } from './log-escape';
 import { createRedactor, type Redactor } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -24,19 +26,22 @@ export function createLogger(
 ): Logger {
   const at = (l: LogLevel) => (message: string, details?: unknown) => {
     if (RANK[l] < RANK[level]) return;
-    const line = redactor.text(`[parley] ${l.toUpperCase()} ${message}`);
+    const line = escapeLogText(redactor.text(`[parley] ${l.toUpperCase()} ${message}`));
     if (details === undefined) sink(line, undefined, l);
-    else sink(line, redactor.value(details), l);
+    else sink(line, escapeLogValue(redactor.value(details)), l);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
-/** A logger the app gave (`config.logger`), behind the same redaction: it sees only redacted messages and details. */
+/** A logger the app gave (`config.logger`), behind the same redaction and escaping: it sees only redacted, escaped messages and details. */
 export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
   const out = {} as Logger;
   for (const l of LEVELS)
-    out[l] = (message, details) =>
-      details === undefined ? logger[l](redactor.text(message)) : logger[l](redactor.text(message), redactor.value(details));
+    out[l] = (message, details) => {
+      const text = escapeLogText(redactor.text(message));
+      if (details === undefined) logger[l](text);
+      else logger[l](text, escapeLogValue(redactor.value(details)));
+    };
   return out;
 }
 

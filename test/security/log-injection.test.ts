@@ -1,0 +1,151 @@
+// A hostile client writing into the server's log. Every value from outside that reaches a log line (the method, a tool,
+// prompt or resource name, a tool's error text, a JSON-RPC id, a cancel's requestId, the Origin, Host and Mcp-* headers,
+// a session id) carries a forged `[parley] ERROR` line, escape sequences, C1 controls (NEL, 8-bit CSI), a line
+// separator and a bidi override. The log, read from a real server process's stderr, keeps one line per entry, shows
+// each value escaped, and holds no raw control character.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LEGACY } from '../helpers/legacy';
+import { meta, MODERN } from '../helpers/requests';
+
+const FORGED = '[parley] ERROR forged';
+const PAYLOAD = `x\r\n${FORGED}\u001b[31m\u0085${FORGED}\u009b31m\u2028${FORGED}\u202e`;
+/** The payload as the log must write it. */
+const ESCAPED = 'x\\x0d\\x0a[parley] ERROR forged\\x1b[31m\\x85[parley] ERROR forged\\x9b31m\\u2028[parley] ERROR forged\\u202e';
+/** Node refuses CR, LF and ESC in a header, not C1 controls: what a header can carry. */
+const HEADER = `evil\u0085${FORGED}\u009b31m`;
+const HEADER_ESCAPED = 'evil\\x85[parley] ERROR forged\\x9b31m';
+/** Anything a terminal or a log viewer acts on; the log's own line feeds are the only control allowed. */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/u;
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  log: () => string;
+}
+
+/** The fixture server as its own process; its stderr is the log under test. */
+function start(mode: 'http' | 'stdio'): Served {
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/security/log-server.ts', mode]);
+  let log = '';
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  return { child, log: () => log };
+}
+
+/** No line of the log is forged and none holds a raw control character. */
+function expectClean(log: string): void {
+  const lines = log.split('\n');
+  expect(lines.filter((line) => line.startsWith(FORGED))).toEqual([]);
+  expect(lines.filter((line) => RAW_CONTROL.test(line))).toEqual([]);
+}
+
+const base64Header = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;
+
+describe('log injection over HTTP (text log and access log)', () => {
+  let served: Served;
+  let url: URL;
+
+  beforeAll(async () => {
+    served = start('http');
+    let stdout = '';
+    served.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await vi.waitFor(() => expect(stdout).toMatch(/listening \S+/), { timeout: 20_000 });
+    url = new URL(/listening (\S+)/.exec(stdout)![1]!);
+  });
+  afterAll(() => void served.child.kill());
+
+  /** A POST as an attacker sends it, byte for byte: the head in latin1, so a C1 control in a header is one byte on the wire. */
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const data = Buffer.from(JSON.stringify(body));
+      const all: Record<string, string> = {
+        host: url.host,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': String(data.length),
+        connection: 'close',
+        ...headers,
+      };
+      const head = `POST ${url.pathname} HTTP/1.1\r\n${Object.entries(all)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`;
+      let answer = '';
+      const socket = connect(Number(url.port), url.hostname, () => socket.end(Buffer.concat([Buffer.from(head, 'latin1'), data])));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0)));
+    });
+  const modern = (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    post(
+      { jsonrpc: '2.0', id: 1, method, params: { _meta: meta(), ...params } },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...headers },
+    );
+
+  it('writes every value a client sends escaped, on its own line, with no raw control character', async () => {
+    await modern(PAYLOAD, {}, { 'mcp-method': 'x' });
+    await modern('tools/call', { name: PAYLOAD, arguments: {} }, { 'mcp-name': base64Header(PAYLOAD) });
+    await modern('prompts/get', { name: PAYLOAD }, { 'mcp-name': base64Header(PAYLOAD) });
+    await modern('resources/read', { uri: PAYLOAD }, { 'mcp-name': base64Header(PAYLOAD) });
+    await modern('tools/call', { name: 'fail_with', arguments: { text: PAYLOAD, thrown: false } }, { 'mcp-name': 'fail_with' });
+    await modern('tools/call', { name: 'fail_with', arguments: { text: PAYLOAD, thrown: true } }, { 'mcp-name': 'fail_with' });
+    // A header that disagrees with the body is quoted in the error, which the access log shows.
+    await modern('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' } }, { 'mcp-name': base64Header(PAYLOAD) });
+    await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: PAYLOAD } }, { 'mcp-protocol-version': MODERN });
+    // An older client's session id, and an answer to a question nobody asked, under the attacker's id.
+    await post(
+      { jsonrpc: '2.0', id: PAYLOAD, method: 'tools/list', params: {} },
+      { 'mcp-session-id': HEADER, 'mcp-protocol-version': LEGACY },
+    );
+    await post({ jsonrpc: '2.0', id: PAYLOAD, result: { action: 'accept' } }, { 'mcp-session-id': HEADER, 'mcp-protocol-version': LEGACY });
+    expect(await modern('tools/list', {}, { origin: `http://${HEADER}` })).toBe(403);
+    // Node's server answers such a Host 400 before Parley sees it; it stays in the matrix should that change.
+    expect(await modern('tools/list', {}, { host: HEADER })).toBeLessThan(500);
+
+    const wanted = [
+      `${ESCAPED} → error`,
+      `tools/call ${ESCAPED} → error`,
+      `prompts/get ${ESCAPED} → error`,
+      `resources/read ${ESCAPED} → error`,
+      `tools/call fail_with → tool error TOOL_ERROR: ${ESCAPED}`,
+      `[parley] ERROR Tool "fail_with" failed`,
+      `Error: ${ESCAPED}`,
+      `tools/call close_ticket → error -32020: Header mismatch: Mcp-Name header value '${ESCAPED}'`,
+      `cancelled request ${ESCAPED}`,
+      `Refused a request: Origin "http://${HEADER_ESCAPED}" is not allowed`,
+    ];
+    await vi.waitFor(() => expect(wanted.filter((w) => !served.log().includes(w))).toEqual([]), { timeout: 10_000 });
+    expectClean(served.log());
+  });
+});
+
+describe('log injection over stdio', () => {
+  let served: Served;
+  let stdout = '';
+  const send = (message: unknown) => served.child.stdin.write(`${JSON.stringify(message)}\n`);
+
+  beforeAll(async () => {
+    served = start('stdio');
+    served.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await vi.waitFor(() => expect(served.log()).toContain('over stdio'), { timeout: 20_000 });
+  });
+  afterAll(() => void served.child.kill());
+
+  it('writes ids, names and a thrown error text escaped, with no raw control character', async () => {
+    send({ jsonrpc: '2.0', id: PAYLOAD, result: {} });
+    send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { _meta: meta(), name: 'fail_with', arguments: { text: PAYLOAD, thrown: true } },
+    });
+    await vi.waitFor(
+      () => {
+        expect(served.log()).toContain(`Ignoring a JSON-RPC response (id ${ESCAPED})`);
+        expect(served.log()).toContain(`Error: ${ESCAPED}`);
+      },
+      { timeout: 10_000 },
+    );
+    expect(stdout).toContain('"id":7');
+    expectClean(served.log());
+  });
+});
