@@ -4,8 +4,11 @@
 // separator and a bidi override. The log, read from a real server process's stderr, keeps one line per entry, shows
 // each value escaped, and holds no raw control character.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { helloModule, tempProject } from '../fixtures/dev-project';
 import { LEGACY } from '../helpers/legacy';
 import { meta, MODERN } from '../helpers/requests';
 
@@ -18,6 +21,8 @@ const HEADER = `evil\u0085${FORGED}\u009b31m`;
 const HEADER_ESCAPED = 'evil\\x85[parley] ERROR forged\\x9b31m';
 /** Anything a terminal or a log viewer acts on; the log's own line feeds are the only control allowed. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/u;
+
+const REPO = resolve(__dirname, '../..');
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -39,6 +44,27 @@ function expectClean(log: string): void {
   expect(lines.filter((line) => RAW_CONTROL.test(line))).toEqual([]);
 }
 
+/** A POST as an attacker sends it, byte for byte: the head in latin1, so a C1 control in a header is one byte on the wire. */
+const postTo = (url: URL, body: unknown, headers: Record<string, string> = {}) =>
+  new Promise<number>((resolve, reject) => {
+    const data = Buffer.from(JSON.stringify(body));
+    const all: Record<string, string> = {
+      host: url.host,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'content-length': String(data.length),
+      connection: 'close',
+      ...headers,
+    };
+    const head = `POST ${url.pathname} HTTP/1.1\r\n${Object.entries(all)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
+    let answer = '';
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(Buffer.concat([Buffer.from(head, 'latin1'), data])));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0)));
+  });
 const base64Header = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;
 
 describe('log injection over HTTP (text log and access log)', () => {
@@ -54,27 +80,7 @@ describe('log injection over HTTP (text log and access log)', () => {
   });
   afterAll(() => void served.child.kill());
 
-  /** A POST as an attacker sends it, byte for byte: the head in latin1, so a C1 control in a header is one byte on the wire. */
-  const post = (body: unknown, headers: Record<string, string> = {}) =>
-    new Promise<number>((resolve, reject) => {
-      const data = Buffer.from(JSON.stringify(body));
-      const all: Record<string, string> = {
-        host: url.host,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'content-length': String(data.length),
-        connection: 'close',
-        ...headers,
-      };
-      const head = `POST ${url.pathname} HTTP/1.1\r\n${Object.entries(all)
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('')}\r\n`;
-      let answer = '';
-      const socket = connect(Number(url.port), url.hostname, () => socket.end(Buffer.concat([Buffer.from(head, 'latin1'), data])));
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0)));
-    });
+  const post = (body: unknown, headers: Record<string, string> = {}) => postTo(url, body, headers);
   const modern = (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
     post(
       { jsonrpc: '2.0', id: 1, method, params: { _meta: meta(), ...params } },
@@ -147,5 +153,41 @@ describe('log injection over stdio', () => {
     );
     expect(stdout).toContain('"id":7');
     expectClean(served.log());
+  });
+});
+
+describe("log injection into parley dev's log", () => {
+  let dir: string;
+  let dev: ChildProcessWithoutNullStreams;
+  let log = '';
+
+  beforeAll(() => {
+    dir = tempProject(REPO, helloModule('hi'));
+    dev = spawn(process.execPath, [join(REPO, 'bin/parley.js'), 'dev', 'server.ts', '--port', '0'], { cwd: dir });
+    dev.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  });
+  afterAll(() => {
+    dev.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a tool name and a cancel requestId escaped, on their own lines', async () => {
+    await vi.waitFor(() => expect(log).toMatch(/at http:\/\/127\.0\.0\.1:\d+\/mcp/), { timeout: 30_000 });
+    const url = new URL(/at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(log)![1]!);
+    const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': base64Header(PAYLOAD) };
+    await postTo(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta(), name: PAYLOAD, arguments: {} } }, headers);
+    await postTo(
+      url,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: PAYLOAD } },
+      { 'mcp-protocol-version': MODERN },
+    );
+    await vi.waitFor(
+      () => {
+        expect(log).toContain(`tools/call ${ESCAPED} → error`);
+        expect(log).toContain(`cancelled request ${ESCAPED}`);
+      },
+      { timeout: 10_000 },
+    );
+    expectClean(log);
   });
 });
