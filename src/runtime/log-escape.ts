@@ -10,10 +10,13 @@
 // is always an escape and a client's literal text `\x85` is written `\\x85`. Everything else, backslashes in paths and
 // JSON included, is written as it is.
 
-const UNSAFE = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069\\ufeff';
+/** All that JSON.stringify leaves raw (it escapes C0 controls itself): DEL, C1, separators, bidi, invisibles. */
+const BEYOND_C0 = '\\u007f-\\u009f\\u061c\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069\\ufeff';
+const UNSAFE = `\\u0000-\\u001f${BEYOND_C0}`;
 /** One test on the hot path: a line with nothing to escape is returned as it is. */
 const NEEDS = new RegExp(`[${UNSAFE}]|\\\\(?=[\\\\xu${UNSAFE}])`);
 const EACH = new RegExp(NEEDS.source, 'g');
+const JSON_UNSAFE = new RegExp(`[${BEYOND_C0}]`, 'g');
 /** Deeper than the redactor keeps (8), so only a value that did not pass it is cut here. */
 const MAX_DEPTH = 10;
 
@@ -28,6 +31,10 @@ const escapeOne = (char: string): string => {
  * @example escapeLogText('x\r\n[parley] ERROR forged'); // 'x\\x0d\\x0a[parley] ERROR forged'
  */
 export const escapeLogText = (text: string): string => (NEEDS.test(text) ? text.replace(EACH, escapeOne) : text);
+
+/** A JSON text with every character above written `\uHHHH`, which JSON reads back as the character itself. */
+export const escapeJsonText = (json: string): string =>
+  json.replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * A value to log with every string in it escaped (keys too, and an Error's message and stack), copied only where

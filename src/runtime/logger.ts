@@ -5,9 +5,12 @@
 // line separator or bidi control from a client gets written raw, so no line can be forged.
 import { detectRuntime } from './detect';
 import { escapeLogText, escapeLogValue } from './log-escape';
+import { jsonLine } from './log-json';
 import { createRedactor, type Redactor } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `text`: `[parley] INFO message` and the details after it; `json`: one object a line (src/runtime/log-json.ts). */
+export type LogFormat = 'text' | 'json';
 export interface Logger {
   debug(message: string, details?: unknown): void;
   info(message: string, details?: unknown): void;
@@ -18,17 +21,21 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-/** Redacts by the rules alone unless given a redactor that knows the server's secrets. */
+/** Redacts by the rules alone unless given a redactor that knows the server's secrets. Text unless told `json`. */
 export function createLogger(
-  level: LogLevel = 'info',
-  sink: (line: string, details?: unknown, level?: LogLevel) => void = defaultSink,
+  settings: LogLevel | { level?: LogLevel; format?: LogFormat } = 'info',
+  sink?: (line: string, details?: unknown, level?: LogLevel) => void,
   redactor: Redactor = createRedactor(),
 ): Logger {
+  const { level = 'info', format = 'text' } = typeof settings === 'string' ? { level: settings } : settings;
+  const write = sink ?? (format === 'json' ? defaultJsonSink : defaultSink);
   const at = (l: LogLevel) => (message: string, details?: unknown) => {
     if (RANK[l] < RANK[level]) return;
+    if (format === 'json')
+      return write(jsonLine(l, redactor.text(message), details === undefined ? undefined : redactor.value(details)), undefined, l);
     const line = escapeLogText(redactor.text(`[parley] ${l.toUpperCase()} ${message}`));
-    if (details === undefined) sink(line, undefined, l);
-    else sink(line, escapeLogValue(redactor.value(details)), l);
+    if (details === undefined) write(line, undefined, l);
+    else write(line, escapeLogValue(redactor.value(details)), l);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
@@ -50,6 +57,12 @@ function defaultSink(line: string, details?: unknown, level: LogLevel = 'error')
   const write = detectRuntime() === 'node' ? console.error : console[level];
   if (details === undefined) write(line);
   else write(line, details);
+}
+
+/** JSON lines: on Node one a line on stderr; elsewhere the object, whose fields Workers Logs indexes (a string is one message). */
+function defaultJsonSink(line: string, _details?: unknown, level: LogLevel = 'error'): void {
+  if (detectRuntime() === 'node') console.error(line);
+  else console[level](JSON.parse(line));
 }
 
 /** Renders a record the way the docs' log lines show it: { type: 'redis', keyPrefix: 'mcp:' }. */

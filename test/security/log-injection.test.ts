@@ -30,11 +30,22 @@ interface Served {
 }
 
 /** The fixture server as its own process; its stderr is the log under test. */
-function start(mode: 'http' | 'stdio'): Served {
-  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/security/log-server.ts', mode]);
+function start(mode: 'http' | 'stdio', env: Record<string, string> = {}): Served {
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/security/log-server.ts', mode], {
+    env: { ...process.env, ...env },
+  });
   let log = '';
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
   return { child, log: () => log };
+}
+
+/** The fixture over HTTP, once it listens. */
+async function startHttp(env: Record<string, string> = {}): Promise<Served & { url: URL }> {
+  const served = start('http', env);
+  let stdout = '';
+  served.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  await vi.waitFor(() => expect(stdout).toMatch(/listening \S+/), { timeout: 20_000 });
+  return { ...served, url: new URL(/listening (\S+)/.exec(stdout)![1]!) };
 }
 
 /** No line of the log is forged and none holds a raw control character. */
@@ -72,11 +83,7 @@ describe('log injection over HTTP (text log and access log)', () => {
   let url: URL;
 
   beforeAll(async () => {
-    served = start('http');
-    let stdout = '';
-    served.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    await vi.waitFor(() => expect(stdout).toMatch(/listening \S+/), { timeout: 20_000 });
-    url = new URL(/listening (\S+)/.exec(stdout)![1]!);
+    ({ url, ...served } = await startHttp());
   });
   afterAll(() => void served.child.kill());
 
@@ -124,6 +131,64 @@ describe('log injection over HTTP (text log and access log)', () => {
   });
 });
 
+describe("log injection into the JSON log (logging: { format: 'json' })", () => {
+  let served: Served;
+  let url: URL;
+
+  beforeAll(async () => {
+    ({ url, ...served } = await startHttp({ PARLEY_TEST_LOG_FORMAT: 'json' }));
+  });
+  afterAll(() => void served.child.kill());
+
+  it("writes one JSON object a line, the client's values exact once parsed and escaped on the line, secrets redacted", async () => {
+    const send = (id: unknown, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      postTo(
+        url,
+        { jsonrpc: '2.0', id, method, params: { _meta: meta(), ...params } },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...headers },
+      );
+    const thrown = `${PAYLOAD} redis://admin:hunter2-secret@cache:6379`;
+    await send(PAYLOAD, 'tools/call', { name: PAYLOAD, arguments: {} }, { 'mcp-name': base64Header(PAYLOAD) });
+    await send(41, 'tools/call', { name: 'fail_with', arguments: { text: thrown, thrown: true } }, { 'mcp-name': 'fail_with' });
+    await postTo(
+      url,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: PAYLOAD } },
+      { 'mcp-protocol-version': MODERN },
+    );
+    expect(await send(42, 'tools/list', {}, { origin: `http://${HEADER}` })).toBe(403);
+
+    const entries = () =>
+      served
+        .log()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, any>);
+    await vi.waitFor(() => expect(entries().filter((e) => /^\d\d:\d\d:\d\d /.test(e.msg))).toHaveLength(4), { timeout: 10_000 });
+    const all = entries();
+    for (const entry of all) {
+      expect(Object.keys(entry).slice(0, 3)).toEqual(['time', 'level', 'msg']);
+      expect(new Date(entry.time).toISOString()).toBe(entry.time);
+    }
+    // The access log: the line as text, and the request's own id.
+    const unknown = all.find((e) => e.requestId === PAYLOAD)!;
+    expect(unknown).toMatchObject({ level: 'info', method: 'tools/call', status: 400 });
+    expect(unknown.msg).toContain(`tools/call ${PAYLOAD} → error`);
+    expect(all.find((e) => e.requestId === 41)).toMatchObject({ method: 'tools/call', status: 200 });
+    // The tool's error: its message exact (redacted), its stack whole.
+    const failed = all.find((e) => e.level === 'error')!;
+    expect(failed.msg).toMatch(/^Tool "fail_with" failed \(error id [0-9a-f-]{36}\)$/);
+    expect(failed.error.name).toBe('Error');
+    expect(failed.error.message).toBe(`${PAYLOAD} redis://***@cache:6379`);
+    expect(failed.error.stack).toMatch(/\n {4}at /);
+    expect(all.find((e) => e.msg.includes('cancelled request'))!.msg).toContain(`cancelled request ${PAYLOAD}`);
+    expect(all.find((e) => e.level === 'warn')!.msg).toBe(`Refused a request: Origin "http://${HEADER}" is not allowed`);
+    // On the line itself, nothing raw: JSON escapes C0, the log escapes the rest as \\uHHHH.
+    expect(served.log()).not.toContain('hunter2-secret');
+    expect(served.log()).toContain('\\u0085[parley] ERROR forged\\u009b31m\\u2028');
+    expectClean(served.log());
+  });
+});
+
 describe('log injection over stdio', () => {
   let served: Served;
   let stdout = '';
@@ -148,10 +213,10 @@ describe('log injection over stdio', () => {
       () => {
         expect(served.log()).toContain(`Ignoring a JSON-RPC response (id ${ESCAPED})`);
         expect(served.log()).toContain(`Error: ${ESCAPED}`);
+        expect(stdout).toContain('"id":7');
       },
       { timeout: 10_000 },
     );
-    expect(stdout).toContain('"id":7');
     expectClean(served.log());
   });
 });

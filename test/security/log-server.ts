@@ -1,5 +1,5 @@
 // The server whose log the log-injection tests read, run as its own process: the security fixture with the default
-// logger (text on stderr) and a tool that fails with the caller's text, over HTTP with the access log ("http", prints
+// logger (text on stderr, or JSON) and a tool that fails with the caller's text, over HTTP with the access log ("http", prints
 // `listening <url>` on stdout) or over stdio ("stdio").
 import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
 import { serve } from 'parley-mcp/node';
@@ -22,7 +22,9 @@ class FailWith extends ToolContext {
 class Failing {}
 
 const { logger: _quiet, ...rest } = hostile;
-const config: FrontMcpConfigInput = { ...rest, apps: [...(rest.apps ?? []), Failing] };
+// PARLEY_TEST_LOG_FORMAT=json: the JSON log.
+const format = process.env.PARLEY_TEST_LOG_FORMAT === 'json' ? 'json' : undefined;
+const config: FrontMcpConfigInput = { ...rest, apps: [...(rest.apps ?? []), Failing], logging: { format } };
 
 if (process.argv[2] === 'stdio') await serveStdio(config);
 else {
