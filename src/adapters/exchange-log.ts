@@ -2,7 +2,8 @@
 // `tools/call close_ticket → input_required (asks elicitation-1) (round 1, HTTP 200, 5 ms)`
 import type { HandlerOptions } from '../app';
 
-export type Print = (line: string) => void;
+/** Writes a line; `fields` (the request's id, method, status and time) are for a log that keeps fields apart. */
+export type Print = (line: string, fields?: Record<string, unknown>) => void;
 type Fetch = (request: Request, options: HandlerOptions) => Promise<Response>;
 type Message = Record<string, any>;
 
@@ -30,6 +31,14 @@ export function exchangeLine(request: Message, answer: Message, at: { ms: number
   const facts = [round && `round ${round}`, at.status !== undefined && `HTTP ${at.status}`, `${at.ms} ms`].filter(Boolean);
   return `${String(request.method)}${name ? ` ${name}` : ''} → ${outcomeOf(answer)} (${facts.join(', ')})`;
 }
+
+/** The fields of one request's line, for a structured log: `requestId` is the JSON-RPC id the client sent. */
+const fieldsOf = (request: Message, at: { ms: number; status?: number }) => ({
+  requestId: request.id,
+  method: request.method,
+  status: at.status,
+  ms: at.ms,
+});
 
 /** Which round of a 2026-07-28 request this is: one past the highest question it answers (elicitation-2 → round 3). */
 function roundOf(params: Message, answer: Message): number | undefined {
@@ -78,11 +87,12 @@ export class ExchangeLog {
     const open = this.open.get(key);
     if (!open) return;
     this.open.delete(key);
-    this.line(exchangeLine(open.request, message, { ms: Date.now() - open.at, status }));
+    const at = { ms: Date.now() - open.at, status };
+    this.line(exchangeLine(open.request, message, at), fieldsOf(open.request, at));
   }
 
-  line(text: string): void {
-    this.print(`${clock()} ${text}`);
+  line(text: string, fields?: Record<string, unknown>): void {
+    this.print(`${clock()} ${text}`, fields);
   }
 }
 
@@ -115,7 +125,8 @@ export function observeExchanges(fetch: Fetch, log: Pick<ExchangeLog, 'line'>): 
     const status = response.status;
     const answered = (answer: unknown) => {
       if (message && isRecord(answer) && !('method' in answer) && idKey(answer.id) === idKey(message.id)) {
-        log.line(exchangeLine(message, answer, { ms: Date.now() - at, status }));
+        const took = { ms: Date.now() - at, status };
+        log.line(exchangeLine(message, answer, took), fieldsOf(message, took));
         return true;
       }
       return false;

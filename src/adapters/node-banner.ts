@@ -19,8 +19,11 @@ const STORE_LABEL: Record<string, string> = {
   'redis-http': 'Redis over HTTP',
 };
 
-/** The banner's lines (one log entry) and the warnings (one log entry each), from the built server. */
-export function startupBanner(server: ParleyServer, facts: BannerFacts): { banner: string; warnings: string[] } {
+/**
+ * The banner's lines and the warnings, one log entry each, from the built server. (A log entry is one line: the logger
+ * escapes line breaks, so the banner cannot be one entry of several lines.)
+ */
+export function startupBanner(server: ParleyServer, facts: BannerFacts): { banner: string[]; warnings: string[] } {
   const { config } = server;
   const store = server.elicitationStore;
   const names = [...server.tools.keys()];
@@ -39,9 +42,7 @@ export function startupBanner(server: ParleyServer, facts: BannerFacts): { banne
   ];
   if (server.questions) rows.push(['inbox', new URL('/_frontmcp/inbox', facts.url).href]);
   if (facts.accessLog) rows.push(['access log', 'on: a line per request']);
-  const banner = [`${server.info.name} ${server.info.version} serving ${facts.url}`, ...rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`)].join(
-    '\n',
-  );
+  const banner = [`${server.info.name} ${server.info.version} serving ${facts.url}`, ...rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`)];
   return { banner, warnings: warningsOf(server, facts) };
 }
 

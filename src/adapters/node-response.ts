@@ -1,6 +1,6 @@
 // Writing a handler's Response to Node's ServerResponse, and the plain Response parley-mcp/node writes without building one.
 import type { ServerResponse } from 'node:http';
-import { createRedactor, secretsIn } from '../runtime';
+import { createLogger, createRedactor, secretsIn } from '../runtime';
 import { standIn } from './stand-in';
 import { StreamedResponse } from './node-stream';
 
@@ -40,7 +40,7 @@ export const plainResponse = (text: string | null, status: number, headers: Reco
 
 /** A request whose answer could not be made or written: logged, and answered 500 unless its headers already went out. */
 export function answerFailure(outgoing: ServerResponse, error: unknown): void {
-  console.error('[parley] ERROR Could not answer a request:', createRedactor(secretsIn()).value(error));
+  createLogger('error', undefined, createRedactor(secretsIn())).error('Could not answer a request:', error);
   if (outgoing.headersSent) outgoing.end();
   else outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal_error' }));
 }

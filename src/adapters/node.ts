@@ -47,14 +47,17 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
   const listen = { host, port, fastPaths: new Set([path, '/']) };
-  const fetch = options.accessLog ? observeExchanges(handler, new ExchangeLog((line) => server.logger.info(line))) : handler;
+  // A log that keeps fields apart (JSON, or an app's logger) gets each line's request id, method, status and time.
+  const structured = config.logging?.format === 'json' || config.logger !== undefined;
+  const access = new ExchangeLog((line, fields) => (structured && fields ? server.logger.info(line, fields) : server.logger.info(line)));
+  const fetch = options.accessLog ? observeExchanges(handler, access) : handler;
   const listening = await listenFetch(fetch, listen).catch(async (error: unknown) => {
     await server.elicitationStore?.backend.close(); // the built server's connections would keep the process alive
     throw listenError(error, listen, 'set PORT, or pass serve(config, { port })');
   });
   const url = `http://${listening.address}${path}`;
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
-  if (!options.quiet) server.logger.info(banner);
+  if (!options.quiet) for (const line of banner) server.logger.info(line);
   for (const warning of warnings) server.logger.warn(warning);
   const close = async (closeOptions?: CloseOptions) => {
     await handler.close(closeOptions);

@@ -53,7 +53,7 @@ export async function buildServer(
   const redactor = createRedactor(secretsIn(config, env));
   const logger = config.logger
     ? redactingLogger(config.logger, redactor)
-    : createLogger(config.logging?.level ?? 'info', undefined, redactor);
+    : createLogger({ level: config.logging?.level, format: config.logging?.format }, undefined, redactor);
   const production = isProduction(env);
   const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
   const prompts = buildPrompts(config.apps);

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configOf, buildServer, type ServerInput } from '../app';
 import { serverOptionsOf, type FrontMcpConfigInput } from '../server';
 import { serveStdio, ExchangeLog } from '../adapters';
+import { escapeLogText } from '../runtime';
 import { loggingHooks } from './dev-log';
 import { serveDevHttp } from './dev-http';
 import { describeModuleError } from './module-error';
@@ -36,7 +37,8 @@ function withDevHooks(config: FrontMcpConfigInput, log: ExchangeLog): FrontMcpCo
 }
 
 async function main(entry: string, mode: string, port: number): Promise<void> {
-  const log = new ExchangeLog((line) => print(`[parley] ${line}`));
+  // The dev log's one sink: its lines carry names, errors and answers from clients, escaped as the logger escapes them.
+  const log = new ExchangeLog((line) => print(`[parley] ${escapeLogText(line)}`));
   try {
     const config = withDevHooks(configOf(serverInputOf(await import(pathToFileURL(entry).href), entry)), log);
     // Build once up front, quietly: a bad schema or a duplicate tool shows now, not on the first request.

@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from '../elicitation';
 import { ElicitationNotSupportedError, InvalidInputError } from '../protocol';
+import { escapeLogText } from '../runtime';
 import type { AuthInfo, ElicitOptions } from '../server';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
@@ -24,7 +25,7 @@ export interface LinkPrinter {
 
 export const stderrPrinter: LinkPrinter = {
   isTerminal: () => (globalThis as { process?: { stderr?: { isTTY?: boolean } } }).process?.stderr?.isTTY === true,
-  write: (line) => console.error(line),
+  write: (line) => console.error(escapeLogText(line)), // the subject is the caller's: escaped as every log line is
 };
 
 export class QuestionService implements Inbox {

@@ -97,7 +97,9 @@ export const configSchema = z.strictObject({
   auth: authSchema.optional(),
   redis: redisOptionsSchema.optional(),
   sqlite: sqliteOptionsSchema.optional(),
-  logging: z.strictObject({ level: z.enum(['debug', 'info', 'warn', 'error']).optional() }).optional(),
+  logging: z
+    .strictObject({ level: z.enum(['debug', 'info', 'warn', 'error']).optional(), format: z.enum(['text', 'json']).optional() })
+    .optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null).optional(),
   cache: z.strictObject({ ttlMs: z.number().int().min(0), scope: z.enum(['public', 'private']) }).optional(),
   /** OpenTelemetry spans (Node): by default @opentelemetry/api when installed; `{ api }` passes in your copy; `false` turns tracing off. */

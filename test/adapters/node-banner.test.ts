@@ -37,17 +37,18 @@ afterEach(async () => {
 });
 
 describe('the startup banner', () => {
-  it('names the URL, the revisions, the tools and where older clients wait, in one entry', async () => {
+  it('names the URL, the revisions, the tools and where older clients wait, a log entry a line', async () => {
     @FrontMcp({ ...config(), elicitation: { enabled: true } })
     class Server {}
     running = await serve(Server, { port: 0 });
-    const banners = lines('info').filter((m) => m.includes('serving'));
-    expect(banners).toHaveLength(1);
-    const banner = banners[0]!;
-    expect(banner).toContain(`Help desk 1.2.3 serving ${running.url}`);
-    expect(banner).toMatch(/protocol +2026-07-28 \(stateless\), 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 \(sessions\)/);
-    expect(banner).toMatch(/tools +close_ticket/);
-    expect(banner).toMatch(/elicitation +on; .*a per-process key.*memory \(this process only\)/);
+    const info = lines('info');
+    const first = info.findIndex((m) => m.includes('serving'));
+    const [serving, protocol, tools, elicitation] = info.slice(first);
+    expect(info.filter((m) => m.includes('serving'))).toHaveLength(1);
+    expect(serving).toBe(`Help desk 1.2.3 serving ${running.url}`);
+    expect(protocol).toMatch(/^ {2}protocol +2026-07-28 \(stateless\), 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 \(sessions\)$/);
+    expect(tools).toMatch(/^ {2}tools +close_ticket$/);
+    expect(elicitation).toMatch(/^ {2}elicitation +on; .*a per-process key.*memory \(this process only\)$/);
     expect(lines('warn')).toEqual([]); // loopback, development, one process: nothing to warn about
   });
 
