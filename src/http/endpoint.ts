@@ -58,6 +58,9 @@ export async function handlePost(
   hostRead?: BodyReader,
   keepAlive?: KeepAlive,
 ): Promise<Response> {
+  // The caller first, from the headers: an unauthenticated client gets its 401 before any body is read or parsed.
+  const caller = await resolveCaller(request, server, given);
+  if (caller instanceof Response) return caller;
   const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
   if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
@@ -65,7 +68,7 @@ export async function handlePost(
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
     const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
-    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, given, keepAlive);
+    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, keepAlive);
     if (isResponse(message))
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
@@ -81,8 +84,6 @@ export async function handlePost(
     if (!isRequest(message)) return server.respond.accepted();
     const listen = message.method === 'subscriptions/listen';
     if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
-    const caller = await resolveCaller(request, server, given);
-    if (caller instanceof Response) return caller;
     if (listen) return listenResponse(server, message.id, params, request.signal);
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};

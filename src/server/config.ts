@@ -5,6 +5,7 @@ import type { ElicitationMovedHook, ElicitationRequestHook, ElicitationResultHoo
 import type { Logger, LogLevel, OtelApi } from '../runtime';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
 import { unansweredSchema } from './unanswered-options';
+import { authSchema, type AuthOptions } from './auth-options';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -42,11 +43,6 @@ const elicitationSchema = z.strictObject({
     })
     .prefault({}),
 });
-
-const authSchema = z.union([
-  z.strictObject({ secret: z.string().min(1), issuer: z.string().optional(), audience: z.string().optional() }),
-  z.strictObject({ jwksUrl: z.url(), issuer: z.string().optional(), audience: z.string().optional() }),
-]);
 
 const httpSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
@@ -120,6 +116,8 @@ export interface ServerSettings {
   instructions?: string;
   elicitation: z.output<typeof elicitationSchema>;
   http: z.output<typeof httpSchema>;
+  /** Bearer-token checks; the verifier itself (and any secret) is ParleyServer.verifyBearer's. */
+  auth?: AuthOptions;
 }
 export type { AuthInfo, LogLevel };
 

@@ -57,6 +57,12 @@ export interface AuthInfo {
   clientId?: string;
   token?: string;
   anonymous?: boolean;
+  /** The scopes the token grants (`scope` or `scp`); empty when it names none. */
+  scopes?: string[];
+  /** When the token expires, in seconds since the epoch (`exp`). */
+  expiresAt?: number;
+  /** The resource (this server's URL) the token was checked for. */
+  resource?: string;
   [key: string]: unknown;
 }
 

@@ -1,0 +1,7 @@
+// This server's identity as an OAuth resource (RFC 8707, RFC 9728): the canonical URL of its MCP endpoint.
+import type { ParleyServer } from '../engine';
+
+/** The resource a request reached: `auth.resource` when set, else the request's origin plus `http.path`. */
+export function resourceOf(request: Request, server: ParleyServer): string {
+  return server.config.auth?.resource ?? `${new URL(request.url).origin}${server.config.http.path}`;
+}
