@@ -1,13 +1,8 @@
 // Who is calling: auth info the host passed in, a bearer token checked by the server's verifier, or anonymous.
 import type { ParleyServer } from '../engine';
-import { ANONYMOUS, type AuthInfo } from '../server';
+import { ANONYMOUS, type AuthInfo, missingScopes } from '../server';
+import { refuse, startingScopes } from './challenge';
 import { resourceOf } from './resource';
-
-// RFC 6750's shape, not JSON-RPC's: a bearer client reads the error from here and from WWW-Authenticate.
-const unauthorized = (server: ParleyServer, description: string) =>
-  server.respond.json({ error: 'invalid_token', error_description: description }, 401, {
-    'www-authenticate': `Bearer error="invalid_token", error_description="${description}"`,
-  });
 
 /** The token of an `Authorization: Bearer` header; a token anywhere else (a query string, a body) is never read. */
 function bearerToken(request: Request): string | undefined {
@@ -18,22 +13,35 @@ function bearerToken(request: Request): string | undefined {
 
 /**
  * Resolves the caller from the headers alone (so before any body is read), or the response that refuses the request:
- * 401 when the server requires a token and none valid was sent, 503 when the identity provider cannot be reached.
+ * 401 when the server requires a token and none valid was sent, 403 when the token lacks `auth.requiredScopes`, 503
+ * when the identity provider cannot be reached.
  */
 export async function resolveCaller(request: Request, server: ParleyServer, given?: AuthInfo): Promise<AuthInfo | Response> {
   if (given) return given;
   const verify = server.verifyBearer;
   if (!verify) return ANONYMOUS;
   const token = bearerToken(request);
-  if (token === undefined) return unauthorized(server, 'A bearer token is required');
+  if (token === undefined)
+    return refuse(server, request, { status: 401, description: 'A bearer token is required', scopes: startingScopes(server) });
   const check = await verify(token, resourceOf(request, server));
-  if ('caller' in check) return check.caller;
-  if ('refused' in check) return unauthorized(server, check.refused);
-  // The identity provider's outage is not the caller's fault: a 401 would send the client to sign in again for nothing.
-  server.logger.error(`Could not check a bearer token: ${check.unavailable}`);
-  return server.respond.json(
-    { error: 'temporarily_unavailable', error_description: 'The identity provider could not be reached; try again shortly' },
-    503,
-    { 'retry-after': '10', 'cache-control': 'no-store' },
-  );
+  if ('refused' in check)
+    return refuse(server, request, { status: 401, error: 'invalid_token', description: check.refused, scopes: startingScopes(server) });
+  if ('unavailable' in check) {
+    // The identity provider's outage is not the caller's fault: a 401 would send the client to sign in again for nothing.
+    server.logger.error(`Could not check a bearer token: ${check.unavailable}`);
+    return server.respond.json(
+      { error: 'temporarily_unavailable', error_description: 'The identity provider could not be reached; try again shortly' },
+      503,
+      { 'retry-after': '10', 'cache-control': 'no-store' },
+    );
+  }
+  const required = server.config.auth?.requiredScopes ?? [];
+  if (missingScopes(check.caller, required, server.config.auth?.scopeSatisfies).length > 0)
+    return refuse(server, request, {
+      status: 403,
+      error: 'insufficient_scope',
+      description: 'The token lacks a scope this server requires',
+      scopes: required,
+    });
+  return check.caller;
 }

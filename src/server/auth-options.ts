@@ -1,5 +1,6 @@
 // The `auth` option: how bearer tokens are verified, and what the server says about itself as an OAuth resource server.
 import * as z from 'zod';
+import type { ScopeSatisfies } from './scopes';
 
 const text = z.string().min(1);
 const oneOrMany = z.union([text, z.array(text).min(1)]);
@@ -22,6 +23,18 @@ export const authSchema = z
     resource: z.url().optional(),
     /** Scopes every request needs; a token without them gets 403 insufficient_scope. */
     requiredScopes: z.array(scope).default([]),
+    /** Scope hierarchies: whether a granted scope covers a required one (`tickets:admin` covers `tickets:write`). */
+    scopeSatisfies: z
+      .custom<ScopeSatisfies>((v) => typeof v === 'function', 'expected a function (granted, required) => boolean')
+      .optional(),
+    /** The authorization servers clients should get tokens from (Protected Resource Metadata); by default the issuer. */
+    authorizationServers: z.array(z.url()).min(1).optional(),
+    /** The scopes this server understands, as its metadata lists them (`offline_access` is never listed). */
+    scopesSupported: z.array(scope).optional(),
+    /** A name for people, in the metadata; by default the server's title or name. */
+    resourceName: text.optional(),
+    /** A page about this server, in the metadata. */
+    resourceDocumentation: z.url().optional(),
   })
   .superRefine((auth, ctx) => {
     const ways = [auth.secret !== undefined && 'secret', auth.jwksUrl !== undefined && 'jwksUrl'].filter(Boolean);

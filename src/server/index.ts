@@ -32,6 +32,8 @@ export type { ToolEntry } from './registry';
 export { attachRequest, runOf } from './request-context';
 export type { RequestContext, RequestScope } from './request-context';
 export { ResourceContext } from './resource-context';
+export { missingScopes } from './scopes';
+export type { ScopeSatisfies } from './scopes';
 export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './resource-context';
 export { buildResources, findResource } from './resource-registry';
 export type { ResourceEntry, Resources, TemplateEntry } from './resource-registry';

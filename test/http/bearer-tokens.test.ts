@@ -4,18 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { App, createFetchHandler, Tool, ToolContext, z } from 'parley-mcp';
+import { createFetchHandler } from 'parley-mcp';
+import { Who } from '../helpers/whoami';
 import { mcpRequest, read } from '../helpers/requests';
-
-@Tool({ name: 'whoami', description: 'Who is calling', inputSchema: z.object({}) })
-class WhoAmI extends ToolContext {
-  execute() {
-    return { sub: this.auth.user.sub, clientId: this.auth.clientId ?? null, scopes: this.auth.scopes ?? null };
-  }
-}
-
-@App({ id: 'who', tools: [WhoAmI] })
-class Who {}
 
 const RESOURCE = 'http://127.0.0.1/mcp'; // where mcpRequest posts
 let idp: Server;

@@ -3,18 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, createFetchHandler, Tool, ToolContext, z } from 'parley-mcp';
+import { createFetchHandler } from 'parley-mcp';
+import { Who } from '../helpers/whoami';
 import { mcpRequest, read } from '../helpers/requests';
-
-@Tool({ name: 'whoami', description: 'Who is calling', inputSchema: z.object({}) })
-class WhoAmI extends ToolContext {
-  execute() {
-    return { sub: this.auth.user.sub };
-  }
-}
-
-@App({ id: 'who', tools: [WhoAmI] })
-class Who {}
 
 const ISSUER = 'https://idp.example';
 let jwks: Server;
@@ -60,7 +51,7 @@ describe('auth: { jwksUrl }', () => {
     for (const sub of ['alice', 'bob', 'carol']) {
       const { status, body } = await call(handler, await token(signing, { alg: 'ES256', kid: 'k1' }, sub));
       expect(status).toBe(200);
-      expect(body.result.structuredContent).toEqual({ sub });
+      expect(body.result.structuredContent).toMatchObject({ sub });
     }
     expect(fetches - before).toBe(1);
   });
