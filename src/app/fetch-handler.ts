@@ -15,6 +15,7 @@ import {
   isBrowserVisit,
   isMetadataPath,
   landingPage,
+  publicOrigin,
   resourceMetadata,
 } from '../http';
 export type { CloseOptions } from '../http';
@@ -99,7 +100,7 @@ function buildRoutes(server: ParleyServer): Route {
       server.logger.warn(`Refused a request: ${problem}`);
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
-    if (server.questions) server.questions.origin = new URL(request.url).origin; // inbox links point where the server is reached
+    if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
     if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
     return inbox ? inbox.fetch(request) : server.respond.json({ error: 'not_found' }, 404);
   };

@@ -1,13 +1,14 @@
 // This server's identity as an OAuth resource (RFC 8707, RFC 9728): the canonical URL of its MCP endpoint, and where
 // its Protected Resource Metadata is.
 import type { ParleyServer } from '../engine';
+import { publicOrigin } from './public-url';
 
 /** The well-known prefix of Protected Resource Metadata (RFC 9728 §3). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
-/** The resource a request reached: `auth.resource` when set, else the request's origin plus `http.path`. */
+/** The resource a request reached: `auth.resource` when set, else the public origin plus `http.path`. */
 export function resourceOf(request: Request, server: ParleyServer): string {
-  return server.config.auth?.resource ?? `${new URL(request.url).origin}${server.config.http.path}`;
+  return server.config.auth?.resource ?? `${publicOrigin(request, server.config.http)}${server.config.http.path}`;
 }
 
 /** Where a resource's metadata is: the well-known path inserted between its origin and its path (RFC 9728 §3.1). */

@@ -53,6 +53,15 @@ const httpSchema = z.strictObject({
     .int()
     .positive()
     .default(1024 * 1024),
+  /** The origin clients reach this server at (https://mcp.example.com), when a proxy in front changes it. */
+  publicUrl: z
+    .url()
+    .refine((url) => /^https?:$/.test(new URL(url).protocol) && new URL(url).pathname === '/' && !new URL(url).search, {
+      message: "an http(s) origin with no path, like 'https://mcp.example.com' (the path is http.path)",
+    })
+    .optional(),
+  /** Take the public origin from Forwarded / X-Forwarded-Proto / X-Forwarded-Host: only behind a proxy that sets them. */
+  trustProxy: z.boolean().default(false),
   /** Origins allowed besides loopback and the request's own origin. */
   allowedOrigins: z.array(z.string()).default([]),
   /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
