@@ -17,7 +17,7 @@ function bearerToken(request: Request): string | undefined {
  * when the identity provider cannot be reached.
  */
 export async function resolveCaller(request: Request, server: ParleyServer, given?: AuthInfo): Promise<AuthInfo | Response> {
-  if (given) return given;
+  if (given) return requireServerScopes(server, request, given);
   const verify = server.verifyBearer;
   if (!verify) return ANONYMOUS;
   const token = bearerToken(request);
@@ -35,13 +35,13 @@ export async function resolveCaller(request: Request, server: ParleyServer, give
       { 'retry-after': '10', 'cache-control': 'no-store' },
     );
   }
+  return requireServerScopes(server, request, check.caller);
+}
+
+/** The caller, or 403 when it lacks `auth.requiredScopes` (a host's caller too: the requirement is the server's). */
+function requireServerScopes(server: ParleyServer, request: Request, caller: AuthInfo): AuthInfo | Response {
   const required = server.config.auth?.requiredScopes ?? [];
-  if (missingScopes(check.caller, required, server.config.auth?.scopeSatisfies).length > 0)
-    return refuse(server, request, {
-      status: 403,
-      error: 'insufficient_scope',
-      description: 'The token lacks a scope this server requires',
-      scopes: required,
-    });
-  return check.caller;
+  if (missingScopes(caller, required, server.config.auth?.scopeSatisfies).length === 0) return caller;
+  const description = 'The token lacks a scope this server requires';
+  return refuse(server, request, { status: 403, error: 'insufficient_scope', description, scopes: required });
 }

@@ -1,5 +1,6 @@
 // The bearer challenge of a refused request (RFC 6750 §3, RFC 9728 §5.1): where the metadata is, which scopes to ask for.
 import type { ParleyServer } from '../engine';
+import type { InsufficientScopeError } from '../protocol';
 import { authorizationServersOf, listedScopes, metadataUrlOf, resourceOf } from './resource';
 
 export interface Refusal {
@@ -20,6 +21,10 @@ export function startingScopes(server: ParleyServer): readonly string[] {
   const auth = server.config.auth;
   return auth?.requiredScopes.length ? auth.requiredScopes : (auth?.scopesSupported ?? []);
 }
+
+/** The 403 of an operation whose scopes the caller's token lacks: the client steps up with a token for `scopes`. */
+export const refuseScope = (server: ParleyServer, request: Request, error: InsufficientScopeError): Response =>
+  refuse(server, request, { status: 403, error: 'insufficient_scope', description: error.message, scopes: error.scopes });
 
 /** The refusal as an answer: the challenge in WWW-Authenticate, the same error in a JSON body, never cached. */
 export function refuse(server: ParleyServer, request: Request, refusal: Refusal): Response {

@@ -15,11 +15,13 @@ import {
   readEnvelope,
   toWireError,
   isLegacyMessage,
+  InsufficientScopeError,
 } from '../protocol';
 import { isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
+import { refuseScope } from './challenge';
 import { handleLegacyPost } from './legacy';
 import { listenResponse } from './listen-stream';
 import { checkParamHeaders } from './param-headers';
@@ -102,6 +104,7 @@ export async function handlePost(
       },
     );
   } catch (error) {
+    if (error instanceof InsufficientScopeError) return refuseScope(server, request, error);
     return server.respond.error(id, toWireError(error, server.logger));
   }
 }

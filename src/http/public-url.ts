@@ -11,7 +11,7 @@ export interface PublicUrlOptions {
 // A host a proxy may name: a DNS name or IPv4 address, or a bracketed IPv6 one, with an optional port.
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-const first = (value: string | null) => value?.split(',')[0]!.trim() || undefined;
+const first = (value: string | null) => value?.split(',')[0]?.trim() || undefined;
 
 /** `proto` and `host` of the first (client-facing) element of a Forwarded header (RFC 7239); values may be quoted. */
 function forwarded(header: string | null): { proto?: string; host?: string } {

@@ -1,11 +1,10 @@
 // The `auth` option: how bearer tokens are verified, and what the server says about itself as an OAuth resource server.
 import * as z from 'zod';
-import type { ScopeSatisfies } from './scopes';
+import { SCOPE_TOKEN, type ScopeSatisfies } from './scopes';
 
 const text = z.string().min(1);
 const oneOrMany = z.union([text, z.array(text).min(1)]);
-// RFC 6749 §3.3: a scope token is printable ASCII without space, '"' or '\', so it is safe in a challenge's quoted string.
-const scope = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'a scope is printable ASCII with no space, quote or backslash');
+const scope = z.string().regex(SCOPE_TOKEN, 'a scope is printable ASCII with no space, quote or backslash');
 
 export const authSchema = z
   .strictObject({

@@ -42,7 +42,16 @@ export type { CallToolResult } from './result';
 export { describeIssues, toFormSchema, toZod } from './schema';
 export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
-export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, SchemaInput, ToolAnnotations, ToolOptions } from './tool-types';
+export type {
+  AuthInfo,
+  ScopeRequirement,
+  ElicitOptions,
+  ElicitResult,
+  ElicitStatus,
+  SchemaInput,
+  ToolAnnotations,
+  ToolOptions,
+} from './tool-types';
 export * as z from './zod';
 export { DEFAULT_AFTER_MS } from './unanswered-options';
 export type { InboxReason, UnansweredOption, UnansweredPolicy } from './unanswered-options';

@@ -13,3 +13,13 @@ export function missingScopes(caller: AuthInfo, required: readonly string[], sat
   const granted = caller.scopes ?? [];
   return required.filter((need) => !granted.some((have) => have === need || (satisfies?.(have, need) ?? false)));
 }
+
+// RFC 6749 §3.3's scope-token: printable ASCII without space, '"' or '\\'.
+export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** Checks an operation's `scopes` option when the server starts: a list of scope tokens, or a function. */
+export function checkScopesOption(scopes: unknown, where: string): void {
+  if (scopes === undefined || typeof scopes === 'function') return;
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && SCOPE_TOKEN.test(s)))
+    throw new Error(`${where}: scopes must be a list of scope strings (no spaces), e.g. ['tickets:write'], or a function of the arguments`);
+}

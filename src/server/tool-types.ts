@@ -27,6 +27,8 @@ export interface ToolOptions {
   inputSchema?: SchemaInput;
   outputSchema?: SchemaInput;
   annotations?: ToolAnnotations;
+  /** The OAuth scopes a caller needs (403 insufficient_scope without them); never shown in tools/list. */
+  scopes?: ScopeRequirement;
 }
 
 export type Infer<S> = S extends z.ZodType ? z.output<S> : S extends ZodShape ? z.output<z.ZodObject<S>> : Record<string, unknown>;
@@ -50,6 +52,12 @@ export interface ElicitResult<T = Record<string, unknown>> {
   status: ElicitStatus;
   content?: T;
 }
+
+/**
+ * The scopes an operation needs: a list, or a function of the arguments as sent (and the caller) for scopes that depend
+ * on them; undefined or [] needs none beyond `auth.requiredScopes`.
+ */
+export type ScopeRequirement = readonly string[] | ((args: Record<string, unknown>, auth: AuthInfo) => readonly string[] | undefined);
 
 /** The verified caller. `user.sub` is 'anonymous' when nobody signed in. */
 export interface AuthInfo {
