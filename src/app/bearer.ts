@@ -1,16 +1,108 @@
-// The bearer-token verifier of `auth`, made once when the server is built.
-import { jwtVerify } from 'jose';
+// The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
+import { decodeJwt, type JWTPayload, jwtVerify } from 'jose';
 import type { BearerVerifier } from '../engine';
-import type { FrontMcpConfig } from '../server';
-import { remoteKeySet } from './jwks';
+import type { AuthInfo, FrontMcpConfig } from '../server';
+import { discoverJwksUrl } from './discovery';
+import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
+import { createTokenCache } from './token-cache';
+
+type Auth = NonNullable<FrontMcpConfig['auth']>;
+type KeyInput = Parameters<typeof jwtVerify>[1];
+
+/** The scopes a token grants: `scope` (space-separated, RFC 9068) or `scp` (a list, or a string, as some IdPs send). */
+export function scopesOf(claims: Record<string, unknown>): string[] {
+  const raw = claims.scope ?? claims.scp;
+  if (typeof raw === 'string') return raw.split(' ').filter(Boolean);
+  return Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : [];
+}
+
+// One trailing slash is tolerated on either side: https://mcp.example/mcp and https://mcp.example/mcp/ name one resource.
+const trimSlash = (value: string) => (value.endsWith('/') ? value.slice(0, -1) : value);
+
+function audienceMatches(aud: unknown, expected: readonly string[]): boolean {
+  const given = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+  return given.some((a) => typeof a === 'string' && expected.some((e) => trimSlash(a) === trimSlash(e)));
+}
+
+/** The key (or key lookup) and the algorithms it may verify: HS256 alone for a secret, asymmetric ones for a JWKS. */
+function keyOf(auth: Auth): { key: KeyInput; algorithms: string[] } {
+  if (auth.secret !== undefined) return { key: new TextEncoder().encode(auth.secret), algorithms: ['HS256'] };
+  if (auth.jwksUrl !== undefined) return { key: remoteKeySet(new URL(auth.jwksUrl)) as KeyInput, algorithms: JWKS_ALGORITHMS };
+  // Each issuer's JWKS, found from its metadata on first use; a failed discovery is tried again by the next token.
+  const keySets = new Map<string, ReturnType<typeof remoteKeySet>>();
+  for (const issuer of [auth.issuer ?? []].flat()) {
+    let found: Promise<URL> | undefined;
+    const jwksUrl = () =>
+      (found ??= discoverJwksUrl(issuer).catch((error: unknown) => {
+        found = undefined;
+        throw error;
+      }));
+    keySets.set(issuer, remoteKeySet(jwksUrl));
+  }
+  const key = (header: Parameters<ReturnType<typeof remoteKeySet>>[0], jws: { payload: string }) => {
+    const { iss } = decodeJwt(`e30.${jws.payload}.`);
+    const keys = typeof iss === 'string' ? keySets.get(iss) : undefined;
+    if (!keys) throw new Error('The token names an issuer this server does not trust');
+    return keys(header);
+  };
+  return { key: key as KeyInput, algorithms: JWKS_ALGORITHMS };
+}
+
+interface Verified {
+  claims: JWTPayload;
+  sub: string;
+  scopes: string[];
+}
 
 /**
- * The verifier for `auth: { secret }` or `auth: { jwksUrl }`, made once when the server is built. The HS256 key lives in
- * its closure only: the server's own copy of its config has the secret redacted.
+ * The verifier for `auth`, or undefined without it. The HS256 key lives in its closure only: the server's own copy of
+ * its config has the secret redacted. Verified tokens are kept until they expire; the audience is checked on every
+ * request, since the resource is the request's.
  */
 export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifier | undefined {
   if (!auth) return undefined;
-  const options = { issuer: auth.issuer, audience: auth.audience };
-  const key = 'secret' in auth ? new TextEncoder().encode(auth.secret) : remoteKeySet(new URL(auth.jwksUrl));
-  return async (token) => (await jwtVerify(token, key as Parameters<typeof jwtVerify>[1], options)).payload;
+  const { key, algorithms } = keyOf(auth);
+  const options = { issuer: auth.issuer, algorithms, requiredClaims: ['exp'], clockTolerance: auth.clockToleranceSec };
+  // The audience: as configured; else the resource. A shared secret is this server's own, so its tokens are checked
+  // against the resource only when one is configured (`parley token` signs tokens with no audience).
+  const audience =
+    auth.audience === false
+      ? undefined
+      : auth.audience !== undefined
+        ? [auth.audience].flat()
+        : auth.secret !== undefined && auth.resource === undefined
+          ? undefined
+          : 'resource';
+  const cache = createTokenCache<Verified>();
+  return async (token, resource) => {
+    const cached = await cache.get(token);
+    let verified = cached.value;
+    if (!verified) {
+      let claims: JWTPayload;
+      try {
+        claims = (await jwtVerify(token, key, options)).payload;
+      } catch (error) {
+        if (error instanceof IdpUnavailableError) return { unavailable: error.message };
+        return { refused: 'The token could not be verified' };
+      }
+      // A client-credentials token names no person: its subject is the client.
+      const sub = [claims.sub, claims.client_id, claims.azp].find((s): s is string => typeof s === 'string' && s !== '');
+      if (sub === undefined) return { refused: 'The token has no subject' };
+      verified = { claims, sub, scopes: scopesOf(claims) };
+      cache.set(cached.key, verified, ((claims.exp as number) + auth.clockToleranceSec) * 1000);
+    }
+    const expected = audience === 'resource' ? [resource] : audience;
+    if (expected && !audienceMatches(verified.claims.aud, expected)) return { refused: 'The token was issued for another resource' };
+    const { claims, sub, scopes } = verified;
+    const clientId = [claims.client_id, claims.azp].find((s): s is string => typeof s === 'string');
+    const caller: AuthInfo = {
+      user: { ...claims, sub, iss: claims.iss },
+      clientId,
+      token,
+      scopes: [...scopes],
+      expiresAt: claims.exp,
+      resource,
+    };
+    return { caller };
+  };
 }

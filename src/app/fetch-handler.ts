@@ -13,7 +13,10 @@ import {
   type CloseOptions,
   checkRequestOrigin,
   isBrowserVisit,
+  isMetadataPath,
   landingPage,
+  publicOrigin,
+  resourceMetadata,
 } from '../http';
 export type { CloseOptions } from '../http';
 
@@ -89,13 +92,15 @@ function buildRoutes(server: ParleyServer): Route {
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
   return (request, options) => {
+    const path = pathOf(request.url);
+    // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
+    if (isMetadataPath(server, path)) return resourceMetadata(server, request);
     const problem = checkRequestOrigin(request, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
-    if (server.questions) server.questions.origin = new URL(request.url).origin; // inbox links point where the server is reached
-    const path = pathOf(request.url);
+    if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
     if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
     return inbox ? inbox.fetch(request) : server.respond.json({ error: 'not_found' }, 404);
   };

@@ -1,5 +1,6 @@
-// The keys of `auth: { jwksUrl }`: the JWKS fetched on first use and kept ten minutes, fetched again (at most every
-// 30 s) when a token names a key it lacks. Each key signs only for its own family: never HMAC, never 'none'.
+// The keys of `auth: { jwksUrl }` (or the issuer's jwks_uri): the JWKS fetched on first use and kept ten minutes,
+// fetched again (at most every 30 s) when a token names a key it lacks. Each key signs only for its own family: never
+// HMAC, never 'none'. A JWKS that cannot be fetched is the identity provider's outage (503), not a bad token (401).
 import { importJWK, type JWK, type JWTHeaderParameters } from 'jose';
 
 const MAX_AGE_MS = 10 * 60_000;
@@ -15,14 +16,23 @@ const KEY_TYPE = new Map<string, string>([
 
 type Key = Awaited<ReturnType<typeof importJWK>>;
 
+/** The identity provider (its metadata or its JWKS) could not be reached or answered nonsense: a 503, not a 401. */
+export class IdpUnavailableError extends Error {
+  override name = 'IdpUnavailableError';
+}
+
+/** The algorithms a JWKS may sign with (jwtVerify's allowlist). */
+export const JWKS_ALGORITHMS = [...KEY_TYPE.keys()];
+
 /** jwtVerify's key lookup for a JWKS URL: the one key that the token's header names and may use. */
-export function remoteKeySet(url: URL): (header: JWTHeaderParameters) => Promise<Key> {
+export function remoteKeySet(url: URL | (() => Promise<URL>)): (header: JWTHeaderParameters) => Promise<Key> {
   let keys: JWK[] = [];
   let fetchedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<void> | undefined;
   const imported = new Map<JWK, Promise<Key>>();
   const load = () =>
-    (loading ??= fetchKeys(url)
+    (loading ??= (url instanceof URL ? Promise.resolve(url) : url())
+      .then(fetchKeys)
       .then((fetched) => {
         keys = fetched;
         fetchedAt = Date.now();
@@ -56,14 +66,27 @@ export function remoteKeySet(url: URL): (header: JWTHeaderParameters) => Promise
   };
 }
 
+/** GETs a JSON document of the identity provider: its JSON, or IdpUnavailableError saying why not (never a token's fault). */
+export async function fetchIdpJson(url: URL, what: string): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`it answered ${response.status}`);
+    body = await response.json();
+  } catch (error) {
+    throw new IdpUnavailableError(`${what} at ${url.href} could not be read: ${(error as Error).message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new IdpUnavailableError(`${what} at ${url.href} is not a JSON object`);
+  return body as Record<string, unknown>;
+}
+
 async function fetchKeys(url: URL): Promise<JWK[]> {
-  const response = await fetch(url, {
-    headers: { accept: 'application/json' },
-    redirect: 'error',
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  if (!response.ok) throw new Error(`The JWKS at ${url.origin} answered ${response.status}`);
-  const body = (await response.json()) as { keys?: unknown } | null;
-  if (!Array.isArray(body?.keys)) throw new Error(`The JWKS at ${url.origin} has no keys`);
+  const body = await fetchIdpJson(url, 'The JWKS');
+  if (!Array.isArray(body.keys)) throw new IdpUnavailableError(`The JWKS at ${url.href} has no keys`);
   return body.keys.filter((k): k is JWK => typeof k === 'object' && k !== null && typeof (k as JWK).kty === 'string');
 }

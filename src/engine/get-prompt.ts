@@ -4,6 +4,7 @@ import type { RoundOutcome } from './round-call';
 import type { ParleyServer } from './server';
 import type { PromptReturn, PromptEntry, RequestScope } from '../server';
 import { runHandler } from './run-handler';
+import { requireScopes } from './scope-check';
 import type { Asker } from '../elicitation';
 
 export function findPrompt(server: ParleyServer, params: Record<string, unknown>): { entry: PromptEntry; args: Record<string, string> } {
@@ -35,6 +36,7 @@ export async function runPrompt(
   scope: RequestScope,
   asker: Asker,
 ): Promise<RoundOutcome> {
+  requireScopes(server, scope.auth, entry.options.scopes, args, `prompt "${entry.name}"`);
   try {
     const run = await runHandler(server, entry.name, new entry.cls(), scope, asker, (ctx) => ctx.execute(args));
     return run.kind === 'suspended' ? run : { kind: 'result', result: toPromptResult(run.value, entry) };

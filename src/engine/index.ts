@@ -17,7 +17,7 @@ export { handleRequest, isKnownMethod } from './methods';
 export { pendingOf } from './pending';
 export type { Delivery } from './pending';
 export { callerKey } from './round-call';
-export type { BearerVerifier, KeepAlive, ParleyServer } from './server';
+export type { BearerVerifier, KeepAlive, ParleyServer, TokenCheck } from './server';
 export { StreamAsker } from './stream-asker';
 export { createSettler } from './run-handler';
 export type { Platform } from './server';

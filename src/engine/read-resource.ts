@@ -11,6 +11,7 @@ import {
   type RequestScope,
 } from '../server';
 import { runHandler } from './run-handler';
+import { requireScopes } from './scope-check';
 import type { Asker } from '../elicitation';
 
 export const resourceNotFound = (uri: string) => invalidParams('Resource not found', { uri });
@@ -52,6 +53,7 @@ export async function runResource(
   asker: Asker,
 ): Promise<RoundOutcome> {
   const { uri, entry, params } = found;
+  requireScopes(server, scope.auth, entry.options.scopes, params, `resource "${uri}"`);
   try {
     const run = await runHandler(server, uri, new entry.cls(), scope, asker, (ctx) => ctx.execute(uri, params));
     if (run.kind === 'suspended') return run;

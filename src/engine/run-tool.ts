@@ -5,6 +5,7 @@ import type { Asker } from '../elicitation';
 import type { ParleyServer } from './server';
 import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, describeIssues, type RequestScope } from '../server';
 import { runHandler } from './run-handler';
+import { requireScopes } from './scope-check';
 import type * as z from 'zod';
 import type { ToolTrace } from '../runtime';
 
@@ -31,6 +32,7 @@ async function execute(
   trace?: ToolTrace,
 ): Promise<Outcome> {
   const name = entry.name;
+  requireScopes(server, scope.auth, entry.options.scopes, args, `tool "${name}"`);
   try {
     let input: unknown = args;
     if (entry.input) {

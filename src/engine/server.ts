@@ -1,5 +1,4 @@
 // The built server as the engine and the transports see it: registries, settings, keys, stores. app/ builds it.
-import type { JWTPayload } from 'jose';
 import type { AeadFactory, HmacFactory } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
@@ -7,8 +6,11 @@ import type { ElicitationStore } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 
-/** Verifies a bearer JWT and resolves with its claims; rejects when it does not verify. */
-export type BearerVerifier = (token: string) => Promise<JWTPayload>;
+/** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
+export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
+
+/** Checks a bearer token for the resource (this server's URL as the request reached it); never rejects. */
+export type BearerVerifier = (token: string, resource: string) => Promise<TokenCheck>;
 
 /** What a runtime adapter passes to the handler it builds; each part left out is the Web APIs' way. */
 export interface Platform {
@@ -63,7 +65,7 @@ export interface ParleyServer {
   production: boolean;
   /** The platform's env bindings (a getter over a #private field: not serialized, not inspected). */
   readonly env: EnvSource;
-  /** Verifies a bearer JWT when `auth` is set; its key lives in the verifier's closure. */
+  /** Checks bearer tokens when `auth` is set; its key lives in the verifier's closure. */
   verifyBearer?: BearerVerifier;
   cache: { ttlMs: number; scope: 'public' | 'private' };
   /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */

@@ -15,11 +15,13 @@ import {
   readEnvelope,
   toWireError,
   isLegacyMessage,
+  InsufficientScopeError,
 } from '../protocol';
 import { isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
+import { refuseScope } from './challenge';
 import { handleLegacyPost } from './legacy';
 import { listenResponse } from './listen-stream';
 import { checkParamHeaders } from './param-headers';
@@ -58,6 +60,9 @@ export async function handlePost(
   hostRead?: BodyReader,
   keepAlive?: KeepAlive,
 ): Promise<Response> {
+  // The caller first, from the headers: an unauthenticated client gets its 401 before any body is read or parsed.
+  const caller = await resolveCaller(request, server, given);
+  if (caller instanceof Response) return caller;
   const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
   if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
@@ -65,7 +70,7 @@ export async function handlePost(
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
     const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
-    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, given, keepAlive);
+    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, keepAlive);
     if (isResponse(message))
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
@@ -81,8 +86,6 @@ export async function handlePost(
     if (!isRequest(message)) return server.respond.accepted();
     const listen = message.method === 'subscriptions/listen';
     if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
-    const caller = await resolveCaller(request, server, given);
-    if (caller instanceof Response) return caller;
     if (listen) return listenResponse(server, message.id, params, request.signal);
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
@@ -101,6 +104,7 @@ export async function handlePost(
       },
     );
   } catch (error) {
+    if (error instanceof InsufficientScopeError) return refuseScope(server, request, error);
     return server.respond.error(id, toWireError(error, server.logger));
   }
 }

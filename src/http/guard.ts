@@ -1,9 +1,11 @@
 // DNS-rebinding guards: the Origin must be loopback, the request's own, or listed; the Host, when checked, likewise.
+import { publicOrigin, type PublicUrlOptions } from './public-url';
+
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
 export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
 
-export interface GuardOptions {
+export interface GuardOptions extends PublicUrlOptions {
   allowedOrigins: string[];
   allowedHosts?: string[];
 }
@@ -25,7 +27,8 @@ export function checkRequestOrigin(request: Request, options: GuardOptions): str
     return `Origin "${origin}" is not allowed`;
   }
   if (parsed.origin === 'null') return `Origin "${origin}" is not allowed`;
-  if (isLoopbackHost(parsed.hostname) || parsed.origin === new URL(request.url).origin || options.allowedOrigins.includes(parsed.origin))
-    return undefined;
+  // The request's own origin is the public one (http.publicUrl, or the proxy's with trustProxy) as well as its URL's.
+  const own = parsed.origin === new URL(request.url).origin || parsed.origin === publicOrigin(request, options);
+  if (isLoopbackHost(parsed.hostname) || own || options.allowedOrigins.includes(parsed.origin)) return undefined;
   return `Origin "${origin}" is not allowed`;
 }

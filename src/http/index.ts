@@ -2,5 +2,7 @@
 export { handlePost } from './endpoint';
 export { checkRequestOrigin } from './guard';
 export { isBrowserVisit, landingPage } from './landing-page';
+export { publicOrigin } from './public-url';
+export { isMetadataPath, resourceMetadata } from './resource-metadata';
 export { closeServer, handleLegacyDelete, handleLegacyGet } from './legacy/index';
 export type { CloseOptions } from './legacy/index';

@@ -1,6 +1,7 @@
 // What a person sees who opens the MCP endpoint in a browser: the server's name, that this is an MCP endpoint, and how
 // to connect. Static text with every dynamic value escaped, no script, and a CSP that allows only its own style.
 import type { ParleyServer } from '../engine';
+import { publicOrigin } from './public-url';
 
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}pre{background:#f3f3f3;padding:.75rem;overflow-x:auto}';
@@ -30,7 +31,8 @@ export function isBrowserVisit(request: Request): boolean {
 
 export function landingPage(server: ParleyServer, request: Request): Response {
   // The path visited is an MCP endpoint (http.path, or where a host mounted the handler); at / name http.path.
-  const { origin, pathname } = new URL(request.url);
+  const { pathname } = new URL(request.url);
+  const origin = publicOrigin(request, server.config.http);
   const endpoint = `${origin}${pathname === '/' ? server.config.http.path : pathname}`;
   const name = server.info.title ?? server.info.name;
   const clientConfig = JSON.stringify({ mcpServers: { [server.info.name]: { url: endpoint } } }, null, 2);

@@ -71,3 +71,17 @@ export class LimitError extends McpWireError {
     this.name = 'LimitError';
   }
 }
+
+/**
+ * The caller's token lacks scopes an operation needs: over HTTP a 403 with a bearer challenge naming `scopes` (every
+ * scope the operation needs, so one new token does), elsewhere this JSON-RPC error.
+ */
+export class InsufficientScopeError extends McpWireError {
+  constructor(
+    message: string,
+    readonly scopes: readonly string[],
+  ) {
+    super(ErrorCode.InvalidRequest, message, { error: 'insufficient_scope', scopes }, 403);
+    this.name = 'InsufficientScopeError';
+  }
+}

@@ -5,6 +5,7 @@ import type { ElicitationMovedHook, ElicitationRequestHook, ElicitationResultHoo
 import type { Logger, LogLevel, OtelApi } from '../runtime';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
 import { unansweredSchema } from './unanswered-options';
+import { authSchema, type AuthOptions } from './auth-options';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -43,11 +44,6 @@ const elicitationSchema = z.strictObject({
     .prefault({}),
 });
 
-const authSchema = z.union([
-  z.strictObject({ secret: z.string().min(1), issuer: z.string().optional(), audience: z.string().optional() }),
-  z.strictObject({ jwksUrl: z.url(), issuer: z.string().optional(), audience: z.string().optional() }),
-]);
-
 const httpSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().optional(),
@@ -57,6 +53,15 @@ const httpSchema = z.strictObject({
     .int()
     .positive()
     .default(1024 * 1024),
+  /** The origin clients reach this server at (https://mcp.example.com), when a proxy in front changes it. */
+  publicUrl: z
+    .url()
+    .refine((url) => /^https?:$/.test(new URL(url).protocol) && new URL(url).pathname === '/' && !new URL(url).search, {
+      message: "an http(s) origin with no path, like 'https://mcp.example.com' (the path is http.path)",
+    })
+    .optional(),
+  /** Take the public origin from Forwarded / X-Forwarded-Proto / X-Forwarded-Host: only behind a proxy that sets them. */
+  trustProxy: z.boolean().default(false),
   /** Origins allowed besides loopback and the request's own origin. */
   allowedOrigins: z.array(z.string()).default([]),
   /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
@@ -122,6 +127,8 @@ export interface ServerSettings {
   instructions?: string;
   elicitation: z.output<typeof elicitationSchema>;
   http: z.output<typeof httpSchema>;
+  /** Bearer-token checks; the verifier itself (and any secret) is ParleyServer.verifyBearer's. */
+  auth?: AuthOptions;
 }
 export type { AuthInfo, LogLevel };
 

@@ -32,6 +32,8 @@ export type { ToolEntry } from './registry';
 export { attachRequest, runOf } from './request-context';
 export type { RequestContext, RequestScope } from './request-context';
 export { ResourceContext } from './resource-context';
+export { missingScopes } from './scopes';
+export type { ScopeSatisfies } from './scopes';
 export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './resource-context';
 export { buildResources, findResource } from './resource-registry';
 export type { ResourceEntry, Resources, TemplateEntry } from './resource-registry';
@@ -40,7 +42,16 @@ export type { CallToolResult } from './result';
 export { describeIssues, toFormSchema, toZod } from './schema';
 export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
-export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, SchemaInput, ToolAnnotations, ToolOptions } from './tool-types';
+export type {
+  AuthInfo,
+  ScopeRequirement,
+  ElicitOptions,
+  ElicitResult,
+  ElicitStatus,
+  SchemaInput,
+  ToolAnnotations,
+  ToolOptions,
+} from './tool-types';
 export * as z from './zod';
 export { DEFAULT_AFTER_MS } from './unanswered-options';
 export type { InboxReason, UnansweredOption, UnansweredPolicy } from './unanswered-options';

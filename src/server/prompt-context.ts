@@ -1,4 +1,5 @@
 // PromptContext: the base class of every prompt. execute() builds the messages from the arguments.
+import type { ScopeRequirement } from './tool-types';
 import { RequestContext } from './request-context';
 
 /** Suggests values for an argument in completion/complete, from what was typed so far. */
@@ -18,6 +19,8 @@ export interface PromptOptions {
   description?: string;
   arguments?: PromptArgument[];
   icons?: Record<string, unknown>[];
+  /** The OAuth scopes a caller needs (403 insufficient_scope without them); never shown in prompts/list. */
+  scopes?: ScopeRequirement;
 }
 
 export interface PromptMessage {

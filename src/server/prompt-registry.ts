@@ -1,4 +1,5 @@
 // The prompt registry: every prompt of every app, checked once at build time, with its prompts/list entry precomputed.
+import { checkScopesOption } from './scopes';
 import { appOptionsOf, promptOptionsOf } from './decorators';
 import type { PromptContext, PromptOptions } from './prompt-context';
 
@@ -21,6 +22,7 @@ export function buildPrompts(apps: Function[]): Map<string, PromptEntry> {
       if (!options) throw new Error(`${cls.name || 'A prompt'} in app "${appOptions!.id}" is not decorated with @Prompt`);
       if (!NAME.test(options.name)) throw new Error(`Prompt name "${options.name}" must be 1-128 characters of A-Z, a-z, 0-9, _, . and -`);
       if (prompts.has(options.name)) throw new Error(`Duplicate prompt name "${options.name}" (in app "${appOptions!.id}")`);
+      checkScopesOption(options.scopes, `Prompt "${options.name}"`);
       const { name, title, description, icons } = options;
       const args = options.arguments?.map(({ complete: _c, ...arg }) => arg);
       const wire = {

@@ -1,4 +1,5 @@
 // The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
+import { checkScopesOption } from './scopes';
 import type * as z from 'zod';
 import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
@@ -43,6 +44,7 @@ export function buildRegistry(apps: Function[], opts: { elicitation: boolean }):
       try {
         if (!NAME.test(options.name)) throw new Error(`Tool name "${options.name}" must be 1-128 characters of A-Z, a-z, 0-9, _, . and -`);
         if (tools.has(options.name)) throw new Error(`Duplicate tool name "${options.name}" (in app "${appOptions.id}")`);
+        checkScopesOption(options.scopes, `Tool "${options.name}"`);
         tools.set(options.name, entryOf(cls as new () => ToolContext, options, opts.elicitation));
       } catch (error) {
         if (error instanceof Error && !error.message.includes(`"${options.name}"`))

@@ -1,4 +1,5 @@
 // ResourceContext: the base class of resources and resource templates. execute() returns what the URI holds.
+import type { ScopeRequirement } from './tool-types';
 import type { Completer } from './prompt-context';
 import { RequestContext } from './request-context';
 
@@ -16,6 +17,8 @@ interface ResourceCommon {
   icons?: Record<string, unknown>[];
   /** How long clients may cache what resources/read returns; default the server's `cache`. */
   cache?: CacheHint;
+  /** The OAuth scopes a caller needs to read it (403 insufficient_scope without them); never shown in the lists. */
+  scopes?: ScopeRequirement;
 }
 
 export interface ResourceOptions extends ResourceCommon {

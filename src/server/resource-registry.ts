@@ -1,4 +1,5 @@
 // The resource registry: fixed-URI resources and URI templates of every app, checked once, with their list entries precomputed.
+import { checkScopesOption } from './scopes';
 import { appOptionsOf, resourceOptionsOf, templateOptionsOf } from './decorators';
 import type { CacheHint, ResourceContext, ResourceOptions, ResourceTemplateOptions } from './resource-context';
 import { parseUriTemplate, type UriTemplate } from './uri-template';
@@ -24,7 +25,7 @@ export interface Resources {
 }
 
 const wireOf = (options: ResourceOptions | ResourceTemplateOptions): Record<string, unknown> => {
-  const { cache: _c, complete: _k, ...rest } = options as ResourceTemplateOptions & { cache?: CacheHint };
+  const { cache: _c, complete: _k, scopes: _s, ...rest } = options as ResourceTemplateOptions & { cache?: CacheHint };
   return rest;
 };
 
@@ -37,6 +38,7 @@ export function buildResources(apps: Function[]): Resources {
       const where = `${cls.name || 'A resource'} in app "${appOptions!.id}"`;
       const resource = resourceOptionsOf(cls);
       const template = templateOptionsOf(cls);
+      checkScopesOption((resource ?? template)?.scopes, where);
       if (resource) {
         if (typeof resource.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri))
           throw new Error(`${where} needs a uri with a scheme, e.g. "notes://index"`);

@@ -27,6 +27,8 @@ export interface ToolOptions {
   inputSchema?: SchemaInput;
   outputSchema?: SchemaInput;
   annotations?: ToolAnnotations;
+  /** The OAuth scopes a caller needs (403 insufficient_scope without them); never shown in tools/list. */
+  scopes?: ScopeRequirement;
 }
 
 export type Infer<S> = S extends z.ZodType ? z.output<S> : S extends ZodShape ? z.output<z.ZodObject<S>> : Record<string, unknown>;
@@ -51,12 +53,24 @@ export interface ElicitResult<T = Record<string, unknown>> {
   content?: T;
 }
 
+/**
+ * The scopes an operation needs: a list, or a function of the arguments as sent (and the caller) for scopes that depend
+ * on them; undefined or [] needs none beyond `auth.requiredScopes`.
+ */
+export type ScopeRequirement = readonly string[] | ((args: Record<string, unknown>, auth: AuthInfo) => readonly string[] | undefined);
+
 /** The verified caller. `user.sub` is 'anonymous' when nobody signed in. */
 export interface AuthInfo {
   user: { sub: string; iss?: string; [claim: string]: unknown };
   clientId?: string;
   token?: string;
   anonymous?: boolean;
+  /** The scopes the token grants (`scope` or `scp`); empty when it names none. */
+  scopes?: string[];
+  /** When the token expires, in seconds since the epoch (`exp`). */
+  expiresAt?: number;
+  /** The resource (this server's URL) the token was checked for. */
+  resource?: string;
   [key: string]: unknown;
 }
 

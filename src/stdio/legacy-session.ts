@@ -46,7 +46,7 @@ export class StdioLegacySession {
 
   async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (method !== 'tools/call') return legacyMethod(this.server, method, params, { session: this.session, auth: this.auth, signal });
-    const call = prepareToolCall(this.server, this.session, params);
+    const call = prepareToolCall(this.server, this.session, params, this.auth);
     // The call's own signal: it fires when the client cancels, and once the call is over, so that questions it left
     // waiting (one of a Promise.all that failed) free their places in elicitation.pending.
     const own = new AbortController();

@@ -3,18 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, createFetchHandler, Tool, ToolContext, z } from 'parley-mcp';
+import { createFetchHandler } from 'parley-mcp';
+import { Who } from '../helpers/whoami';
 import { mcpRequest, read } from '../helpers/requests';
-
-@Tool({ name: 'whoami', description: 'Who is calling', inputSchema: z.object({}) })
-class WhoAmI extends ToolContext {
-  execute() {
-    return { sub: this.auth.user.sub };
-  }
-}
-
-@App({ id: 'who', tools: [WhoAmI] })
-class Who {}
 
 const ISSUER = 'https://idp.example';
 let jwks: Server;
@@ -38,8 +29,17 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => jwks.close(resolve)));
 
+// The resource the requests reach (mcpRequest posts to http://127.0.0.1/mcp): the audience checked by default.
+const RESOURCE = 'http://127.0.0.1/mcp';
 const token = (key: CryptoKey | Uint8Array, header: { alg: string; kid?: string }, sub = 'alice') =>
-  new SignJWT({}).setProtectedHeader(header).setSubject(sub).setIssuer(ISSUER).setIssuedAt().setExpirationTime('5m').sign(key);
+  new SignJWT({})
+    .setProtectedHeader(header)
+    .setSubject(sub)
+    .setIssuer(ISSUER)
+    .setAudience(RESOURCE)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(key);
 
 const call = async (handler: ReturnType<typeof createFetchHandler>, bearer: string) =>
   read(await handler(mcpRequest('tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${bearer}` } })));
@@ -51,7 +51,7 @@ describe('auth: { jwksUrl }', () => {
     for (const sub of ['alice', 'bob', 'carol']) {
       const { status, body } = await call(handler, await token(signing, { alg: 'ES256', kid: 'k1' }, sub));
       expect(status).toBe(200);
-      expect(body.result.structuredContent).toEqual({ sub });
+      expect(body.result.structuredContent).toMatchObject({ sub });
     }
     expect(fetches - before).toBe(1);
   });
@@ -67,6 +67,7 @@ describe('auth: { jwksUrl }', () => {
         .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
         .setSubject('alice')
         .setIssuer('https://evil.example')
+        .setAudience(RESOURCE)
         .setExpirationTime('5m')
         .sign(signing),
       'not-a-jwt',
@@ -80,21 +81,37 @@ describe('auth: { jwksUrl }', () => {
     }
   });
 
-  it('refuses every token while the JWKS cannot be fetched (401), and says nothing of the URL to the caller', async () => {
-    const handler = createFetchHandler({
-      info: { name: 'who', version: '1.0.0' },
-      apps: [Who],
-      auth: { jwksUrl: 'http://127.0.0.1:9/jwks.json' },
-    });
-    const response = await handler(
-      mcpRequest(
-        'tools/call',
-        { name: 'whoami', arguments: {} },
-        { headers: { authorization: `Bearer ${await token(signing, { alg: 'ES256', kid: 'k1' })}` } },
-      ),
+  it('answers 503 (not 401) while the JWKS cannot be fetched, logs why, says nothing of the URL, and recovers', async () => {
+    const errors: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (line: string) => errors.push(line) };
+    let serving = false;
+    const down = createServer((_request, response) =>
+      serving
+        ? response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served }))
+        : response.writeHead(502).end(),
     );
-    expect(response.status).toBe(401);
-    expect(await response.text()).not.toContain('127.0.0.1:9');
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const port = (down.address() as AddressInfo).port;
+    try {
+      const handler = createFetchHandler({
+        info: { name: 'who', version: '1.0.0' },
+        apps: [Who],
+        logger,
+        auth: { jwksUrl: `http://127.0.0.1:${port}/jwks.json` },
+      });
+      const bearer = await token(signing, { alg: 'ES256', kid: 'k1' });
+      const response = await handler(
+        mcpRequest('tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${bearer}` } }),
+      );
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBeTruthy();
+      expect(await response.text()).not.toContain(`127.0.0.1:${port}`);
+      expect(errors.join('\n')).toContain('The JWKS');
+      serving = true; // the IdP is back: the next request fetches the keys again
+      expect((await call(handler, bearer)).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => down.close(resolve));
+    }
   });
 
   it('does not fetch the JWKS again for every unknown kid: a caller cannot make the server hammer its IdP', async () => {

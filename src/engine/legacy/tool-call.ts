@@ -5,6 +5,7 @@ import { isObject, META } from '../../protocol';
 import type { RequestTrace } from '../../runtime';
 import { createNotifier, type AuthInfo, type Emit } from '../../server';
 import { callTool, findCall } from '../call-tool';
+import { requireScopes } from '../scope-check';
 import { takesFallback } from '../fallback';
 import { pendingOf } from '../pending';
 import type { ParleyServer } from '../server';
@@ -28,10 +29,17 @@ export interface LegacyToolCall {
 }
 
 /** Finds the tool and checks its arguments, throwing before anything is sent; `run` does the rest. */
-export function prepareToolCall(server: ParleyServer, session: LiveSession, params: Record<string, unknown>): LegacyToolCall {
+export function prepareToolCall(
+  server: ParleyServer,
+  session: LiveSession,
+  params: Record<string, unknown>,
+  auth: AuthInfo,
+): LegacyToolCall {
   const { sessionId, capabilities: declared } = session.record;
   const capabilities = isObject(declared) ? declared : {};
   const call = findCall(server, params);
+  // Before the call's stream opens, so a missing scope is an HTTP 403 the client can step up from (checked again at run).
+  if (call.entry) requireScopes(server, auth, call.entry.options.scopes, call.args, `tool "${call.name}"`);
   return {
     async run({ auth, signal, send, emit, trace }) {
       const asker = new StreamAsker({ sessionId, caller: session.record.caller, capabilities, pending: pendingOf(server), send, signal });

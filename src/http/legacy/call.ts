@@ -19,7 +19,7 @@ export async function callTool(
   keepAlive?: KeepAlive,
 ): Promise<Response> {
   // An unknown tool or bad arguments are refused before any stream opens.
-  const call = prepareToolCall(server, session, message.params ?? {});
+  const call = prepareToolCall(server, session, message.params ?? {}, auth);
   const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
   // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
   const stream = sse ? sessionsOf(server).openStream(session) : undefined;

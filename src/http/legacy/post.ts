@@ -15,6 +15,7 @@ import {
 import {
   ErrorCode,
   HEADER,
+  InsufficientScopeError,
   LimitError,
   McpWireError,
   isLegacyVersion,
@@ -26,6 +27,7 @@ import {
 import { readEnv, traced } from '../../runtime';
 import type { AuthInfo } from '../../server';
 import { resolveCaller } from '../auth';
+import { refuseScope } from '../challenge';
 import { callTool } from './call';
 
 export const SESSION_SECRET_REQUIRED =
@@ -113,8 +115,10 @@ export async function handleLegacyPost(
     const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
     return server.respond.result(message.id, result);
   } catch (error) {
-    // A limit is refused with its status and Retry-After; before 2026-07-28 any other JSON-RPC error travels in a 200.
+    // A limit is refused with its status and Retry-After, a missing scope with its challenge; before 2026-07-28 any
+    // other JSON-RPC error travels in a 200.
     if (error instanceof LimitError) return server.respond.error(id, error);
+    if (error instanceof InsufficientScopeError) return refuseScope(server, request, error);
     if (error instanceof McpWireError) return server.respond.error(id, new McpWireError(error.code, error.message, error.data, 200));
     throw error;
   }

@@ -1,0 +1,33 @@
+// Where an issuer keeps its keys: `jwks_uri` from its OpenID Connect metadata, else from its RFC 8414 metadata.
+import { fetchIdpJson, IdpUnavailableError } from './jwks';
+
+/** The two metadata locations of an issuer, in the order tried: OIDC appends, RFC 8414 inserts after the origin. */
+function metadataUrls(issuer: string): URL[] {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/$/, '');
+  return [
+    new URL(`${url.origin}${path}/.well-known/openid-configuration`),
+    new URL(`${url.origin}/.well-known/oauth-authorization-server${path}`),
+  ];
+}
+
+/**
+ * The issuer's `jwks_uri`, from the first metadata document that names this issuer (RFC 8414 §3.3: a document for
+ * another issuer is refused). Rejects with IdpUnavailableError when neither can be read.
+ */
+export async function discoverJwksUrl(issuer: string): Promise<URL> {
+  const problems: string[] = [];
+  for (const url of metadataUrls(issuer)) {
+    try {
+      const metadata = await fetchIdpJson(url, 'The issuer metadata');
+      if (metadata.issuer !== issuer)
+        throw new IdpUnavailableError(`The metadata at ${url.href} is for issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
+      if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri))
+        throw new IdpUnavailableError(`The metadata at ${url.href} has no jwks_uri`);
+      return new URL(metadata.jwks_uri);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  throw new IdpUnavailableError(problems.join('; '));
+}
