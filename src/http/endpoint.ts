@@ -8,6 +8,7 @@ import {
   isRequest,
   isResponse,
   parseMessage,
+  RefusedMessage,
   type JsonRpcId,
   readBody,
   type BodyReader,
@@ -101,6 +102,6 @@ export async function handlePost(
       },
     );
   } catch (error) {
-    return server.respond.error(id, toWireError(error, server.logger));
+    return server.respond.error(error instanceof RefusedMessage ? error.id : id, toWireError(error, server.logger));
   }
 }
