@@ -1,7 +1,7 @@
 // serveStdio: the server over newline-delimited JSON-RPC on stdin/stdout, with nothing but MCP on stdout.
 import type { Readable, Writable } from 'node:stream';
 import { ANONYMOUS, type AuthInfo } from '../server';
-import { ErrorCode } from '../protocol';
+import { ErrorCode, parseJson } from '../protocol';
 import type { EnvSource } from '../runtime';
 import { buildServer, type ServerInput } from '../app';
 import { nodeAead } from './node-aead';
@@ -28,9 +28,10 @@ export interface StdioOptions {
   observe?: (direction: 'in' | 'out', message: unknown) => void;
 }
 
+// parseJson: what an observer walks is held to the depth the connection takes (MAX_JSON_DEPTH); deeper stays text.
 const parsedOrText = (text: string): unknown => {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return text;
   }

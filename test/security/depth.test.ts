@@ -3,9 +3,12 @@
 // under the request's id (-32600 for an answer), never a 5xx, never a stack trace at ERROR, and the same server then
 // serves a valid call.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, createDirect, McpWireError } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
+import { serveStdio } from 'parley-mcp/stdio';
+import { ExchangeLog } from '../../src/adapters/exchange-log';
 import { canonicalJson } from '../../src/elicitation/request-state';
 import { LEGACY } from '../helpers/legacy';
 import { meta, read } from '../helpers/requests';
@@ -322,5 +325,55 @@ describe('in-process (connect, createDirect)', () => {
     for (const value of [nested(100_000, 'arrays'), nested(129, 'objects'), circular])
       expect(() => canonicalJson(value)).toThrow(expect.objectContaining({ code: -32602 }));
     expect(canonicalJson(nested(128, 'arrays'))).toBe(arrays(128).replace('[]', '[1]'));
+  });
+});
+
+describe("the access log and parley dev's stdio log", () => {
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => void rejections.push(reason);
+  beforeAll(() => void process.on('unhandledRejection', onRejection));
+  afterAll(() => void process.off('unhandledRejection', onRejection));
+
+  it('read a deep id or requestId as no message: no 5xx, no unhandled rejection, a line for each request', async () => {
+    const lines: string[] = [];
+    const logger = { debug() {}, warn() {}, error: (line: string) => void lines.push(line), info: (line: string) => void lines.push(line) };
+    const server = await serve({ ...config, logger }, { port: 0, accessLog: true });
+    try {
+      const post = (text: string) =>
+        fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: text });
+      const bodies = [
+        withBomb({ jsonrpc: '2.0', id: BOMB, method: 'tools/list' }, arrays(100_000)),
+        withBomb({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: BOMB } }, arrays(100_000)),
+        withBomb({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: BOMB } }, objects(100_000)),
+      ];
+      for (const body of bodies) expect((await post(body)).status).toBeLessThan(500);
+      await vi.waitFor(() => expect(lines.filter((l) => l.includes('POST /mcp'))).toHaveLength(3));
+      expect(lines.filter((l) => l.includes('ERROR'))).toEqual([]);
+      expect(rejections).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stdio: the observer of each message (parley dev) gets the deep line as text, and the server answers', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let out = '';
+    output.on('data', (c: Buffer) => (out += c.toString()));
+    const log = new ExchangeLog(() => {});
+    const stdio = await serveStdio(config, {
+      input,
+      output,
+      exitOnClose: false,
+      observe: (direction, message) => (direction === 'in' ? log.inbound(message) : log.outbound(message)),
+    });
+    input.write(`${withBomb({ jsonrpc: '2.0', id: BOMB, method: 'tools/list' }, arrays(100_000))}\n`);
+    input.write(`${withBomb({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: BOMB } }, arrays(100_000))}\n`);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/list', params: { _meta: meta() } })}\n`);
+    await vi.waitFor(() => expect(out).toContain('"id":"after"'));
+    expect(JSON.parse(out.split('\n')[0]!)).toMatchObject({ id: null, error: { code: -32600 } });
+    input.end();
+    await stdio.closed;
+    expect(rejections).toEqual([]);
   });
 });
