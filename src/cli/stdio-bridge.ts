@@ -1,14 +1,15 @@
 // parley dev --stdio: the client's stdin/stdout stay with this process while the server's child comes and goes.
 import type { ChildProcess } from 'node:child_process';
-import { ErrorCode, McpWireError, errorResponse, type JsonRpcId } from '../protocol';
+import { ErrorCode, McpWireError, errorResponse, parseJson, type JsonRpcId } from '../protocol';
 import { readLines } from '../stdio';
 
 const REPLAY_ID = 'parley-dev-replay';
 const MAX_LINE = 4 * 1024 * 1024;
 
+// parseJson: a line nested past MAX_JSON_DEPTH is no message here (the server refuses it), so its id is never walked.
 const parse = (line: string): Record<string, any> | undefined => {
   try {
-    const value = JSON.parse(line);
+    const value = parseJson(line);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;

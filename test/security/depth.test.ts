@@ -9,6 +9,7 @@ import { connect, createDirect, McpWireError } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
 import { serveStdio } from 'parley-mcp/stdio';
 import { ExchangeLog } from '../../src/adapters/exchange-log';
+import { StdioBridge } from '../../src/cli/stdio-bridge';
 import { canonicalJson } from '../../src/elicitation/request-state';
 import { LEGACY } from '../helpers/legacy';
 import { meta, read } from '../helpers/requests';
@@ -375,5 +376,27 @@ describe("the access log and parley dev's stdio log", () => {
     input.end();
     await stdio.closed;
     expect(rejections).toEqual([]);
+  });
+});
+
+describe('parley dev --stdio: the bridge between the client and the server it restarts', () => {
+  it('carries a line with a deep id to the server, which refuses it, and carries the next request', async () => {
+    const input = new PassThrough();
+    const lines: string[] = [];
+    const bridge = new StdioBridge(
+      (line) => void lines.push(line),
+      () => {},
+    );
+    bridge.listen(input);
+    const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/security/stdio-log-fixture.ts']);
+    try {
+      bridge.attach(child);
+      input.write(`${withBomb({ jsonrpc: '2.0', id: BOMB, method: 'tools/list' }, arrays(100_000))}\n`);
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/list', params: { _meta: meta() } })}\n`);
+      await vi.waitFor(() => expect(lines.some((l) => l.includes('"id":"after"'))).toBe(true), { timeout: 15_000 });
+      expect(JSON.parse(lines[0]!)).toMatchObject({ id: null, error: { code: -32600 } });
+    } finally {
+      child.kill();
+    }
   });
 });
