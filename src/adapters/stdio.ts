@@ -11,6 +11,11 @@ import { StdioConnection, readLines, guardOutput } from '../stdio';
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const CLOSE_GRACE_MS = 2_000;
 const TOO_LARGE = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: message too large' } };
+const NOT_UTF8 = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: ErrorCode.ParseError, message: 'Parse error: the message is not valid UTF-8' },
+};
 
 export interface StdioOptions {
   /** Default process.stdin. */
@@ -77,6 +82,7 @@ export async function serveStdio(input: ServerInput, options: StdioOptions = {})
       connection.receive(text);
     },
     oversize: () => void sink.write(JSON.stringify(TOO_LARGE)),
+    notUtf8: () => void sink.write(JSON.stringify(NOT_UTF8)),
     end: () => void close(),
   });
   // A client that went away leaves a broken pipe: stop as if stdin had closed.

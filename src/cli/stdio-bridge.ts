@@ -32,6 +32,7 @@ export class StdioBridge {
     readLines(input as never, MAX_LINE, {
       line: (text) => this.fromClient(text),
       oversize: () => this.fail(null, ErrorCode.ParseError, 'Parse error: message too large'),
+      notUtf8: () => this.fail(null, ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8'),
       end: () => this.onClientGone(),
     });
   }
@@ -43,7 +44,7 @@ export class StdioBridge {
       child.stdin!.write(`${JSON.stringify({ ...this.initialize, id: REPLAY_ID })}\n`);
       child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     }
-    readLines(child.stdout!, MAX_LINE, { line: (text) => this.fromServer(text), oversize: () => {}, end: () => {} });
+    readLines(child.stdout!, MAX_LINE, { line: (text) => this.fromServer(text), oversize: () => {}, notUtf8: () => {}, end: () => {} });
     child.stdin!.on('error', () => {});
     child.once('exit', () => {
       if (this.child === child) this.child = undefined;

@@ -5,7 +5,7 @@ export { checkMessage, errorResponse, isNotification, isObject, isRequest, isRes
 export { HEADER, META } from './meta';
 export { MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
-export { readBody } from './body';
+export { decodeUtf8, readBody } from './body';
 export type { BodyReader } from './body';
 export {
   ElicitationDisabledError,
