@@ -6,6 +6,7 @@ import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
+import type { ListenTable } from './listen-table';
 
 /** Verifies a bearer JWT and resolves with its claims; rejects when it does not verify. */
 export type BearerVerifier = (token: string) => Promise<JWTPayload>;
@@ -49,6 +50,8 @@ export interface ParleyServer {
   templateList: Record<string, unknown>[];
   /** Announces list changes and resource updates to open listen streams. */
   changes: ChangeHub;
+  /** The listen streams open on this server, within http.listen's caps. */
+  listens: ListenTable;
   logger: Logger;
   /** Builds this server's HTTP answers, the platform's way. */
   respond: Responder;

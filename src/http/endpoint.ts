@@ -17,7 +17,7 @@ import {
   toWireError,
   isLegacyMessage,
 } from '../protocol';
-import { isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
+import { callerKey, isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
@@ -84,7 +84,7 @@ export async function handlePost(
     if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     const caller = await resolveCaller(request, server, given);
     if (caller instanceof Response) return caller;
-    if (listen) return listenResponse(server, message.id, params, request.signal);
+    if (listen) return listenResponse(server, message.id, params, callerKey(caller), request.signal);
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
