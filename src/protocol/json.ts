@@ -11,6 +11,14 @@ export const MAX_JSON_DEPTH = 128;
 export const tooDeep = (): McpWireError =>
   new McpWireError(ErrorCode.InvalidParams, `Invalid params: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
 
+/** True when `[` and `{` occur more than `max` times in the text, strings included: by indexOf, far cheaper than a scan. */
+function opensMoreThan(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > max) return true;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > max) return true;
+  return false;
+}
+
 /** True when the text's arrays and objects nest deeper than `max`: one pass, its strings skipped by indexOf. */
 function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
@@ -44,8 +52,8 @@ const dropProto = (key: string, value: unknown): unknown => (key === '__proto__'
  * @example parseJson('{"__proto__":{"admin":true},"a":1}') // { a: 1 }
  */
 export function parseJson(text: string): unknown {
-  // Fast path: each level takes two characters, so shorter text cannot nest past the limit and is not scanned.
-  if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
+  // Fast path: text with no more than MAX_JSON_DEPTH opening brackets cannot nest past it, so it is not scanned.
+  if (opensMoreThan(text, MAX_JSON_DEPTH) && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
   return MAY_SPELL_PROTO.test(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
 
