@@ -27,11 +27,6 @@ export class ListenTable {
     private readonly logger: Logger,
   ) {}
 
-  /** How many streams are open, and how many of them are the caller's. */
-  count(caller?: string): number {
-    return caller === undefined ? this.open.size : (this.byCaller.get(caller)?.size ?? 0);
-  }
-
   /** Counts a stream in for the caller, or throws a LimitError: 429 past the caller's cap, 503 past the process's. */
   admit(caller: string, now = Date.now()): Listener {
     const { maxPerCaller, maxTotal } = this.limits;
