@@ -1,6 +1,7 @@
 // One line per request, the same in `parley dev` and in serve()'s access log: method, tool, result type, round, status, time.
 // `tools/call close_ticket → input_required (asks elicitation-1) (round 1, HTTP 200, 5 ms)`
 import type { HandlerOptions } from '../app';
+import { parseJson } from '../protocol';
 
 /** Writes a line; `fields` (the request's id, method, status and time) are for a log that keeps fields apart. */
 export type Print = (line: string, fields?: Record<string, unknown>) => void;
@@ -15,9 +16,10 @@ export function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// parseJson: a body nested past MAX_JSON_DEPTH is no message to the log, so no id or field of it is walked.
 const tryJson = (text: string | undefined): unknown => {
   try {
-    return text === undefined ? undefined : JSON.parse(text);
+    return text === undefined ? undefined : parseJson(text);
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { HandlerOptions } from '../app';
+import { decodeUtf8 } from '../protocol';
 import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
 import { answerFailure, writeResponse } from './node-response';
 import { queueAnswer } from './node-turn';
@@ -82,7 +83,8 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
 
 /**
  * Reads a POST body straight from Node's IncomingMessage, far cheaper than a Fetch Request and web streams.
- * Resolves it as UTF-8 text (a leading BOM dropped, as `Request.text()` does), or undefined once it passes `limit` bytes.
+ * Resolves it as UTF-8 text (a leading BOM dropped, as `Request.text()` does), or undefined once it passes `limit` bytes;
+ * rejects with decodeUtf8's TypeError when it is not UTF-8.
  */
 function readIncoming(incoming: Readable, limit: number): Promise<string | undefined> {
   if (incoming.readableEnded) return Promise.resolve('');
@@ -102,8 +104,11 @@ function readIncoming(incoming: Readable, limit: number): Promise<string | undef
     };
     const onEnd = () => {
       done();
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      try {
+        resolve(decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error); // not UTF-8: the handler answers -32700
+      }
     };
     const onError = (error: Error) => {
       done();

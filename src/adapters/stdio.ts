@@ -1,7 +1,7 @@
 // serveStdio: the server over newline-delimited JSON-RPC on stdin/stdout, with nothing but MCP on stdout.
 import type { Readable, Writable } from 'node:stream';
 import { ANONYMOUS, type AuthInfo } from '../server';
-import { ErrorCode } from '../protocol';
+import { ErrorCode, parseJson } from '../protocol';
 import type { EnvSource } from '../runtime';
 import { buildServer, type ServerInput } from '../app';
 import { nodeAead } from './node-aead';
@@ -11,6 +11,11 @@ import { StdioConnection, readLines, guardOutput } from '../stdio';
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const CLOSE_GRACE_MS = 2_000;
 const TOO_LARGE = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: message too large' } };
+const NOT_UTF8 = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: ErrorCode.ParseError, message: 'Parse error: the message is not valid UTF-8' },
+};
 
 export interface StdioOptions {
   /** Default process.stdin. */
@@ -28,9 +33,10 @@ export interface StdioOptions {
   observe?: (direction: 'in' | 'out', message: unknown) => void;
 }
 
+// parseJson: what an observer walks is held to the depth the connection takes (MAX_JSON_DEPTH); deeper stays text.
 const parsedOrText = (text: string): unknown => {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return text;
   }
@@ -76,6 +82,7 @@ export async function serveStdio(input: ServerInput, options: StdioOptions = {})
       connection.receive(text);
     },
     oversize: () => void sink.write(JSON.stringify(TOO_LARGE)),
+    notUtf8: () => void sink.write(JSON.stringify(NOT_UTF8)),
     end: () => void close(),
   });
   // A client that went away leaves a broken pipe: stop as if stdin had closed.

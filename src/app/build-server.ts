@@ -4,7 +4,7 @@
 import { createBearerVerifier } from './bearer';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
-import { createSettler, type ParleyServer, type Platform } from '../engine';
+import { createSettler, ListenTable, type ParleyServer, type Platform } from '../engine';
 import {
   createLogger,
   createRedactor,
@@ -81,6 +81,7 @@ export async function buildServer(
     resourceList: [...resources.fixed.values()].map((r) => r.wire),
     templateList: resources.templates.map((t) => t.wire),
     changes,
+    listens: new ListenTable(config.http.listen, logger),
     logger,
     respond: new Responder(platform.respond, platform.stream),
     settle: createSettler(platform.turnEnd ?? defaultTurnEnd),

@@ -29,7 +29,8 @@ export interface HandlerOptions {
   ctx?: KeepAlive;
   /**
    * Reads the request body when the host can do it faster than `request.text()` (parley-mcp/node reads the socket);
-   * resolves undefined once the body passes `limit` bytes.
+   * resolves undefined once the body passes `limit` bytes, and rejects with a TypeError (a fatal TextDecoder's) when it
+   * is not UTF-8.
    */
   readBody?: (limit: number) => Promise<string | undefined>;
   /**

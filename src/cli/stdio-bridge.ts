@@ -1,14 +1,15 @@
 // parley dev --stdio: the client's stdin/stdout stay with this process while the server's child comes and goes.
 import type { ChildProcess } from 'node:child_process';
-import { ErrorCode, McpWireError, errorResponse, type JsonRpcId } from '../protocol';
+import { ErrorCode, McpWireError, errorResponse, parseJson, type JsonRpcId } from '../protocol';
 import { readLines } from '../stdio';
 
 const REPLAY_ID = 'parley-dev-replay';
 const MAX_LINE = 4 * 1024 * 1024;
 
+// parseJson: a line nested past MAX_JSON_DEPTH is no message here (the server refuses it), so its id is never walked.
 const parse = (line: string): Record<string, any> | undefined => {
   try {
-    const value = JSON.parse(line);
+    const value = parseJson(line);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
@@ -31,6 +32,7 @@ export class StdioBridge {
     readLines(input as never, MAX_LINE, {
       line: (text) => this.fromClient(text),
       oversize: () => this.fail(null, ErrorCode.ParseError, 'Parse error: message too large'),
+      notUtf8: () => this.fail(null, ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8'),
       end: () => this.onClientGone(),
     });
   }
@@ -42,7 +44,7 @@ export class StdioBridge {
       child.stdin!.write(`${JSON.stringify({ ...this.initialize, id: REPLAY_ID })}\n`);
       child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     }
-    readLines(child.stdout!, MAX_LINE, { line: (text) => this.fromServer(text), oversize: () => {}, end: () => {} });
+    readLines(child.stdout!, MAX_LINE, { line: (text) => this.fromServer(text), oversize: () => {}, notUtf8: () => {}, end: () => {} });
     child.stdin!.on('error', () => {});
     child.once('exit', () => {
       if (this.child === child) this.child = undefined;

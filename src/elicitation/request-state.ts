@@ -6,7 +6,7 @@
 // The binding (caller, method, name, argument digest, expiry) is inside the payload in both forms, so one check reads
 // it after the seal or signature holds and the log can say which part did not match. Nothing is read before that.
 import { fromBase64Url, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
-import { parseJson } from '../protocol';
+import { MAX_JSON_DEPTH, parseJson, tooDeep } from '../protocol';
 import type { StateKeys } from './state-keys';
 import type { RawAnswer } from './types';
 
@@ -146,17 +146,21 @@ export async function digestArguments(args: unknown): Promise<string> {
   return json.length <= INLINE_ARGUMENTS ? `json:${json}` : toBase64Url(await sha256(json));
 }
 
-export function canonicalJson(value: unknown): string {
+/** JSON with keys sorted at every level; arrays and objects nested deeper than MAX_JSON_DEPTH throw `tooDeep()`. */
+export const canonicalJson = (value: unknown): string => canonical(value, 1);
+
+function canonical(value: unknown, depth: number): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (depth > MAX_JSON_DEPTH) throw tooDeep();
   let out: string;
   if (Array.isArray(value)) {
     out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonical(value[i], depth + 1);
     return `${out}]`;
   }
   const keys = Object.keys(value).sort();
   out = '{';
   for (let i = 0; i < keys.length; i++)
-    out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson((value as Record<string, unknown>)[keys[i]!])}`;
+    out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonical((value as Record<string, unknown>)[keys[i]!], depth + 1)}`;
   return `${out}}`;
 }

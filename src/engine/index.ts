@@ -13,6 +13,7 @@ export type { LiveSession } from './legacy/sessions';
 export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';
 export type { CloseOptions } from './legacy/shutdown';
 export { openSubscription } from './listen';
+export { ListenTable } from './listen-table';
 export { handleRequest, isKnownMethod } from './methods';
 export { pendingOf } from './pending';
 export type { Delivery } from './pending';

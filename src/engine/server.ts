@@ -5,6 +5,7 @@ import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
+import type { ListenTable } from './listen-table';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
@@ -51,6 +52,8 @@ export interface ParleyServer {
   templateList: Record<string, unknown>[];
   /** Announces list changes and resource updates to open listen streams. */
   changes: ChangeHub;
+  /** The listen streams open on this server, within http.listen's caps. */
+  listens: ListenTable;
   logger: Logger;
   /** Builds this server's HTTP answers, the platform's way. */
   respond: Responder;

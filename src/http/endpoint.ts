@@ -8,6 +8,7 @@ import {
   isRequest,
   isResponse,
   parseMessage,
+  RefusedMessage,
   type JsonRpcId,
   readBody,
   type BodyReader,
@@ -17,7 +18,7 @@ import {
   isLegacyMessage,
   InsufficientScopeError,
 } from '../protocol';
-import { isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
+import { callerKey, isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
@@ -86,7 +87,7 @@ export async function handlePost(
     if (!isRequest(message)) return server.respond.accepted();
     const listen = message.method === 'subscriptions/listen';
     if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
-    if (listen) return listenResponse(server, message.id, params, request.signal);
+    if (listen) return listenResponse(server, message.id, params, callerKey(caller), request.signal);
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
@@ -105,6 +106,6 @@ export async function handlePost(
     );
   } catch (error) {
     if (error instanceof InsufficientScopeError) return refuseScope(server, request, error);
-    return server.respond.error(id, toWireError(error, server.logger));
+    return server.respond.error(error instanceof RefusedMessage ? error.id : id, toWireError(error, server.logger));
   }
 }

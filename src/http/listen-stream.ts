@@ -1,21 +1,51 @@
-// subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it.
-import type { JsonRpcId } from '../protocol';
+// subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it,
+// or until it has sent no notification for http.listen.idleTtlMs; the caller's and the process's caps come first.
+import { META, type JsonRpcId } from '../protocol';
 import { KEEPALIVE, KEEPALIVE_MS, type ParleyServer, openSubscription } from '../engine';
 import { sseEvent } from './sse';
 
-/** Throws (before any byte is sent) when the params are bad, so the client gets a plain JSON-RPC error. */
-export function listenResponse(server: ParleyServer, id: JsonRpcId, params: Record<string, unknown>, signal: AbortSignal): Response {
+/**
+ * Throws (before any byte is sent) when the params are bad or a cap is reached (a LimitError: 429 or 503 with
+ * Retry-After), so the client gets a plain JSON-RPC error.
+ */
+export function listenResponse(
+  server: ParleyServer,
+  id: JsonRpcId,
+  params: Record<string, unknown>,
+  caller: string,
+  signal: AbortSignal,
+): Response {
+  const listener = server.listens.admit(caller);
   let open = true;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let unsubscribe: (() => void) | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
   const stop = () => {
     open = false;
     clearInterval(timer);
-    unsubscribe();
+    unsubscribe?.();
+    server.listens.close(listener);
   };
   // start() runs inside the constructor, so the controller exists before the acknowledgement is sent.
   const response = server.respond.stream({ start: (c) => void (controller = c), cancel: () => stop() });
-  const unsubscribe = openSubscription(server, id, params, (message) => open && controller.enqueue(sseEvent(message)));
-  const timer = setInterval(() => open && controller.enqueue(KEEPALIVE), KEEPALIVE_MS);
+  try {
+    unsubscribe = openSubscription(server, id, params, (message) => {
+      if (!open) return;
+      server.listens.sent(listener);
+      controller.enqueue(sseEvent(message));
+    });
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  timer = setInterval(() => {
+    if (!open) return;
+    if (!server.listens.isIdle(listener)) return void controller.enqueue(KEEPALIVE);
+    // Idle: a graceful end, with the closing result, so the client knows to listen again if it still wants to.
+    stop();
+    controller.enqueue(sseEvent({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META.subscriptionId]: id } } }));
+    controller.close();
+  }, KEEPALIVE_MS);
   signal.addEventListener(
     'abort',
     () => {

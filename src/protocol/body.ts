@@ -1,11 +1,31 @@
-// Reading a request body once, with a size limit enforced while it streams in.
-import type { McpWireError } from './errors';
+// Reading a request body once, with a size limit enforced while it streams in, as strict UTF-8.
+import { ErrorCode, McpWireError } from './errors';
 import { tooLarge } from './respond';
 
-/** A host's own way to read the body; undefined once it passes `limit` bytes. */
+/** Fatal: bytes that are not UTF-8 throw a TypeError instead of becoming U+FFFD. Drops a leading BOM, as text() does. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body's bytes as text, refusing any that are not UTF-8 (JSON must be, RFC 8259 §8.1): a replaced character would
+ * change what the client sent. Throws a TypeError on such bytes, which readBody answers with -32700.
+ */
+export const decodeUtf8 = (bytes: Uint8Array | ArrayBuffer): string => UTF8.decode(bytes);
+
+/** A host's own way to read the body, decoded with `decodeUtf8`; undefined once it passes `limit` bytes. */
 export type BodyReader = (limit: number) => Promise<string | undefined>;
 
+/** The body as text: -32700 when it is not UTF-8, 413 past `limit` bytes. */
 export async function readBody(request: Request, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
+  try {
+    return await readText(request, limit, hostRead);
+  } catch (error) {
+    // What decodeUtf8 throws; a body that fails to arrive rejects with another error.
+    if (error instanceof TypeError) return new McpWireError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8');
+    throw error;
+  }
+}
+
+async function readText(request: Request, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return tooLarge(limit);
   // Fast path: the host reads its own socket, with no Fetch Request or web stream built for it.
@@ -13,8 +33,8 @@ export async function readBody(request: Request, limit: number, hostRead?: BodyR
   if (!request.body) return '';
   // Fast path: a declared length within the limit lets the runtime read it whole.
   if (declared !== null) {
-    const text = await request.text();
-    return text.length > limit ? tooLarge(limit) : text;
+    const bytes = await request.arrayBuffer();
+    return bytes.byteLength > limit ? tooLarge(limit) : decodeUtf8(bytes);
   }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -35,5 +55,5 @@ export async function readBody(request: Request, limit: number, hostRead?: BodyR
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return decodeUtf8(bytes);
 }

@@ -1,11 +1,11 @@
 // The protocol subsystem's door: revisions, JSON-RPC parsing, wire errors and reserved names.
 export { ErrorCode, InsufficientScopeError, LimitError, McpWireError, headerMismatch, invalidParams, methodNotFound } from './errors';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
-export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
+export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage, RefusedMessage } from './jsonrpc';
 export { HEADER, META } from './meta';
-export { ownValue, parseJson, withoutProtoKeys } from './json';
+export { MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
-export { readBody } from './body';
+export { decodeUtf8, readBody } from './body';
 export type { BodyReader } from './body';
 export {
   ElicitationDisabledError,

@@ -1,4 +1,44 @@
-// JSON from outside, read so that no name it carries can reach an object's prototype.
+// JSON from outside, read so that no name it carries can reach an object's prototype and no nesting can exhaust the stack.
+import { ErrorCode, McpWireError } from './errors';
+
+/**
+ * How deep arrays and objects may nest in JSON from outside (a message, an answer, in-process arguments): deeper is
+ * refused before anything walks it, so no recursive walk (a digest, sealing, validation) can run out of stack.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** The refusal of a value nested deeper than MAX_JSON_DEPTH: -32602, a value the server cannot take. */
+export const tooDeep = (): McpWireError =>
+  new McpWireError(ErrorCode.InvalidParams, `Invalid params: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+
+/** True when `[` and `{` occur more than `max` times in the text, strings included: by indexOf, far cheaper than a scan. */
+function opensMoreThan(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > max) return true;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > max) return true;
+  return false;
+}
+
+/** True when the text's arrays and objects nest deeper than `max`: one pass, its strings skipped by indexOf. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: the next one not escaped by an odd run of backslashes (an unclosed string ends the text).
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return false;
+        let b = i - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((i - b) % 2 === 1) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
 
 // Fast path: text with no `__proto__` and no \u escape cannot spell that key, so it is parsed without a reviver.
 const MAY_SPELL_PROTO = /__proto__|\\u/;
@@ -7,10 +47,13 @@ const dropProto = (key: string, value: unknown): unknown => (key === '__proto__'
 
 /**
  * JSON.parse without `__proto__` keys at any depth: an own `__proto__` key is harmless until someone copies it with
- * `target[key] = value` or Object.assign, which sets the target's prototype instead. Throws what JSON.parse throws.
+ * `target[key] = value` or Object.assign, which sets the target's prototype instead. Text nested deeper than
+ * MAX_JSON_DEPTH throws `tooDeep()` (a McpWireError); anything else throws what JSON.parse throws.
  * @example parseJson('{"__proto__":{"admin":true},"a":1}') // { a: 1 }
  */
 export function parseJson(text: string): unknown {
+  // Fast path: text with no more than MAX_JSON_DEPTH opening brackets cannot nest past it, so it is not scanned.
+  if (opensMoreThan(text, MAX_JSON_DEPTH) && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
   return MAY_SPELL_PROTO.test(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
 
@@ -25,14 +68,18 @@ const isPlain = (value: object): boolean => {
 /**
  * The value without own `__proto__` keys in its plain objects and arrays, at any depth: what parseJson does for text,
  * for values handed over in-process. Copies only what it changes; class instances (a Date, a Map) are left as they are.
+ * Arrays and objects nested deeper than MAX_JSON_DEPTH (or a cycle through them) throw `tooDeep()`, as parseJson does.
  */
-export function withoutProtoKeys<T>(value: T): T {
+export const withoutProtoKeys = <T>(value: T): T => clean(value, 1);
+
+function clean<T>(value: T, depth: number): T {
   if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_JSON_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item, i) => {
-      const clean = withoutProtoKeys(item);
-      if (clean !== item) (copy ??= [...value])[i] = clean;
+      const kept = clean(item, depth + 1);
+      if (kept !== item) (copy ??= [...value])[i] = kept;
     });
     return (copy ?? value) as T;
   }
@@ -45,8 +92,8 @@ export function withoutProtoKeys<T>(value: T): T {
   }
   for (const key of Object.keys(copy ?? record)) {
     const item = record[key];
-    const clean = withoutProtoKeys(item);
-    if (clean !== item) (copy ??= { ...record })[key] = clean;
+    const kept = clean(item, depth + 1);
+    if (kept !== item) (copy ??= { ...record })[key] = kept;
   }
   return (copy ?? value) as T;
 }

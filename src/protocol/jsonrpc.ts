@@ -1,6 +1,6 @@
 // JSON-RPC 2.0 message shapes and the one parser every transport uses.
 import { ErrorCode, McpWireError } from './errors';
-import { parseJson } from './json';
+import { MAX_JSON_DEPTH, parseJson } from './json';
 
 export type JsonRpcId = string | number;
 export interface JsonRpcRequest {
@@ -25,15 +25,51 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Parses one JSON-RPC message from text; throws McpWireError (-32700, -32600) on anything else. */
+/** A message refused whole before it is read, with the id it carried when that could be read (null otherwise). */
+export class RefusedMessage extends McpWireError {
+  constructor(
+    readonly id: JsonRpcId | null,
+    code: number,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
+const PARSE_ERROR = 'Parse error: the body is not valid JSON';
+
+/**
+ * Parses one JSON-RPC message from text; throws McpWireError (-32700, -32600) on anything else, and RefusedMessage
+ * for one nested deeper than MAX_JSON_DEPTH: -32602 under the id of a request (its params are what nests),
+ * -32600 for a response.
+ */
 export function parseMessage(text: string): JsonRpcMessage {
   let value: unknown;
   try {
     value = parseJson(text);
-  } catch {
-    throw new McpWireError(ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  } catch (error) {
+    if (error instanceof McpWireError) throw tooDeepMessage(text);
+    throw new McpWireError(ErrorCode.ParseError, PARSE_ERROR);
   }
   return checkMessage(value);
+}
+
+/** V8's JSON.parse nests without recursion, so the text is parsed once more, without reviver, for its id alone. */
+function tooDeepMessage(text: string): RefusedMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new McpWireError(ErrorCode.ParseError, PARSE_ERROR);
+    value = undefined; // an engine that parses nesting by recursion: no id to read
+  }
+  const depth = `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+  if (value === undefined) return new RefusedMessage(null, ErrorCode.InvalidRequest, `Invalid request: the message ${depth}`);
+  const message = checkMessage(value);
+  const id = isRequest(message) || isResponse(message) ? message.id : null;
+  return isResponse(message)
+    ? new RefusedMessage(id, ErrorCode.InvalidRequest, `Invalid request: the message ${depth}`)
+    : new RefusedMessage(id, ErrorCode.InvalidParams, `Invalid params: the message ${depth}`);
 }
 
 export function checkMessage(value: unknown): JsonRpcMessage {

@@ -35,7 +35,8 @@ async function readJson(request: Request): Promise<Record<string, unknown> | Res
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
     return problem(415, 'unsupported_media_type', 'Send JSON (content-type: application/json)');
   const body = await readBody(request, MAX_ANSWER_BYTES);
-  if (body instanceof McpWireError) return problem(413, 'too_large', body.message);
+  if (body instanceof McpWireError)
+    return body.status === 413 ? problem(413, 'too_large', body.message) : problem(400, 'invalid_json', body.message);
   try {
     const value: unknown = parseJson(body);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;

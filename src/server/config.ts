@@ -91,6 +91,21 @@ const httpSchema = z.strictObject({
       maxStreams: z.number().int().positive().default(16),
     })
     .prefault({}),
+  /** Bounds on 2026-07-28 subscriptions/listen streams, per process (docs/configuration.md: "http.listen"). */
+  listen: z
+    .strictObject({
+      /** Listen streams this process holds open at once; past it, 503. */
+      maxTotal: z.number().int().positive().default(1000),
+      /** Listen streams one caller holds open at once (all anonymous callers are one caller); past it, 429. */
+      maxPerCaller: z.number().int().positive().default(100),
+      /** A listen stream that has sent no notification for this long ends, with its closing result. */
+      idleTtlMs: z
+        .number()
+        .int()
+        .positive()
+        .default(30 * 60_000),
+    })
+    .prefault({}),
 });
 
 export const configSchema = z.strictObject({

@@ -11,6 +11,7 @@ import {
   isResponse,
   methodNotFound,
   parseMessage,
+  RefusedMessage,
   type JsonRpcId,
   type JsonRpcRequest,
 } from '../protocol';
@@ -39,7 +40,7 @@ export class StdioConnection {
     try {
       message = parseMessage(line);
     } catch (error) {
-      void this.send(errorResponse(null, error as McpWireError));
+      void this.send(errorResponse(error instanceof RefusedMessage ? error.id : null, error as McpWireError));
       return;
     }
     if (isResponse(message)) {
