@@ -12,7 +12,7 @@ export interface StoreDrivers {
       extra: { onError?: (error: Error) => void },
     ): Promise<StoreBackend>;
   }>;
-  sqlite(): Promise<{ createSqliteStore(options: SqliteOptions): Promise<StoreBackend> }>;
+  sqlite(): Promise<{ createSqliteStore(options: SqliteOptions, extra?: { busyTimeoutMs?: number }): Promise<StoreBackend> }>;
   redisHttp(): Promise<RedisHttpDriver>;
   /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */
   questionsHome(): Promise<{ defaultQuestionFile(home: string | undefined, encrypted: boolean): { path: string } | { refused: string } }>;

@@ -2,6 +2,7 @@
 // its sqlite, Redis from the environment, memory. A new backend adds a provider case or a row here.
 import { readEnv, type EnvSource } from '../runtime';
 import {
+  boundedStore,
   type StoreSource,
   memoryStore,
   redisOptionsSchema,
@@ -24,7 +25,17 @@ export interface StoreChoice {
   notOnEdge?: string;
   /** Why it can never keep elicitations; undefined when it can. */
   refused?: string;
-  open(onError: (error: Error) => void): Promise<StoreBackend>;
+  /** Opens the backend; `timeoutMs` (elicitation.storeTimeoutMs) is for a driver that must bound its own waits (SQLite's). */
+  open(onError: (error: Error) => void, timeoutMs?: number): Promise<StoreBackend>;
+}
+
+/**
+ * Opens the chosen store with every operation bounded by `timeoutMs`: a store shared with other processes can keep a
+ * request waiting (a Redis that hangs, a file another process locks); memory never does.
+ */
+export async function openBounded(choice: StoreChoice, onError: (error: Error) => void, timeoutMs: number): Promise<StoreBackend> {
+  const backend = await choice.open(onError, timeoutMs);
+  return backend.distributed ? boundedStore(backend, { timeoutMs, onError }) : backend;
 }
 
 export const DEFAULT_KEY_PREFIX = 'mcp:';
@@ -72,7 +83,7 @@ export function sqliteChoice(options: SqliteOptions): StoreChoice {
     keyPrefix: DEFAULT_KEY_PREFIX,
     distributed: true, // processes that open the same file share it
     notOnEdge: SQLITE_NOT_ON_EDGE,
-    open: async () => (await drivers.sqlite()).createSqliteStore(options),
+    open: async (_, timeoutMs) => (await drivers.sqlite()).createSqliteStore(options, { busyTimeoutMs: timeoutMs }),
   };
 }
 

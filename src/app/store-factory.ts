@@ -2,7 +2,7 @@
 import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import { ElicitationNotSupportedError } from '../protocol';
-import { chooseElicitationStore } from './store-choice';
+import { chooseElicitationStore, openBounded } from './store-choice';
 import type { ElicitationStore } from '../stores';
 
 export const EDGE_NEEDS_DISTRIBUTED = 'Elicitation requires distributed storage when running on Edge runtime';
@@ -34,7 +34,8 @@ export async function createElicitationStore(
       return undefined;
     }
   }
-  const backend = await choice.open(onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`)));
+  const onError = onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`));
+  const backend = await openBounded(choice, onError, config.elicitation.storeTimeoutMs);
   const secret = encryptionSecret(env);
   const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
   logger.info(`Created elicitation store ${formatRecord({ ...info })}`);

@@ -1,5 +1,5 @@
 // The protocol subsystem's door: revisions, JSON-RPC parsing, wire errors and reserved names.
-export { ErrorCode, LimitError, McpWireError, headerMismatch, invalidParams, methodNotFound } from './errors';
+export { ErrorCode, LimitError, McpWireError, RetryLaterError, headerMismatch, invalidParams, methodNotFound } from './errors';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
 export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
 export { HEADER, META } from './meta';
@@ -14,6 +14,7 @@ export {
   InvalidInputError,
   InvalidOutputError,
   PublicMcpError,
+  StoreUnavailableError,
 } from './framework-errors';
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
 export {
