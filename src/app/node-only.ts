@@ -9,7 +9,7 @@ export interface StoreDrivers {
   redis(): Promise<{
     createRedisStore(
       options: RedisTcpOptions | RedisClusterOptions | string,
-      extra: { onError?: (error: Error) => void },
+      extra: { onError?: (error: Error) => void; timeoutMs?: number },
     ): Promise<StoreBackend>;
   }>;
   sqlite(): Promise<{ createSqliteStore(options: SqliteOptions, extra?: { busyTimeoutMs?: number }): Promise<StoreBackend> }>;

@@ -25,7 +25,7 @@ export interface StoreChoice {
   notOnEdge?: string;
   /** Why it can never keep elicitations; undefined when it can. */
   refused?: string;
-  /** Opens the backend; `timeoutMs` (elicitation.storeTimeoutMs) is for a driver that must bound its own waits (SQLite's). */
+  /** Opens the backend; `timeoutMs` (elicitation.storeTimeoutMs) bounds the waits a driver must bound itself (SQLite's lock, Redis's QUIT). */
   open(onError: (error: Error) => void, timeoutMs?: number): Promise<StoreBackend>;
 }
 
@@ -57,7 +57,7 @@ export function redisChoice(options: RedisOptions, source: StoreSource, env: Env
     keyPrefix,
     distributed: true,
     notOnEdge: TCP_NOT_ON_EDGE,
-    open: async (onError) => (await drivers.redis()).createRedisStore(options, { onError }),
+    open: async (onError, timeoutMs) => (await drivers.redis()).createRedisStore(options, { onError, timeoutMs }),
   };
 }
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFetchHandler, type FrontMcpConfigInput } from 'parley-mcp';
@@ -25,6 +26,7 @@ const QUESTION = 'Close ticket'; // what close_owned asks: part of the stored re
 type Kind = 'tcp' | 'http';
 
 interface Rig {
+  handler: ReturnType<typeof createFetchHandler>;
   redis: RunningRedis;
   upstash?: UpstashServer;
   /** Sends a request to the server, noting each session id it hands out. */
@@ -57,6 +59,7 @@ async function rig(kind: Kind): Promise<Rig> {
   );
   const sessions = new Set<string>();
   const made: Rig = {
+    handler,
     redis,
     upstash,
     lines,
@@ -121,12 +124,25 @@ async function expectRefusals(rig: Rig, session: string, waiting: { question: { 
   await expectStoreRefusal(await rig.send(answer(waiting.question, session)), waiting.question.id, kind);
 }
 
-/** A question asked now, in a new session, is answered and its call returns. */
+/**
+ * A question asked now, in a new session, is answered and its call returns. Right after Redis comes back, one of the
+ * store's connections (the subscriber's) may still be reconnecting: until it is, the call ends with the store's tool
+ * error, and is made again.
+ */
 async function expectAnsweredNow(rig: Rig) {
   const session = await openSession(rig);
-  const { events, question } = await ask(rig, session, 'T-9');
-  expect((await rig.send(answer(question, session))).status).toBe(202);
-  expect((await events.next())!.data.result.structuredContent).toEqual({ closed: true, by: 'anonymous' });
+  for (let tries = 1; ; tries++) {
+    const events = sseReader(await rig.send(legacyPost(callTool('T-9'), session)));
+    const first = (await events.next())!.data;
+    if (first.method === 'elicitation/create') {
+      expect((await rig.send(answer(first, session))).status).toBe(202);
+      expect((await events.next())!.data.result.structuredContent).toEqual({ closed: true, by: 'anonymous' });
+      return;
+    }
+    expect(first.result._meta.code).toBe('STORE_UNAVAILABLE');
+    expect(tries).toBeLessThan(50);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** No session id, store key, record or secret in anything the server logged; the cause of the fault is there. */
@@ -201,5 +217,40 @@ describe.each<Kind>(['tcp', 'http'])('the store failing under older clients (Red
       admin.disconnect();
     }
     expectCleanLog(r, /OOM command not allowed/);
+  }, 20_000);
+});
+
+describe('the store failing under older clients (Redis over tcp, closing)', () => {
+  it('close() while Redis hangs drops the connection rather than wait on it; the waiting call ends with SHUTTING_DOWN', async () => {
+    const r = await rig('tcp');
+    const session = await openSession(r);
+    const waiting = await ask(r, session, 'T-1');
+    r.redis.signal('SIGSTOP');
+    await r.handler.close({ graceMs: 0 });
+    expect((await waiting.events.next())!.data.error).toMatchObject({ code: -31002, data: { code: 'SHUTTING_DOWN' } });
+  }, 20_000);
+});
+
+describe('the store failing under older clients (SQLite)', () => {
+  it('a file another process holds locked: 503 once the lock outlasts the timeout; the next request after it is served', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-store-faults-'));
+    const path = join(dir, 'store.sqlite');
+    const handler = createFetchHandler(legacyDesk({ sqlite: { path }, elicitation: { enabled: true, storeTimeoutMs: TIMEOUT_MS } }));
+    const other = new Database(path);
+    try {
+      await handler(legacyPost(initialize())); // the store exists (its table too) before the other holds it
+      other.pragma('journal_mode = WAL');
+      other.exec('BEGIN EXCLUSIVE');
+      const init = initialize();
+      const refused = await handler(legacyPost(init));
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toMatchObject({ id: init.id, error: { code: -31003, data: { code: 'STORE_UNAVAILABLE' } } });
+      other.exec('ROLLBACK');
+      expect((await handler(legacyPost(initialize()))).status).toBe(200);
+    } finally {
+      other.close();
+      await handler.close({ graceMs: 0 });
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 20_000);
 });
