@@ -22,6 +22,7 @@ export {
   methodNotAllowed,
   Responder,
   SSE_HEADERS,
+  STORE_RETRY_AFTER_S,
   toWireError,
   type PlainResponseMaker,
   type StreamResponseMaker,

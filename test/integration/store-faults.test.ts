@@ -16,6 +16,7 @@ import { LEGACY, legacyPost, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { read } from '../helpers/requests';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { inboxServer } from '../questions/inbox-helpers';
 
 const PASSWORD = 'store-fault-canary-Rp71x';
 const TOKEN = 'store-fault-canary-Tk93u';
@@ -251,6 +252,32 @@ describe('the store failing under older clients (SQLite)', () => {
       other.close();
       await handler.close({ graceMs: 0 });
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
+
+describe('the store failing under the inbox (persistent questions in Redis)', () => {
+  it('a signed-in page asks while Redis hangs: 503 with Retry-After naming the store; after SIGCONT it is served', async () => {
+    const redis = await startRedis();
+    const s = inboxServer({
+      elicitation: { enabled: true, storeTimeoutMs: TIMEOUT_MS, persistent: { storage: { type: 'redis', redis: redis.url } } },
+    });
+    try {
+      const cookie = await s.signIn();
+      redis.signal('SIGSTOP');
+      let refused: Response;
+      try {
+        refused = await s.request('/_frontmcp/questions', { cookie });
+      } finally {
+        redis.signal('SIGCONT');
+      }
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toMatchObject({ error: 'store_unavailable', message: expect.stringContaining('store (redis)') });
+      expect(await s.questions(cookie)).toMatchObject({ questions: [] });
+    } finally {
+      await s.handler.close({ graceMs: 0 });
+      await redis.stop();
     }
   }, 20_000);
 });
