@@ -172,6 +172,8 @@ describe.each<Kind>(['tcp', 'http'])('the store failing under older clients (Red
     expect((await waiting.events.next())!.data.result.structuredContent).toEqual({ closed: true, by: 'anonymous' });
     await expectAnsweredNow(r);
     expectCleanLog(r, new RegExp(`no answer within ${TIMEOUT_MS} ms`));
+    // The operator sees the outage end as well as begin.
+    expect(r.lines.join('\n')).toMatch(/info Elicitation store \(redis\): answering again/);
   }, 20_000);
 
   it('killed, then restarted on its port: 503 while it is gone; after, the question it kept is answered', async () => {
