@@ -9,10 +9,10 @@ export interface StoreDrivers {
   redis(): Promise<{
     createRedisStore(
       options: RedisTcpOptions | RedisClusterOptions | string,
-      extra: { onError?: (error: Error) => void },
+      extra: { onError?: (error: Error) => void; timeoutMs?: number },
     ): Promise<StoreBackend>;
   }>;
-  sqlite(): Promise<{ createSqliteStore(options: SqliteOptions): Promise<StoreBackend> }>;
+  sqlite(): Promise<{ createSqliteStore(options: SqliteOptions, extra?: { busyTimeoutMs?: number }): Promise<StoreBackend> }>;
   redisHttp(): Promise<RedisHttpDriver>;
   /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */
   questionsHome(): Promise<{ defaultQuestionFile(home: string | undefined, encrypted: boolean): { path: string } | { refused: string } }>;

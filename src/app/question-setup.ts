@@ -2,7 +2,7 @@
 import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
-import { DEFAULT_KEY_PREFIX, redisChoice, sqliteChoice } from './store-choice';
+import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
 import { drivers } from '#node-only';
@@ -60,15 +60,19 @@ async function openStore(
   logger: Logger,
   encrypted: boolean,
 ): Promise<{ backend: StoreBackend; keyPrefix: string }> {
-  const onError = (error: Error) => logger.warn(`Question store: ${error.message}`);
+  const log = storeLog('Question store', logger);
+  const timeoutMs = config.elicitation.storeTimeoutMs;
   const redis = async (value: unknown, from: string) => {
     const parsed = redisOptionsSchema.safeParse(value);
     if (!parsed.success) throw new InvalidQuestionStoreError(`${from}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const choice = redisChoice(parsed.data, 'redis', env);
     if (choice.refused) throw new InvalidQuestionStoreError(`${from}: ${choice.refused}`);
-    return { backend: await choice.open(onError), keyPrefix: choice.keyPrefix };
+    return { backend: await openBounded(choice, log, timeoutMs), keyPrefix: choice.keyPrefix };
   };
-  const sqlite = async (path: string) => ({ backend: await sqliteChoice({ path }).open(onError), keyPrefix: DEFAULT_KEY_PREFIX });
+  const sqlite = async (path: string) => ({
+    backend: await openBounded(sqliteChoice({ path }), log, timeoutMs),
+    keyPrefix: DEFAULT_KEY_PREFIX,
+  });
   const homeFile = async () => {
     const place = (await drivers.questionsHome()).defaultQuestionFile(readEnv('FRONTMCP_HOME', env), encrypted);
     if ('refused' in place) throw new InvalidQuestionStoreError(place.refused);

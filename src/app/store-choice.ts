@@ -1,7 +1,8 @@
 // Which store keeps pending elicitations, row by row as the docs' table checks: elicitation.redis, the server's redis,
 // its sqlite, Redis from the environment, memory. A new backend adds a provider case or a row here.
-import { readEnv, type EnvSource } from '../runtime';
+import { readEnv, type EnvSource, type Logger } from '../runtime';
 import {
+  boundedStore,
   type StoreSource,
   memoryStore,
   redisOptionsSchema,
@@ -24,7 +25,38 @@ export interface StoreChoice {
   notOnEdge?: string;
   /** Why it can never keep elicitations; undefined when it can. */
   refused?: string;
-  open(onError: (error: Error) => void): Promise<StoreBackend>;
+  /** Opens the backend; `timeoutMs` (elicitation.storeTimeoutMs) bounds the waits a driver must bound itself (SQLite's lock, Redis's QUIT). */
+  open(onError: (error: Error) => void, timeoutMs?: number): Promise<StoreBackend>;
+}
+
+/** What a store tells the log: each cause of failure once (a driver that keeps reconnecting repeats itself), and its return. */
+export interface StoreLog {
+  onError(error: Error): void;
+  onBack(): void;
+}
+
+/** The store's log lines, each prefixed with `label`: a cause is written again only after another cause, or the store's return. */
+export function storeLog(label: string, logger: Logger): StoreLog {
+  let last: string | undefined;
+  return {
+    onError(error) {
+      if (error.message !== last) logger.warn(`${label}: ${error.message}`);
+      last = error.message;
+    },
+    onBack() {
+      last = undefined;
+      logger.info(`${label}: answering again`);
+    },
+  };
+}
+
+/**
+ * Opens the chosen store with every operation bounded by `timeoutMs`: a store shared with other processes can keep a
+ * request waiting (a Redis that hangs, a file another process locks); memory never does.
+ */
+export async function openBounded(choice: StoreChoice, log: StoreLog, timeoutMs: number): Promise<StoreBackend> {
+  const backend = await choice.open(log.onError, timeoutMs);
+  return backend.distributed ? boundedStore(backend, { timeoutMs, onError: log.onError, onBack: log.onBack }) : backend;
 }
 
 export const DEFAULT_KEY_PREFIX = 'mcp:';
@@ -46,7 +78,7 @@ export function redisChoice(options: RedisOptions, source: StoreSource, env: Env
     keyPrefix,
     distributed: true,
     notOnEdge: TCP_NOT_ON_EDGE,
-    open: async (onError) => (await drivers.redis()).createRedisStore(options, { onError }),
+    open: async (onError, timeoutMs) => (await drivers.redis()).createRedisStore(options, { onError, timeoutMs }),
   };
 }
 
@@ -72,7 +104,7 @@ export function sqliteChoice(options: SqliteOptions): StoreChoice {
     keyPrefix: DEFAULT_KEY_PREFIX,
     distributed: true, // processes that open the same file share it
     notOnEdge: SQLITE_NOT_ON_EDGE,
-    open: async () => (await drivers.sqlite()).createSqliteStore(options),
+    open: async (_, timeoutMs) => (await drivers.sqlite()).createSqliteStore(options, { busyTimeoutMs: timeoutMs }),
   };
 }
 

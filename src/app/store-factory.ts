@@ -2,7 +2,7 @@
 import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import { ElicitationNotSupportedError } from '../protocol';
-import { chooseElicitationStore } from './store-choice';
+import { chooseElicitationStore, openBounded, storeLog } from './store-choice';
 import type { ElicitationStore } from '../stores';
 
 export const EDGE_NEEDS_DISTRIBUTED = 'Elicitation requires distributed storage when running on Edge runtime';
@@ -34,7 +34,7 @@ export async function createElicitationStore(
       return undefined;
     }
   }
-  const backend = await choice.open(onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`)));
+  const backend = await openBounded(choice, storeLog(`Elicitation store (${choice.source})`, logger), config.elicitation.storeTimeoutMs);
   const secret = encryptionSecret(env);
   const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
   logger.info(`Created elicitation store ${formatRecord({ ...info })}`);
@@ -60,13 +60,4 @@ class OpenedStore implements ElicitationStore {
   [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
     return inspectFields('ElicitationStore', this, options, inspect);
   }
-}
-
-/** A driver that keeps reconnecting reports the same error again and again: log it once until another one comes. */
-function onceEach(log: (error: Error) => void): (error: Error) => void {
-  let last: string | undefined;
-  return (error) => {
-    if (error.message !== last) log(error);
-    last = error.message;
-  };
 }

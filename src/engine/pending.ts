@@ -1,6 +1,6 @@
 // Questions waiting for clients before 2026-07-28: each in the elicitation store under its session and its request id,
 // answered by publish/subscribe, and ended with an error (never in silence) when the store or the session lets it down.
-import { ErrorCode, McpWireError, PublicMcpError } from '../protocol';
+import { ErrorCode, McpWireError, PublicMcpError, StoreUnavailableError } from '../protocol';
 import type { Logger } from '../runtime';
 import { memoryStore, type ElicitationStore } from '../stores';
 import type { ParleyServer } from './server';
@@ -138,7 +138,11 @@ export class PendingQuestions {
     ).find((result) => result.status === 'rejected');
     if (failed) {
       await undo();
-      throw failed.reason;
+      // The tool's caller learns why its call ended: the store, not the tool.
+      const reason: unknown = failed.reason;
+      throw reason instanceof StoreUnavailableError
+        ? new StoreUnavailableError(`The question could not be kept. ${reason.message}`)
+        : reason;
     }
     return {
       answer,

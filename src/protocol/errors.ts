@@ -18,6 +18,8 @@ export const ErrorCode = {
   AnswerUndeliverable: -31001,
   /** The server is shutting down: the call was ended, or not started. */
   ShuttingDown: -31002,
+  /** The server's store (Redis, SQLite) did not answer in time, or failed: nothing was done; try again later. */
+  StoreUnavailable: -31003,
 } as const;
 
 const STATUS = new Map<number, number>([
@@ -57,17 +59,25 @@ export const headerMismatch = (message: string) => new McpWireError(ErrorCode.He
 export const methodNotFound = (method: string) => new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 
 /**
- * A limit the request ran into: 429 when it is the caller's own (too many sessions, streams), 503 when the process is
- * full. `retryAfterSeconds` goes out as the Retry-After header; `data.limit` names the config option.
+ * A refusal the client may try again later: 429 or 503, `retryAfterSeconds` in `data` and as the Retry-After header.
+ * A limit, the store being unavailable and a shutdown are of this kind.
  */
-export class LimitError extends McpWireError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-    whose: 'caller' | 'server',
-    data: { limit: string; max: number },
-  ) {
-    super(ErrorCode.LimitReached, message, { ...data, retryAfterSeconds }, whose === 'caller' ? 429 : 503);
+export class RetryLaterError extends McpWireError {
+  readonly retryAfterSeconds: number;
+  constructor(code: number, message: string, data: Record<string, unknown>, retry: { afterSeconds: number; status?: 429 | 503 }) {
+    super(code, message, { ...data, retryAfterSeconds: retry.afterSeconds }, retry.status ?? 503);
+    this.name = 'RetryLaterError';
+    this.retryAfterSeconds = retry.afterSeconds;
+  }
+}
+
+/**
+ * A limit the request ran into: 429 when it is the caller's own (too many sessions, streams), 503 when the process is
+ * full. `data.limit` names the config option.
+ */
+export class LimitError extends RetryLaterError {
+  constructor(message: string, retryAfterSeconds: number, whose: 'caller' | 'server', data: { limit: string; max: number }) {
+    super(ErrorCode.LimitReached, message, data, { afterSeconds: retryAfterSeconds, status: whose === 'caller' ? 429 : 503 });
     this.name = 'LimitError';
   }
 }

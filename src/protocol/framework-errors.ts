@@ -25,3 +25,8 @@ export class ElicitationDisabledError extends coded('ELICITATION_DISABLED', 'Eli
 export class ElicitationNotSupportedError extends coded('ELICITATION_NOT_SUPPORTED', 'ElicitationNotSupportedError') {}
 export class ElicitationTimeoutError extends coded('ELICITATION_TIMEOUT', 'ElicitationTimeoutError') {}
 export class InvalidOutputError extends coded('INVALID_OUTPUT', 'InvalidOutputError') {}
+/**
+ * The store (Redis, Redis over HTTP, SQLite) did not answer within elicitation.storeTimeoutMs, or failed: a request
+ * gets 503 with Retry-After, a tool that was asking gets a tool error. The driver's own error goes to the log only.
+ */
+export class StoreUnavailableError extends coded('STORE_UNAVAILABLE', 'StoreUnavailableError') {}

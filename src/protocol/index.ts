@@ -1,5 +1,14 @@
 // The protocol subsystem's door: revisions, JSON-RPC parsing, wire errors and reserved names.
-export { ErrorCode, InsufficientScopeError, LimitError, McpWireError, headerMismatch, invalidParams, methodNotFound } from './errors';
+export {
+  ErrorCode,
+  InsufficientScopeError,
+  LimitError,
+  McpWireError,
+  RetryLaterError,
+  headerMismatch,
+  invalidParams,
+  methodNotFound,
+} from './errors';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
 export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage, RefusedMessage } from './jsonrpc';
 export { HEADER, META } from './meta';
@@ -14,6 +23,7 @@ export {
   InvalidInputError,
   InvalidOutputError,
   PublicMcpError,
+  StoreUnavailableError,
 } from './framework-errors';
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
 export {
@@ -21,6 +31,7 @@ export {
   methodNotAllowed,
   Responder,
   SSE_HEADERS,
+  STORE_RETRY_AFTER_S,
   toWireError,
   type PlainResponseMaker,
   type StreamResponseMaker,

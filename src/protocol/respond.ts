@@ -1,6 +1,6 @@
 // Building HTTP responses: JSON-RPC results and errors, with the right status and no-store caching.
-import { ErrorCode, LimitError, McpWireError } from './errors';
-import { InvalidInputError, PublicMcpError } from './framework-errors';
+import { ErrorCode, McpWireError, RetryLaterError } from './errors';
+import { InvalidInputError, PublicMcpError, StoreUnavailableError } from './framework-errors';
 import type { JsonRpcId } from './jsonrpc';
 import type { Logger } from '../runtime';
 
@@ -50,9 +50,9 @@ export class Responder {
     return this.json({ jsonrpc: '2.0', id, result });
   }
 
-  /** The one way a JSON-RPC error goes out over HTTP: its body, its status, and Retry-After for a limit. */
+  /** The one way a JSON-RPC error goes out over HTTP: its body, its status, and Retry-After for a refusal to retry. */
   error(id: JsonRpcId | null, error: McpWireError, headers?: Record<string, string>): Response {
-    const retry = error instanceof LimitError ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+    const retry = error instanceof RetryLaterError ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
     return this.json({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, { ...retry, ...headers });
   }
 
@@ -72,11 +72,20 @@ export const methodNotAllowed = (allow: string) =>
   new McpWireError(ErrorCode.InvalidRequest, `Method not allowed: use ${allow}`, undefined, 405);
 
 /**
- * The one place an error becomes a JSON-RPC error: wire errors as they are; a PublicMcpError keeps its message and
- * code (bad input is -32602); anything else is hidden behind an error id, its details in the log.
+ * How long a client waits before it tries again when the store is unavailable: a Redis that restarts or fails over
+ * takes seconds, and trying sooner only adds to what waits on a store that hangs.
+ */
+export const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The one place an error becomes a JSON-RPC error: wire errors as they are; the store being unavailable is 503 with
+ * Retry-After (its message names the store, the cause was logged where it failed); a PublicMcpError keeps its message
+ * and code (bad input is -32602); anything else is hidden behind an error id, its details in the log.
  */
 export function toWireError(error: unknown, logger: Logger): McpWireError {
   if (error instanceof McpWireError) return error;
+  if (error instanceof StoreUnavailableError)
+    return new RetryLaterError(ErrorCode.StoreUnavailable, error.message, { code: error.code }, { afterSeconds: STORE_RETRY_AFTER_S });
   if (error instanceof PublicMcpError)
     return new McpWireError(error instanceof InvalidInputError ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, {
       code: error.code,

@@ -1,6 +1,6 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in with a one-time code, the JSON view, its SSE, answers.
 import { Hono, type Context } from 'hono';
-import { fetchResponder, McpWireError, parseJson, readBody } from '../protocol';
+import { fetchResponder, McpWireError, parseJson, readBody, STORE_RETRY_AFTER_S, StoreUnavailableError } from '../protocol';
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
@@ -19,8 +19,8 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-const problem = (status: number, error: string, message: string) =>
-  fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store' });
+const problem = (status: number, error: string, message: string, headers?: Record<string, string>) =>
+  fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store', ...headers });
 
 /** Refuses a request another site made: its Origin must be this server's own, and the browser must not call it cross-site. */
 function crossSite(request: Request): Response | undefined {
@@ -124,6 +124,14 @@ export function questionRoutes(service: Inbox): Hono {
   });
 
   app.all('*', () => problem(404, 'not_found', 'Not found'));
+  // The store not answering (or failing) is for the page to try again, as on the MCP endpoint: 503 with Retry-After.
+  // Anything else is Hono's own 500.
+  app.onError((error, c) => {
+    if (error instanceof StoreUnavailableError)
+      return problem(503, 'store_unavailable', error.message, { 'retry-after': String(STORE_RETRY_AFTER_S) });
+    console.error(error);
+    return c.text('Internal Server Error', 500);
+  });
   return app;
 }
 

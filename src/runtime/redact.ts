@@ -1,6 +1,8 @@
 // Keeping secrets out of what a server writes: log lines and their details, error messages and causes, its own view of
 // its config. One rule: credentials in URLs, long bearer tokens, `password=` query parts, fields named like secrets,
-// and the values the server knows are secret (also as base64, base64url, hex and URL-encoded) become `***`.
+// and the values the server knows are secret (also as base64, base64url, hex and URL-encoded) become `***`. Session
+// ids are secrets too (without auth, an id lets its holder act in the session): a `sessionId` field, the store's keys
+// that carry one, the records that name one, and the command a store driver hangs on its error (its keys and values).
 export const REDACTED = '***';
 
 /** Shorter known values are left to the rules above: scrubbing every "abc" from a log would hide more than it protects. */
@@ -12,9 +14,47 @@ const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"<>]+@/gi;
 const BEARER = /\b(bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi;
 const QUERY_SECRET = /([?&;](?:password|pass|token|secret|access_token|auth)=)[^&\s#'"]+/gi;
 const SECRET_FIELD = /(secret|passw(?:or)?d|passphrase|token|credentials?|authorization|api[-_]?key|private[-_]?key|pfx|cookie)$/i;
+/** `"sessionId":"…"`, `sessionId: '…'`, `mcp-session-id: …`, `session_id=…`: the id, in JSON, inspected or a header. */
+const SESSION_ID = /(\bsession[-_]?id\\?["']?\s*[:=]\s*\\?["']?)[A-Za-z0-9_-]{8,}/gi;
+/** The store's keys that carry a session id: `<prefix>session:<id>`, `pending:<id>:<question>`, `answer:…`, `ended:…`. */
+const SESSION_KEY = /\b((?:session|pending|answer|ended):)[A-Za-z0-9_-]{16,}(?::[A-Za-z0-9_-]+)?/g;
+/** Redis quotes a refused command's arguments (keys, values) in its error: `…, with args beginning with: 'mcp:…' …`. */
+const REDIS_ARGS = /(with args beginning with:)[^\n]*/gi;
+/** Where a stored record starts: every one names its session first, as JSON or as JSON inside a JSON string. */
+const RECORD = /\{\\?"sessionId\\?":/g;
+const SESSION_FIELD = /^(?:session[-_]?id|mcp-session-id)$/i;
 
 /** True for a field or variable whose value is a secret wherever it appears: `password`, `auth.secret`, `UPSTASH_REDIS_REST_TOKEN`, `tls.key`. */
 export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name) || name.toLowerCase() === 'key';
+
+/** A field whose value is never logged: a secret's, or a session id's. */
+const hiddenField = (name: string): boolean => isSecretField(name) || SESSION_FIELD.test(name);
+
+/** The text with each stored record (`{"sessionId":…}` to its closing brace, or to the end) replaced by `{***}`. */
+function withoutRecords(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(RECORD)) {
+    if (match.index < from) continue; // inside a record already cut
+    out += `${text.slice(from, match.index)}{${REDACTED}}`;
+    from = closingBrace(text, match.index);
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Just past the brace that closes the object opening at `start` (strings skipped), or the text's end. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  let quoted = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && c === '{') depth++;
+    else if (!quoted && c === '}' && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
 
 export interface Redactor {
   /** The text with every secret in it replaced by `***`. */
@@ -65,6 +105,12 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
     : undefined;
   const text = (input: string): string => {
     let out = input.replace(URL_CREDENTIALS, `$1${REDACTED}@`).replace(BEARER, `$1${REDACTED}`).replace(QUERY_SECRET, `$1${REDACTED}`);
+    // Fast path: text with no session in it (most lines) skips the session rules.
+    if (/session|pending:|answer:|ended:|args beginning/i.test(out))
+      out = withoutRecords(out)
+        .replace(SESSION_ID, `$1${REDACTED}`)
+        .replace(SESSION_KEY, `$1${REDACTED}`)
+        .replace(REDIS_ARGS, `$1 ${REDACTED}`);
     if (known) out = out.replace(known, REDACTED);
     return out;
   };
@@ -81,10 +127,10 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
       if (Array.isArray(input)) return input.map(inner);
       if (ArrayBuffer.isView(input) || input instanceof Date) return input;
       if (input instanceof Map)
-        return new Map([...input].map(([k, v]) => [k, typeof k === 'string' && isSecretField(k) ? REDACTED : inner(v)]));
+        return new Map([...input].map(([k, v]) => [k, typeof k === 'string' && hiddenField(k) ? REDACTED : inner(v)]));
       if (input instanceof Set) return new Set([...input].map(inner));
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(input)) out[k] = isSecretField(k) && v !== undefined && v !== null ? REDACTED : inner(v);
+      for (const [k, v] of Object.entries(input)) out[k] = hiddenField(k) && v !== undefined && v !== null ? REDACTED : inner(v);
       return out;
     } finally {
       seen.delete(input);
@@ -102,9 +148,15 @@ function copyError(error: Error, inner: (v: unknown) => unknown): Error {
   const copy = new Error(inner(error.message) as string);
   copy.name = error.name;
   copy.stack = typeof error.stack === 'string' ? (inner(error.stack) as string) : undefined;
-  // Drivers hang the command on their errors (ioredis: { name: 'auth', args: [password] }): its fields are redacted too.
+  // Drivers hang the command on their errors (ioredis: { name: 'set', args: [key, record, …] }): its name stays, its
+  // arguments (passwords, keys that carry a session id, records) never show.
   for (const [k, v] of Object.entries(error))
-    (copy as unknown as Record<string, unknown>)[k] = isSecretField(k) && v != null ? REDACTED : inner(v);
+    (copy as unknown as Record<string, unknown>)[k] =
+      hiddenField(k) && v != null
+        ? REDACTED
+        : k === 'command' && typeof v === 'object' && v !== null && 'args' in v
+          ? { ...(inner(v) as object), args: REDACTED }
+          : inner(v);
   if ('cause' in error) copy.cause = inner(error.cause);
   const errors = (error as { errors?: unknown }).errors; // AggregateError's, not enumerable
   if (Array.isArray(errors)) (copy as { errors?: unknown }).errors = inner(errors);

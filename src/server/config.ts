@@ -21,6 +21,11 @@ const elicitationSchema = z.strictObject({
   requestState: z.enum(['sealed', 'signed']).default('sealed'),
   /** Where pending elicitations of clients before 2026-07-28 wait; defaults to the server's redis, else its sqlite. */
   redis: redisOptionsSchema.optional(),
+  /**
+   * How long one operation on the store (Redis, Redis over HTTP, SQLite) may take, in ms; past it the request gets 503
+   * (docs/stores-and-scaling.md: "When the store is down").
+   */
+  storeTimeoutMs: z.number().int().positive().max(2_147_483_647, "at most 2147483647 (a timer's limit)").default(5_000),
   /** On an edge isolate with no store that serves there: 'stateless' starts anyway, asking through requestState only. */
   edge: z.literal('stateless').optional(),
   /** Plain functions run on every transport: `request` before a question is asked, `result` when its answer arrives. */

@@ -4,3 +4,4 @@ export { MemoryStore, memoryStore } from './memory';
 export { redisOptionsSchema, sqliteOptionsSchema } from './options';
 export type { RedisClusterOptions, RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';
 export { provideRedisHttp, providedRedisHttp, type RedisHttpDriver } from './provided';
+export { boundedStore, type StoreBounds } from './bounded';

@@ -3,6 +3,7 @@
 import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
 import { createRedactor, secretsIn } from '../runtime';
 import type { RedisClusterOptions } from './options';
+import { CLOSE_WAIT_MS, quitWithin } from './quit';
 import type { MessageHandler, StoreBackend } from './types';
 
 /**
@@ -21,10 +22,13 @@ export class RedisClusterStore implements StoreBackend {
   readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
   readonly #restored = new Set<() => void>();
   #closed?: Promise<void>;
+  readonly #closeWaitMs: number;
 
-  constructor(client: Cluster, onError: (error: Error) => void) {
+  /** `closeWaitMs`: how long close() waits for QUIT before it drops the connections. */
+  constructor(client: Cluster, onError: (error: Error) => void, closeWaitMs = CLOSE_WAIT_MS) {
     this.#client = client;
     this.#onError = onError;
+    this.#closeWaitMs = closeWaitMs;
     // Connected already: a later `ready` follows a reconnection, `subscribersReady` a new topology (a failover); a
     // replica that took over may lack the newest writes, so both count as "the store may have lost data".
     client.on('ready', () => this.#tellRestored());
@@ -127,10 +131,7 @@ export class RedisClusterStore implements StoreBackend {
 
   close(): Promise<void> {
     this.#channels.clear();
-    return (this.#closed ??= this.#client.quit().then(
-      () => undefined,
-      () => this.#client.disconnect(),
-    ));
+    return (this.#closed ??= quitWithin(this.#client, this.#closeWaitMs));
   }
 }
 
@@ -157,7 +158,7 @@ export function ioRedisClusterOptions(options: RedisClusterOptions): { nodes: Cl
  */
 export async function createRedisClusterStore(
   options: RedisClusterOptions,
-  extra: { onError?: (error: Error) => void } = {},
+  extra: { onError?: (error: Error) => void; timeoutMs?: number } = {},
 ): Promise<RedisClusterStore> {
   const onError = extra.onError ?? (() => undefined);
   const resolved = ioRedisClusterOptions(options);
@@ -176,5 +177,5 @@ export async function createRedisClusterStore(
   }
   // Once connected, keep retrying for ever (as a single Redis does) rather than ending the store.
   client.options.clusterRetryStrategy = (times) => Math.min(100 + times * 50, 2_000);
-  return new RedisClusterStore(client, onError);
+  return new RedisClusterStore(client, onError, extra.timeoutMs);
 }

@@ -3,11 +3,14 @@ import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
 import { createRedactor, secretsIn } from '../runtime';
 import type { RedisClusterOptions, RedisTcpOptions } from './options';
 import { createRedisClusterStore, type RedisClusterStore } from './redis-cluster';
+import { CLOSE_WAIT_MS, quitWithin } from './quit';
 import type { MessageHandler, StoreBackend } from './types';
 
 export interface RedisStoreOptions {
   /** Connection errors and handlers that throw, for the log; ioredis keeps reconnecting meanwhile. */
   onError?: (error: Error) => void;
+  /** How long close() waits for Redis to acknowledge QUIT before it drops the connection (elicitation.storeTimeoutMs). Default 5 s. */
+  timeoutMs?: number;
 }
 
 export class RedisStore implements StoreBackend {
@@ -21,10 +24,12 @@ export class RedisStore implements StoreBackend {
   readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
   #closed?: Promise<void>;
   readonly #restored = new Set<() => void>();
+  readonly #closeWaitMs: number;
 
-  constructor(client: Redis, onError: (error: Error) => void) {
+  constructor(client: Redis, onError: (error: Error) => void, closeWaitMs = CLOSE_WAIT_MS) {
     this.#client = client;
     this.#onError = onError;
+    this.#closeWaitMs = closeWaitMs;
     // The client is connected already: its next `ready` follows a reconnection.
     client.on('ready', () => this.#tellRestored());
   }
@@ -96,7 +101,10 @@ export class RedisStore implements StoreBackend {
 
   close(): Promise<void> {
     this.#channels.clear();
-    return (this.#closed ??= Promise.all([quit(this.#client), this.#subscriber && quit(this.#subscriber)]).then(() => undefined));
+    const wait = this.#closeWaitMs;
+    return (this.#closed ??= Promise.all([quitWithin(this.#client, wait), this.#subscriber && quitWithin(this.#subscriber, wait)]).then(
+      () => undefined,
+    ));
   }
 
   #subscriberConnection(): Redis {
@@ -120,14 +128,6 @@ export class RedisStore implements StoreBackend {
       }
     });
     return (this.#subscriber = subscriber);
-  }
-}
-
-async function quit(connection: Redis): Promise<void> {
-  try {
-    await connection.quit();
-  } catch {
-    connection.disconnect(); // not connected: stop reconnecting
   }
 }
 
@@ -169,7 +169,7 @@ export async function createRedisStore(
     const redact = createRedactor(secretsIn(options));
     throw new Error(redact.text(`Could not connect to Redis at ${where}: ${error instanceof Error ? error.message : String(error)}`));
   }
-  return new RedisStore(client, onError);
+  return new RedisStore(client, onError, extra.timeoutMs);
 }
 
 export { createRedisClusterStore, RedisClusterStore } from './redis-cluster';

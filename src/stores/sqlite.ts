@@ -26,11 +26,13 @@ export class SqliteStore implements StoreBackend {
   private readonly takeRow: (key: string, now: number) => string | undefined;
   private writes = 0;
 
-  constructor(path: string) {
+  /** `busyTimeoutMs`: how long a write waits for another process's lock before it fails (elicitation.storeTimeoutMs). */
+  constructor(path: string, busyTimeoutMs = 5_000) {
     if (path !== ':memory:') createPrivately(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL'); // readers don't block the writer of another process
-    this.db.pragma('busy_timeout = 5000');
+    // better-sqlite3 waits synchronously: no timer can end that wait, so SQLite's own bound is the store timeout.
+    this.db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     this.db.exec(SCHEMA);
     this.statements = {
       get: this.db.prepare<[string, number], { value: string }>(
@@ -93,9 +95,9 @@ function createPrivately(path: string): void {
  * Opens (or creates) the SQLite store at `options.path`.
  * @example const store = await createSqliteStore({ path: './data/parley.sqlite' });
  */
-export async function createSqliteStore(options: SqliteOptions): Promise<SqliteStore> {
+export async function createSqliteStore(options: SqliteOptions, extra: { busyTimeoutMs?: number } = {}): Promise<SqliteStore> {
   try {
-    return new SqliteStore(options.path);
+    return new SqliteStore(options.path, extra.busyTimeoutMs);
   } catch (error) {
     throw new Error(`Could not open the SQLite store at ${options.path}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -8,6 +8,8 @@ export interface RunningRedis {
   /** redis://127.0.0.1:<port> (redis://:<password>@127.0.0.1:<port> with a password) */
   url: string;
   stop(): Promise<void>;
+  /** Sends the process a signal: SIGSTOP freezes it as a hung VM would (SIGCONT resumes it), SIGKILL ends it at once. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** A port nothing listens on right now (the OS picks it; redis-server then binds it). */
@@ -68,8 +70,10 @@ export async function startRedis(options: { port?: number; password?: string; ao
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
+            child.kill('SIGCONT'); // a stopped server handles SIGTERM only once it runs again
             child.kill('SIGTERM');
           }),
+        signal: (signal) => void child.kill(signal),
       };
     } catch (error) {
       lastError = error;

@@ -45,6 +45,8 @@ export async function startUpstashServer(
   { token = 'test-token', subscribe: canSubscribe = true }: UpstashServerOptions = {},
 ): Promise<UpstashServer> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  // A Redis that goes away (a test stops or kills it) is answered as an error per command; the event is not news.
+  redis.on('error', () => undefined);
   await redis.connect();
   const log: string[] = [];
   const streams = new Set<{ response: ServerResponse; subscriber: Redis }>();
@@ -69,6 +71,7 @@ export async function startUpstashServer(
 
   async function subscribe(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const subscriber = redis.duplicate();
+    subscriber.on('error', () => undefined);
     const stream = { response, subscriber };
     streams.add(stream);
     request.on('close', () => {

@@ -18,9 +18,15 @@ describe('handler.close({ graceMs })', () => {
     const session = await openLegacySession(handler);
     const [answered, abandoned] = [await ask(handler, session, 'G-1'), await ask(handler, session, 'G-2')];
     const closed = handler.close({ graceMs: 300 });
-    const refused = await handler(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id: 'G-3' } }), session));
+    const call = request('tools/call', { name: 'close_ticket', arguments: { id: 'G-3' } });
+    const refused = await handler(legacyPost(call, session));
     expect(refused.status).toBe(503);
-    expect((await refused.json()).error).toMatchObject({ code: -31002, data: { code: 'SHUTTING_DOWN' } });
+    // A refusal to try again, as a limit's 503 is: Retry-After says when (another instance serves the next request).
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({
+      id: call.id,
+      error: { code: -31002, data: { code: 'SHUTTING_DOWN', retryAfterSeconds: 1 } },
+    });
     const reply = await handler(
       legacyPost({ jsonrpc: '2.0', id: answered.question.id, result: { action: 'accept', content: { confirm: true } } }, session),
     );

@@ -46,8 +46,42 @@ describe('redaction', () => {
     expect(copy.options).toEqual({ host: 'h', password: '***', tls: { key: '***' } });
     expect(copy.error).toBeInstanceOf(Error);
     expect(copy.error.message).toBe('Could not connect to redis://***@h:1');
-    expect(copy.error.cause.command).toEqual({ name: 'auth', args: ['***'] });
+    expect(copy.error.cause.command).toEqual({ name: 'auth', args: '***' });
     expect(error.message).toContain('x1y2z3'); // the original is left as it was
+  });
+
+  it('hides session ids: the field, the store keys that carry one, the records that name one, the command on an error', () => {
+    const id = 'Xq3_bT9-mLk2VnR8sPz4aYc1dE6fGh0J';
+    const record = `{"sessionId":"${id}","elicitId":"e-1","params":{"message":"Close {ticket} \\"T-1\\"?"}}`;
+    const oom = Object.assign(new Error("OOM command not allowed when used memory > 'maxmemory'."), {
+      command: { name: 'set', args: [`mcp:pending:${id}:0b7c9a52-1d2e-4f3a-9b8c-7d6e5f4a3b2c`, record, 'PX', '300000'] },
+    });
+    const redact = createRedactor();
+    const copy = redact.value({
+      error: new Error('Request failed', { cause: oom }),
+      sessionId: id,
+      headers: { 'mcp-session-id': id },
+    }) as any;
+    expect(copy.error.cause.command).toEqual({ name: 'set', args: '***' });
+    expect(copy.sessionId).toBe('***');
+    expect(copy.headers['mcp-session-id']).toBe('***');
+    const texts = [
+      redact.text(`Could not store ${record} in mcp:session:${id}; then it said mcp:answer:${id}:e-1 and ended:${id}`),
+      redact.text(`an escaped ${JSON.stringify(record)} and sessionId: '${id}' and Mcp-Session-Id: ${id}`),
+      redact.text(`ERR unknown command 'sett', with args beginning with: 'mcp:x:${id}' '{"a":1}'`),
+      JSON.stringify(copy),
+      String(copy.error.cause.stack),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain(id);
+      expect(text).not.toContain('Close');
+    }
+    expect(texts[0]).toBe('Could not store {***} in mcp:session:***; then it said mcp:answer:*** and ended:***');
+    // Lines about sessions that carry no id stay as they are.
+    expect(redact.text('Refusing sessions: the process holds 3 (http.sessions.maxTotal)')).toBe(
+      'Refusing sessions: the process holds 3 (http.sessions.maxTotal)',
+    );
+    expect(redact.text('Bad Request: Mcp-Session-Id header is required')).toBe('Bad Request: Mcp-Session-Id header is required');
   });
 
   it('keeps class instances and functions of plain data as they are (the server’s config view)', () => {

@@ -1,7 +1,7 @@
 // Shutting down with older clients' calls in flight: no new calls, waiting questions get a grace period, the rest end
 // with a JSON-RPC error that says why. Nothing is cut in silence.
 import { pendingOf } from '../pending';
-import { ErrorCode, McpWireError } from '../../protocol';
+import { ErrorCode, RetryLaterError } from '../../protocol';
 import type { ParleyServer } from '../server';
 import { sessionsOf } from './sessions';
 
@@ -14,8 +14,15 @@ const closing = new WeakSet<ParleyServer>();
 
 export const SHUTTING_DOWN = 'The server is shutting down: call again, and another instance (or this one, once restarted) serves you';
 
-/** The refusal of a new call or session while the server shuts down (503). */
-export const shuttingDown = () => new McpWireError(ErrorCode.ShuttingDown, SHUTTING_DOWN, { code: 'SHUTTING_DOWN' }, 503);
+/**
+ * How long a refused client waits before it calls again: behind a balancer the next request reaches another instance
+ * at once; a lone instance takes a few seconds to restart, and the client tries again then.
+ */
+export const SHUTDOWN_RETRY_AFTER_S = 1;
+
+/** The refusal of a new call or session while the server shuts down (503, with Retry-After). */
+export const shuttingDown = () =>
+  new RetryLaterError(ErrorCode.ShuttingDown, SHUTTING_DOWN, { code: 'SHUTTING_DOWN' }, { afterSeconds: SHUTDOWN_RETRY_AFTER_S });
 
 export const isClosing = (server: ParleyServer): boolean => closing.has(server);
 

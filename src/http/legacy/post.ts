@@ -16,12 +16,14 @@ import {
   ErrorCode,
   HEADER,
   InsufficientScopeError,
-  LimitError,
   McpWireError,
+  RetryLaterError,
+  toWireError,
   isLegacyVersion,
   isObject,
   isRequest,
   isResponse,
+  type JsonRpcId,
   type JsonRpcMessage,
 } from '../../protocol';
 import { readEnv, traced } from '../../runtime';
@@ -35,37 +37,53 @@ export const SESSION_SECRET_REQUIRED =
 
 const sessionNotFound = () => new McpWireError(ErrorCode.SessionNotFound, 'Session not found', undefined, 404);
 
-/** The caller and their session, or the response that refuses the request (401, 400, 404; 429 or 503 past a cap). */
-export async function openSession(server: ParleyServer, request: Request, given: AuthInfo | undefined, id: string | number | null = null) {
+/**
+ * The caller and their session, or the response that refuses the request (401, 400, 404; 429 or 503 past a cap; 503
+ * when the store does not answer).
+ */
+export async function openSession(server: ParleyServer, request: Request, given: AuthInfo | undefined, id: JsonRpcId | null = null) {
   const auth = await resolveCaller(request, server, given);
   if (auth instanceof Response) return auth;
   const header = request.headers.get(HEADER.sessionId);
   if (header === null)
     return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required'));
-  const session = await limited(server, id, () => sessionsOf(server).find(header, callerKey(auth)));
+  const session = await answering(server, id, () => sessionsOf(server).find(header, callerKey(auth)));
   if (session instanceof Response) return session;
   if (!session) return server.respond.error(id, sessionNotFound());
   return { auth, session };
 }
 
-/** Runs `open`, turning a LimitError (a session of another instance this one has no room for) into its response. */
-async function limited<T>(server: ParleyServer, id: string | number | null, open: () => Promise<T>): Promise<T | Response> {
+/**
+ * Runs `work`; what it throws becomes its response under the request's own id: a limit (a session of another instance
+ * this one has no room for) or the store being unavailable with its status and Retry-After, anything else as 500.
+ */
+export async function answering<T>(server: ParleyServer, id: JsonRpcId | null, work: () => Promise<T>): Promise<T | Response> {
   try {
-    return await open();
+    return await work();
   } catch (error) {
-    if (error instanceof LimitError) return server.respond.error(id, error);
-    throw error;
+    return server.respond.error(id, toWireError(error, server.logger));
   }
 }
 
-export async function handleLegacyPost(
+export function handleLegacyPost(
   server: ParleyServer,
   request: Request,
   message: JsonRpcMessage,
   given?: AuthInfo,
   keepAlive?: KeepAlive,
 ): Promise<Response> {
-  const id = isRequest(message) ? message.id : null;
+  // An answer's id is its question's: an answer refused goes back under it, as a request's error goes under the request's.
+  const id = isRequest(message) || isResponse(message) ? message.id : null;
+  return answering(server, id, () => legacyPost(server, request, message, id, { given, keepAlive }));
+}
+
+async function legacyPost(
+  server: ParleyServer,
+  request: Request,
+  message: JsonRpcMessage,
+  id: JsonRpcId | null,
+  { given, keepAlive }: { given?: AuthInfo; keepAlive?: KeepAlive },
+): Promise<Response> {
   const params = (isResponse(message) ? undefined : message.params) ?? {};
   // Shutting down: no new session, no new call; answers to waiting questions are still taken.
   if (isClosing(server) && isRequest(message) && (message.method === 'initialize' || message.method === 'tools/call'))
@@ -81,10 +99,7 @@ export async function handleLegacyPost(
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    const session = await limited(server, id, () =>
-      sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo }),
-    );
-    if (session instanceof Response) return session;
+    const session = await sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });
     server.telemetry?.request({ method: 'initialize', era: 'legacy', params: {}, version }).end({});
     return server.respond.json({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, {
       [HEADER.sessionId]: session.record.sessionId,
@@ -101,7 +116,7 @@ export async function handleLegacyPost(
     // Accepted only when it reached its call, or when this instance can't tell (a record sealed with another secret).
     return delivery === 'delivered' || delivery === 'unreadable'
       ? server.respond.accepted()
-      : server.respond.error(message.id, undeliverable(delivery));
+      : server.respond.error(id, undeliverable(delivery));
   }
   if (!isRequest(message)) {
     if (message.method === 'notifications/cancelled') session.calls.get(params.requestId as string | number)?.abort();
@@ -115,11 +130,11 @@ export async function handleLegacyPost(
     const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
     return server.respond.result(message.id, result);
   } catch (error) {
-    // A limit is refused with its status and Retry-After, a missing scope with its challenge; before 2026-07-28 any
-    // other JSON-RPC error travels in a 200.
-    if (error instanceof LimitError) return server.respond.error(id, error);
     if (error instanceof InsufficientScopeError) return refuseScope(server, request, error);
-    if (error instanceof McpWireError) return server.respond.error(id, new McpWireError(error.code, error.message, error.data, 200));
+    // Before 2026-07-28 a JSON-RPC error travels in a 200; a refusal to retry later (a limit, the store) keeps its
+    // status and Retry-After, as the caller's answering() gives it.
+    if (error instanceof McpWireError && !(error instanceof RetryLaterError))
+      return server.respond.error(id, new McpWireError(error.code, error.message, error.data, 200));
     throw error;
   }
 }

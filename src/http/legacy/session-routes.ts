@@ -2,7 +2,7 @@
 import { ErrorCode, LimitError, McpWireError } from '../../protocol';
 import { type ParleyServer, parseEventId, sessionsOf } from '../../engine';
 import type { AuthInfo } from '../../server';
-import { openSession } from './post';
+import { answering, openSession } from './post';
 
 /** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */
 export async function handleLegacyGet(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
@@ -39,6 +39,6 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
 export async function handleLegacyDelete(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
-  await sessionsOf(server).end(opened.session);
-  return new Response(null, { status: 204 });
+  const ended = await answering(server, null, () => sessionsOf(server).end(opened.session));
+  return ended instanceof Response ? ended : new Response(null, { status: 204 });
 }
