@@ -1,5 +1,5 @@
-// parley dev in a pseudo-terminal with persistent questions: a question moved to the inbox runs the user's `moved`
-// hook and the dev log's line (#34).
+// parley dev in a pseudo-terminal with persistent questions: the inbox link reaches the person's terminal, and a
+// question moved to the inbox runs the user's `moved` hook and the dev log's line (#34).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -72,6 +72,17 @@ async function client() {
   await c.connect(new StreamableHTTPClientTransport(new URL(url)));
   return c;
 }
+
+it('prints the inbox link on the terminal parley dev runs in', async () => {
+  const c = await client();
+  try {
+    const result = await c.callTool({ name: 'inbox_link', arguments: {} });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    await waitFor(/Inbox for \S+ \(one use, until [^)]+\): http:\/\/127\.0\.0\.1:\d+\/_frontmcp\/inbox#code=/);
+  } finally {
+    await c.close();
+  }
+}, 30_000);
 
 it("runs the user's moved hook beside the dev log's line when a question moves to the inbox", async () => {
   const c = await client();
