@@ -24,7 +24,9 @@ export function serverInputOf(module: Record<string, unknown>, entry: string): S
   if (isServer(module.default) || isConfig(module.default)) return module.default as ServerInput;
   const named = Object.values(module).find(isServer) ?? (isConfig(module.config) ? module.config : undefined);
   if (named) return named as ServerInput;
-  throw new Error(`${entry} exports no server: export default a class decorated with @FrontMcp, or a config object`);
+  throw new Error(
+    `${entry} exports no server: export default a class decorated with @FrontMcp, or a config object (a module that calls serve() itself is not an entry: name the module that exports its config)`,
+  );
 }
 
 async function main(entry: string, mode: string, port: number): Promise<void> {
