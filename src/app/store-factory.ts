@@ -37,7 +37,8 @@ export async function createElicitationStore(
   const backend = await choice.open(onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`)));
   const secret = encryptionSecret(env);
   const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
-  logger.info(`Created elicitation store ${formatRecord({ ...info })}`);
+  // Debug: serve()'s banner and the handler's first line name the store; this is the detail behind them.
+  logger.debug(`Created elicitation store ${formatRecord({ ...info })}`);
   const sessionsDistributed = backend.distributed && choice.source !== 'env' && choice.source !== 'memory';
   return new OpenedStore(secret, { backend, keyPrefix: info.keyPrefix, info, source: choice.source, sessionsDistributed });
 }

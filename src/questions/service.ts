@@ -27,6 +27,9 @@ export const stderrPrinter: LinkPrinter = {
   write: (line) => console.error(line),
 };
 
+/** A subject as a person may read it: a principal's name; a session's id is a credential, so only that it is one. */
+const shownSubject = (subject: string) => (subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session');
+
 export class QuestionService implements Inbox {
   /** The origin this server was last reached at over HTTP; inbox links point there. */
   origin?: string;
@@ -101,7 +104,7 @@ export class QuestionService implements Inbox {
     if (!origin) throw new ElicitationNotSupportedError('The server has no HTTP address yet to link the inbox to');
     const { code, expiresAt } = await this.people.createCode({ subject });
     this.printer.write(
-      `[parley] Inbox for ${subject} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`,
+      `[parley] Inbox for ${shownSubject(subject)} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`,
     );
     return { expiresAt };
   }
@@ -109,7 +112,7 @@ export class QuestionService implements Inbox {
   /** What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). */
   async view(subject: string): Promise<InboxView> {
     return {
-      signedInAs: subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session',
+      signedInAs: shownSubject(subject),
       questions: await this.store.list(subject),
     };
   }

@@ -78,7 +78,11 @@ it('prints the inbox link on the terminal parley dev runs in', async () => {
   try {
     const result = await c.callTool({ name: 'inbox_link', arguments: {} });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    await waitFor(/Inbox for \S+ \(one use, until [^)]+\): http:\/\/127\.0\.0\.1:\d+\/_frontmcp\/inbox#code=/);
+    // A session id is a credential: the line says whose inbox it is without it.
+    await waitFor(/Inbox for this session \(one use, until [^)]+\): http:\/\/127\.0\.0\.1:\d+\/_frontmcp\/inbox#code=/);
+    const sessionId = (c.transport as StreamableHTTPClientTransport).sessionId!;
+    expect(sessionId).toBeTruthy();
+    expect(screen).not.toContain(sessionId);
   } finally {
     await c.close();
   }
