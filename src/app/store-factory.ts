@@ -37,10 +37,17 @@ export async function createElicitationStore(
   const backend = await choice.open(onceEach((error) => logger.warn(`Elicitation store (${choice.source}): ${error.message}`)));
   const secret = encryptionSecret(env);
   const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
-  // Debug: serve()'s banner and the handler's first line name the store; this is the detail behind them.
+  // Debug: serve()'s banner names the store; this is the detail behind it.
   logger.debug(`Created elicitation store ${formatRecord({ ...info })}`);
-  const sessionsDistributed = backend.distributed && choice.source !== 'env' && choice.source !== 'memory';
-  return new OpenedStore(secret, { backend, keyPrefix: info.keyPrefix, info, source: choice.source, sessionsDistributed });
+  // Sessions go wherever the questions do: a store shared with other instances, however it was found (REDIS_URL alone
+  // too, where FrontMCP kept sessions in memory and an answer posted to another instance got 404).
+  return new OpenedStore(secret, {
+    backend,
+    keyPrefix: info.keyPrefix,
+    info,
+    source: choice.source,
+    sessionsDistributed: backend.distributed,
+  });
 }
 
 /** An opened store: its fields as given, and the encryption secret behind a getter over a #private field (never serialized). */

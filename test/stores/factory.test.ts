@@ -114,19 +114,19 @@ describe("the docs' table", () => {
     expect(withSqlite.store).toMatchObject({ source: 'sqlite', keyPrefix: 'mcp:' });
   });
 
-  it('REDIS_URL alone: Redis from the environment, with sessions kept in memory', async () => {
+  it('REDIS_URL alone: Redis from the environment, with sessions kept there too', async () => {
     const { store, lines } = await create({}, { REDIS_URL: redis.url });
     expect(lines).toContain(
       "[parley] DEBUG Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: false }",
     );
-    expect(store).toMatchObject({ source: 'env', sessionsDistributed: false });
+    expect(store).toMatchObject({ source: 'env', sessionsDistributed: true });
   });
 
   it('REDIS_HOST with REDIS_PORT alone: the same, read from process.env as well', async () => {
     vi.stubEnv('REDIS_HOST', redis.host);
     vi.stubEnv('REDIS_PORT', String(redis.port));
     const { store } = await create({});
-    expect(store).toMatchObject({ source: 'env', sessionsDistributed: false, info: { type: 'redis' } });
+    expect(store).toMatchObject({ source: 'env', sessionsDistributed: true, info: { type: 'redis' } });
   });
 
   it('a config store wins over the environment', async () => {
