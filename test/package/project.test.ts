@@ -80,6 +80,11 @@ describe('the project it makes', () => {
     await npmInstall(app, [tarball]);
   }, 300_000);
 
+  it("installs with no npm warning about install scripts: allowScripts covers the tree's", { timeout: 60_000 }, async () => {
+    const { stdout } = await sh(app, 'npm', ['install-scripts', 'ls']);
+    expect(stdout).toContain('No packages with unreviewed install scripts');
+  });
+
   it('typechecks, and npm test passes with parley-mcp/testing and vitest', { timeout: 180_000 }, async () => {
     await sh(app, 'npm', ['run', 'typecheck']);
     const { stdout } = await sh(app, 'npm', ['test'], { CI: 'true', NO_COLOR: '1' });
