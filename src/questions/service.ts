@@ -66,9 +66,24 @@ export class QuestionService implements Inbox {
   /** What tells the person a question landed in their inbox (`persistent.notify`); nothing when unset. */
   notify?: (subject: string, question: StoredQuestion) => void;
 
+  /**
+   * The nudge for a question just filed. One filed beside a 2026-07-28 round is open in the client too, which mostly
+   * answers in moments: the person is nudged only if it is still unanswered `afterMs` later (the instance that filed
+   * it waits; a stop within that time sends none, and the question waits in the inbox all the same).
+   */
   private nudge(subject: string): ((question: StoredQuestion) => void) | undefined {
     const notify = this.notify;
-    return notify && ((question) => notify(subject, question));
+    if (!notify) return undefined;
+    return (question) => {
+      const graceMs = question.from?.reason === 'filed-with-round' ? question.from.afterMs : undefined;
+      if (graceMs === undefined) return notify(subject, question);
+      const later = () =>
+        void this.store.isOpen(subject, question.id).then(
+          (open) => open && notify(subject, question),
+          () => notify(subject, question), // the store could not say: better one nudge too many than none
+        );
+      (setTimeout(later, graceMs) as { unref?: () => void }).unref?.();
+    };
   }
 
   async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal, from?: QuestionOrigin): Promise<RawAnswer> {
