@@ -226,7 +226,13 @@ describe('the getting-started example', () => {
     expect(client.stdout).toContain('asked: Close ticket T-1?');
     expect(client.stdout).toMatch(/closed: true,\s+id: 'T-1'/);
 
-    // docs/client.md's block, against the same server.
+    // The same client at 2025-11-25 (its default mode), and docs/client.md's block, against the same server.
+    const legacy = await run(join(dir, 'client-2025.ts'), { MCP_URL: url }).done;
+    expect(legacy.stderr).toBe('');
+    expect(legacy.code).toBe(0);
+    expect(legacy.stdout).toContain('asked: Close ticket T-2?');
+    expect(legacy.stdout).toMatch(/closed: true,\s+id: 'T-2'/);
+
     const own = await run(join(OUT, 'docs', 'client', 'client.ts'), { MCP_URL: url }).done;
     expect(own.stderr).toBe('');
     expect(own.code).toBe(0);
