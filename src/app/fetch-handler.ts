@@ -92,6 +92,11 @@ function buildRoutes(server: ParleyServer): Route {
   const mcpPaths = new Set([http.path, '/']);
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
+  // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
+  const elsewhere = {
+    error: 'not_found',
+    message: `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`,
+  };
   return (request, options) => {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
@@ -103,7 +108,7 @@ function buildRoutes(server: ParleyServer): Route {
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
     if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
-    return inbox ? inbox.fetch(request) : server.respond.json({ error: 'not_found' }, 404);
+    return inbox && path.startsWith('/_frontmcp/') ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
   };
 }
 

@@ -29,7 +29,8 @@ export async function buildQuestionService(
   const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
   const people = config.http.auth?.people === 'loopback-token' ? new LoopbackTokenAuth(config.info.name, backend, codec) : undefined;
-  logger.info(
+  // Debug, as the elicitation store's line: serve()'s banner shows the inbox; this is the detail behind it.
+  logger.debug(
     `Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`,
   );
   if (!people)

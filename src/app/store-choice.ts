@@ -84,9 +84,7 @@ export function redisChoice(options: RedisOptions, source: StoreSource, env: Env
 
 /**
  * Redis over HTTP: runs anywhere fetch does, edge isolates included (an edge bundle has it once its entry calls
- * enableRedisHttp()). Opening it proves publish/subscribe works, and refuses the store where it doesn't. Found through
- * UPSTASH_REDIS_REST_URL alone, it also keeps sessions (unlike REDIS_URL, the docs' row for FrontMCP): an edge isolate
- * has no memory that outlives it to keep them in instead.
+ * enableRedisHttp()). Opening it proves publish/subscribe works, and refuses the store where it doesn't.
  */
 export function redisHttpChoice(options: RedisHttpOptions, source: StoreSource, env: EnvSource): StoreChoice {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;

@@ -37,9 +37,17 @@ export async function createElicitationStore(
   const backend = await openBounded(choice, storeLog(`Elicitation store (${choice.source})`, logger), config.elicitation.storeTimeoutMs);
   const secret = encryptionSecret(env);
   const info = { type: backend.type, keyPrefix: choice.keyPrefix, supportsPubSub: backend.supportsPubSub, encrypted: secret !== undefined };
-  logger.info(`Created elicitation store ${formatRecord({ ...info })}`);
-  const sessionsDistributed = backend.distributed && choice.source !== 'env' && choice.source !== 'memory';
-  return new OpenedStore(secret, { backend, keyPrefix: info.keyPrefix, info, source: choice.source, sessionsDistributed });
+  // Debug: serve()'s banner names the store; this is the detail behind it.
+  logger.debug(`Created elicitation store ${formatRecord({ ...info })}`);
+  // Sessions go wherever the questions do: a store shared with other instances, however it was found (REDIS_URL alone
+  // too, where FrontMCP kept sessions in memory and an answer posted to another instance got 404).
+  return new OpenedStore(secret, {
+    backend,
+    keyPrefix: info.keyPrefix,
+    info,
+    source: choice.source,
+    sessionsDistributed: backend.distributed,
+  });
 }
 
 /** An opened store: its fields as given, and the encryption secret behind a getter over a #private field (never serialized). */

@@ -2,10 +2,10 @@
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configOf, buildServer, type ServerInput } from '../app';
-import { serverOptionsOf, type FrontMcpConfigInput } from '../server';
+import { serverOptionsOf } from '../server';
 import { serveStdio, ExchangeLog } from '../adapters';
 import { escapeLogText } from '../runtime';
-import { loggingHooks } from './dev-log';
+import { withDevHooks } from './dev-log';
 import { serveDevHttp } from './dev-http';
 import { describeModuleError } from './module-error';
 
@@ -25,15 +25,9 @@ export function serverInputOf(module: Record<string, unknown>, entry: string): S
   if (isServer(module.default) || isConfig(module.default)) return module.default as ServerInput;
   const named = Object.values(module).find(isServer) ?? (isConfig(module.config) ? module.config : undefined);
   if (named) return named as ServerInput;
-  throw new Error(`${entry} exports no server: export default a class decorated with @FrontMcp, or a config object`);
-}
-
-/** The user's config with the dev log's hooks added: they log last before a question goes out, first when its answer comes. */
-function withDevHooks(config: FrontMcpConfigInput, log: ExchangeLog): FrontMcpConfigInput {
-  const dev = loggingHooks(log);
-  const own = config.elicitation?.hooks;
-  const hooks = { request: [...(own?.request ?? []), ...dev.request], result: [...dev.result, ...(own?.result ?? [])] };
-  return { ...config, elicitation: { ...config.elicitation, hooks } };
+  throw new Error(
+    `${entry} exports no server: export default a class decorated with @FrontMcp, or a config object (a module that calls serve() itself is not an entry: name the module that exports its config)`,
+  );
 }
 
 async function main(entry: string, mode: string, port: number): Promise<void> {

@@ -1,7 +1,7 @@
 // parley dev's log of questions: a line per question asked and per answer received (requests: ../adapters/exchange-log.ts).
 import { clip, isRecord, type ExchangeLog } from '../adapters';
 import { INBOX_REASONS } from '../elicitation';
-import type { ElicitationHooks } from '../server';
+import type { ElicitationHooks, FrontMcpConfigInput } from '../server';
 
 /** Hooks that log each question as it is asked and each answer as it arrives. */
 export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
@@ -22,4 +22,19 @@ export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
     ],
     moved: [(m) => log.line(`${m.tool} put ${m.key} in the caller's inbox: ${INBOX_REASONS[m.reason]}`)],
   };
+}
+
+/**
+ * The user's config with the dev log's hooks added beside the user's own, of every kind: they log last before a question
+ * goes out, first when its answer comes, and after the user's when a question moves to the inbox.
+ */
+export function withDevHooks(config: FrontMcpConfigInput, log: ExchangeLog): FrontMcpConfigInput {
+  const dev = loggingHooks(log);
+  const own = config.elicitation?.hooks;
+  const hooks: Required<ElicitationHooks> = {
+    request: [...(own?.request ?? []), ...dev.request],
+    result: [...dev.result, ...(own?.result ?? [])],
+    moved: [...(own?.moved ?? []), ...dev.moved],
+  };
+  return { ...config, elicitation: { ...config.elicitation, hooks } };
 }

@@ -68,9 +68,12 @@ export class DevRunner {
     const fromSource = import.meta.url.endsWith('.ts');
     const script = fileURLToPath(new URL(fromSource ? './dev-child.ts' : './dev-child.js', import.meta.url));
     const flags = fromSource ? ['--conditions=parley-source', '--import', loader] : ['--import', loader];
-    const child = spawn(process.execPath, [...flags, script, entry, mode, String(port)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    // A log on our own stderr is handed to the child as it is, so the server sees the terminal a person sees (and prints
+    // inbox links there, as `persistent.inboxLinks: 'terminal'` allows); a --log file stays a pipe.
+    const stderr = this.options.logSink === process.stderr ? 'inherit' : 'pipe';
+    const child = spawn(process.execPath, [...flags, script, entry, mode, String(port)], { stdio: ['pipe', 'pipe', stderr, 'ipc'] });
     this.child = child;
-    child.stderr!.pipe(this.options.logSink, { end: false });
+    child.stderr?.pipe(this.options.logSink, { end: false });
     if (mode === 'stdio') this.options.attach?.(child);
     else child.stdout!.pipe(this.options.logSink, { end: false });
     child.on('message', (report: ChildReport) => {

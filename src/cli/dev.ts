@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { DevRunner } from './dev-runner';
 import { StdioBridge } from './stdio-bridge';
 
-const DEFAULT_ENTRIES = ['src/main.ts', 'src/server.ts', 'server.ts', 'main.ts'];
+// The module that exports the server comes first: in a project `parley init` made, src/main.ts serves it itself.
+const DEFAULT_ENTRIES = ['src/server.ts', 'server.ts', 'src/main.ts', 'main.ts'];
 
 export const DEV_USAGE = `parley dev [entry] [--stdio] [--port N] [--log FILE]
 
@@ -23,7 +24,7 @@ export async function dev(args: string[]): Promise<number> {
     options: { stdio: { type: 'boolean' }, port: { type: 'string' }, log: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) return (void process.stderr.write(`${DEV_USAGE}\n`), 0);
-  const entry = positionals[0] ? resolve(positionals[0]) : DEFAULT_ENTRIES.map((e) => resolve(e)).find(existsSync);
+  const entry = entryOf(positionals[0], process.cwd());
   if (!entry || !existsSync(entry))
     return fail(positionals[0] ? `No such file: ${positionals[0]}` : `No entry given, and none of ${DEFAULT_ENTRIES.join(', ')} exists`);
   if (!isEsm(entry))
@@ -59,6 +60,11 @@ export async function dev(args: string[]): Promise<number> {
   runner.start();
   bridge?.listen(process.stdin);
   return new Promise<number>(() => {}); // runs until stopped
+}
+
+/** The module to run: the one given, else the first of DEFAULT_ENTRIES that exists under `cwd`. */
+export function entryOf(given: string | undefined, cwd: string): string | undefined {
+  return given ? resolve(cwd, given) : DEFAULT_ENTRIES.map((e) => resolve(cwd, e)).find(existsSync);
 }
 
 function fail(message: string): number {

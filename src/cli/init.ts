@@ -46,6 +46,9 @@ export async function init(args: string[]): Promise<number> {
   return 0;
 }
 
+// Pinned: newer wranglers need Node 22.12, and parley-mcp runs on Node 20.12, so an unpinned `npx wrangler` breaks there.
+const WRANGLER = '4.86.0';
+
 /** The new project's package.json: this parley-mcp's version, and the tsx that parley-mcp itself runs on. */
 function projectPackage(name: string, version: string, tsx: string) {
   return {
@@ -53,9 +56,19 @@ function projectPackage(name: string, version: string, tsx: string) {
     version: '0.1.0',
     private: true,
     type: 'module',
-    scripts: { start: 'tsx src/main.ts', dev: 'parley dev src/server.ts', test: 'vitest run', typecheck: 'tsc' },
+    scripts: {
+      start: 'tsx src/main.ts',
+      dev: 'parley dev src/server.ts',
+      test: 'vitest run',
+      typecheck: 'tsc',
+      'worker:dev': 'wrangler dev',
+      'worker:deploy': 'wrangler deploy',
+    },
     dependencies: { 'parley-mcp': `^${version}`, tsx },
-    devDependencies: { '@types/node': '^22.0.0', typescript: '^5.9.3', vitest: '^4.1.12' },
+    devDependencies: { '@types/node': '^22.0.0', typescript: '^5.9.3', vitest: '^4.1.12', wrangler: WRANGLER },
+    // npm 11 warns on every install about install scripts nobody reviewed (npm 12 will skip them): these are the tree's
+    // (esbuild through tsx and wrangler; workerd and sharp through wrangler), each fetching or checking its own binary.
+    allowScripts: { esbuild: true, workerd: true, sharp: true },
   };
 }
 

@@ -1,4 +1,6 @@
 // Showing an error in the user's server module the way an editor wants it: file:line:column first, then what is wrong.
+import { spawnSync } from 'node:child_process';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // A path starts right after "at " or "(": Node's own frames (node:internal/process/task_queues:83:21) are no file.
@@ -14,8 +16,28 @@ export function describeModuleError(error: unknown, entry: string, ownDir: strin
   if (declared) return `${declared[2]}: ${declared[1]}`;
   // An error made for a person (a port in use) has no location to show.
   if ((error as { code?: unknown }).code === 'EADDRINUSE' || (error as { code?: unknown }).code === 'EACCES') return error.message;
-  const site = userFrame(error.stack, ownDir) ?? entry;
-  return `${site}: ${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
+  const frame = userFrame(error.stack, ownDir);
+  if (!frame && error.name === 'SyntaxError') {
+    const found = syntaxErrorIn(entry);
+    if (found) return found;
+  }
+  return `${frame ?? entry}: ${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
+}
+
+/**
+ * Where a JavaScript entry's syntax error is: Node gives an imported module's SyntaxError no position (tsx's esbuild
+ * reports TypeScript's), so ask `node --check`, which prints `<file>:<line>`, the line, and a caret under the column.
+ */
+function syntaxErrorIn(entry: string): string | undefined {
+  if (!/^\.[cm]?js$/.test(extname(entry))) return undefined;
+  const { status, stderr } = spawnSync(process.execPath, ['--check', entry], { encoding: 'utf8' });
+  if (status === 0) return undefined;
+  const [where, code = '', caret = ''] = stderr.split('\n');
+  const line = /:(\d+)$/.exec(where ?? '')?.[1];
+  const reason = /^SyntaxError: .*$/m.exec(stderr)?.[0];
+  if (!line || !reason) return undefined;
+  const hint = /^\s*@/.test(code) ? ' (JavaScript has no decorator syntax: call the decorator as a function, or name the file .ts)' : '';
+  return `${entry}:${line}:${caret.indexOf('^') + 1}: ${reason}${hint}`;
 }
 
 /** The first stack frame in the user's code: not Node's, not a dependency's, not Parley's own. */

@@ -19,7 +19,7 @@ export async function runToken(
   argv: string[],
   io: TokenIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
-  const fail = (message: string, code = 2) => (io.stderr.write(`parley token: ${message}\n`), code);
+  const fail = (message: string) => (io.stderr.write(`parley token: ${message}\n`), 1);
   let values;
   try {
     ({ values } = parseArgs({
@@ -37,7 +37,7 @@ export async function runToken(
     return fail(`${(error as Error).message}\n${TOKEN_USAGE}`);
   }
   if (values.help) return (io.stdout.write(`${TOKEN_USAGE}\n`), 0);
-  if (io.env.NODE_ENV === 'production') return fail('refused: NODE_ENV=production. This command signs development tokens only', 1);
+  if (io.env.NODE_ENV === 'production') return fail('refused: NODE_ENV=production. This command signs development tokens only');
   if (!values.sub) return fail(`--sub is required (the caller's subject, e.g. --sub alice)\n${TOKEN_USAGE}`);
   const secret = values.secret ?? io.env.AUTH_SECRET;
   if (!secret) return fail("no secret: pass --secret, or set AUTH_SECRET to the server's auth.secret");

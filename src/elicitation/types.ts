@@ -5,7 +5,7 @@ import type { ElicitOptions, InboxReason } from '../server';
 export interface QuestionOrigin {
   tool: string;
   reason: InboxReason;
-  /** For `client-never-answered`: how long the client had. */
+  /** How long the client had (`client-never-answered`), or has before the person is nudged (`filed-with-round`). */
   afterMs?: number;
 }
 

@@ -155,9 +155,10 @@ export class UnansweredRoute {
     }
   }
 
+  /** Where the question came from; `afterMs` with it where the client had (or has) that long first. */
   private origin(reason: InboxReason): QuestionOrigin {
     const from: QuestionOrigin = { tool: this.question().tool, reason };
-    return reason === 'client-never-answered' ? { ...from, afterMs: this.policy.afterMs } : from;
+    return reason === 'client-never-answered' || reason === 'filed-with-round' ? { ...from, afterMs: this.policy.afterMs } : from;
   }
 
   private marker(key: string): Marker | undefined {

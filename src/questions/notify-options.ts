@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import type { QuestionOrigin } from '../elicitation';
 import { InvalidQuestionStoreError } from '../protocol';
+import { configIssues } from '../server';
 
 /** What the nudge says about a question that landed in an inbox: never its answer code or link unless asked for. */
 export interface InboxNotice {
@@ -58,5 +59,5 @@ export function readNotifyOption(value: unknown): NotifyOption | undefined {
   if (value === undefined) return undefined;
   const parsed = notifySchema.safeParse(value);
   if (parsed.success) return parsed.data as NotifyOption;
-  throw new InvalidQuestionStoreError(parsed.error.issues.map((i) => `${['notify', ...i.path].join('.')}: ${i.message}`).join('; '));
+  throw new InvalidQuestionStoreError(configIssues(parsed.error.issues, ['notify']).join('; '));
 }

@@ -102,6 +102,11 @@ export class QuestionStore {
     return (await this.find('o', subject, id, true)) !== undefined;
   }
 
+  /** Whether the question still waits for its first answer: nobody (client or inbox) took its open token. */
+  async isOpen(subject: string, id: string): Promise<boolean> {
+    return (await this.find('o', subject, id)) !== undefined;
+  }
+
   /** Hands the answer to one caller only. */
   async takeAnswer(subject: string, id: string): Promise<StoredAnswer | undefined> {
     const found = await this.find('a', subject, id, true);

@@ -28,6 +28,9 @@ export const stderrPrinter: LinkPrinter = {
   write: (line) => console.error(escapeLogText(line)), // the subject is the caller's: escaped as every log line is
 };
 
+/** A subject as a person may read it: a principal's name; a session's id is a credential, so only that it is one. */
+const shownSubject = (subject: string) => (subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session');
+
 export class QuestionService implements Inbox {
   /** The origin this server was last reached at over HTTP; inbox links point there. */
   origin?: string;
@@ -64,9 +67,24 @@ export class QuestionService implements Inbox {
   /** What tells the person a question landed in their inbox (`persistent.notify`); nothing when unset. */
   notify?: (subject: string, question: StoredQuestion) => void;
 
+  /**
+   * The nudge for a question just filed. One filed beside a 2026-07-28 round is open in the client too, which mostly
+   * answers in moments: the person is nudged only if it is still unanswered `afterMs` later (the instance that filed
+   * it waits; a stop within that time sends none, and the question waits in the inbox all the same).
+   */
   private nudge(subject: string): ((question: StoredQuestion) => void) | undefined {
     const notify = this.notify;
-    return notify && ((question) => notify(subject, question));
+    if (!notify) return undefined;
+    return (question) => {
+      const graceMs = question.from?.reason === 'filed-with-round' ? question.from.afterMs : undefined;
+      if (graceMs === undefined) return notify(subject, question);
+      const later = () =>
+        void this.store.isOpen(subject, question.id).then(
+          (open) => open && notify(subject, question),
+          () => notify(subject, question), // the store could not say: better one nudge too many than none
+        );
+      (setTimeout(later, graceMs) as { unref?: () => void }).unref?.();
+    };
   }
 
   async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal, from?: QuestionOrigin): Promise<RawAnswer> {
@@ -102,7 +120,7 @@ export class QuestionService implements Inbox {
     if (!origin) throw new ElicitationNotSupportedError('The server has no HTTP address yet to link the inbox to');
     const { code, expiresAt } = await this.people.createCode({ subject });
     this.printer.write(
-      `[parley] Inbox for ${subject} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`,
+      `[parley] Inbox for ${shownSubject(subject)} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`,
     );
     return { expiresAt };
   }
@@ -110,7 +128,7 @@ export class QuestionService implements Inbox {
   /** What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). */
   async view(subject: string): Promise<InboxView> {
     return {
-      signedInAs: subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session',
+      signedInAs: shownSubject(subject),
       questions: await this.store.list(subject),
     };
   }

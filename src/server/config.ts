@@ -6,6 +6,7 @@ import type { Logger, LogLevel, OtelApi } from '../runtime';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
 import { unansweredSchema } from './unanswered-options';
 import { authSchema, type AuthOptions } from './auth-options';
+import { configIssues } from './config-issues';
 
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
@@ -155,6 +156,6 @@ export type { AuthInfo, LogLevel };
 export function parseConfig(input: unknown): FrontMcpConfig {
   const parsed = configSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+  const lines = configIssues(parsed.error.issues).map((line) => `  ${line}`);
   throw new Error(`Invalid server configuration:\n${lines.join('\n')}`);
 }

@@ -16,6 +16,7 @@ export type {
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
 export { parseConfig } from './config';
+export { configIssues } from './config-issues';
 export type { FrontMcpConfig, FrontMcpConfigInput, ServerSettings } from './config';
 export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool, serverOptionsOf } from './decorators';
 export type { AppOptions } from './decorators';

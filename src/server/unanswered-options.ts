@@ -6,7 +6,10 @@ import * as z from 'zod';
 export type UnansweredThen = 'inbox' | 'fail';
 
 export interface UnansweredPolicy {
-  /** How long a client that declared elicitation has to answer before the question moves (before 2026-07-28). */
+  /**
+   * How long a client that declared elicitation has to answer: before 2026-07-28, before the question moves to the
+   * inbox; on 2026-07-28 (filed with the round), before `persistent.notify` nudges the person.
+   */
   afterMs: number;
   then: UnansweredThen;
 }

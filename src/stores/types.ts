@@ -53,8 +53,7 @@ export interface ElicitationStore {
   /** Which row of the docs' table chose the store. */
   source?: StoreSource;
   /**
-   * Sessions may live in this store too: it is shared with other processes and the config named it (`redis`,
-   * `elicitation.redis` or `sqlite`). Redis found only through REDIS_URL / REDIS_HOST keeps sessions in memory.
+   * Sessions live in this store too: it is shared with other processes (Redis, however it was found, or SQLite).
    * (Optional so a stand-in store can leave it out: absent means false.)
    */
   sessionsDistributed?: boolean;

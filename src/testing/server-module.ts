@@ -1,6 +1,6 @@
 // Finding the server a test file tests: server.ts, else main.ts, in the test file's folder.
 // Node-only by nature (the test runner's file system), like the rest of parley-mcp/testing.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { vi } from 'vitest';
 import { serverOptionsOf } from '../server';
@@ -25,7 +25,24 @@ async function load(folder: string): Promise<ServerInput> {
     );
   // Through vitest's module runner, which compiles TypeScript: a plain import() from parley-mcp/testing, which
   // vitest loads from node_modules as it is, would reach Node, and Node does not load server.ts.
-  return serverOf(await vi.importActual<Record<string, unknown>>(file), file);
+  return serverOf(
+    await vi.importActual<Record<string, unknown>>(file).catch((error: unknown) => Promise.reject(explained(error, file))),
+    file,
+  );
+}
+
+const DECORATOR = /^\s*@[A-Za-z_$][\w$]*\s*\(/m;
+
+/**
+ * vitest 4 compiles TypeScript's legacy decorators only: standard ones (no `experimentalDecorators` in the tsconfig
+ * vitest reads for the file) reach Node as written, which fails with a bare `SyntaxError: Invalid or unexpected token`.
+ */
+function explained(error: unknown, file: string): unknown {
+  if (!(error instanceof SyntaxError) || !DECORATOR.test(readFileSync(file, 'utf8'))) return error;
+  return new SyntaxError(
+    `parley-mcp/testing: vitest could not compile ${file} (${error.message}): vitest 4 compiles only legacy decorators, and this file's were left as standard decorators. Set "experimentalDecorators": true in the tsconfig.json that includes it (Parley's decorators take both forms), or call the decorators as functions`,
+    { cause: error },
+  );
 }
 
 /** The module's server: its default export when that is a @FrontMcp class, else its `config`, else its one exported @FrontMcp class. */

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { entryOf } from '../../src/cli/dev';
 import { init } from '../../src/cli/init';
 
 const own = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
@@ -35,6 +36,20 @@ it('makes the project, named after its directory, depending on this parley-mcp a
   expect(readFileSync(join(dir, 'wrangler.toml'), 'utf8')).toContain('name = "my-tools"');
   expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('node_modules/');
   expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).not.toContain('__NAME__');
+});
+
+it('pins the wrangler that runs on Node 20, with scripts that use it, and ignores its build output', async () => {
+  expect(await init([join(parent, 'worker-app')])).toBe(0);
+  const dir = join(parent, 'worker-app');
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  expect(pkg.devDependencies.wrangler).toBe('4.86.0'); // exact: newer wranglers need Node 22.12
+  expect(pkg.scripts).toMatchObject({ 'worker:dev': 'wrangler dev', 'worker:deploy': 'wrangler deploy' });
+  expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('dist/');
+});
+
+it('parley dev with no entry runs the module that exports the server, not src/main.ts, which serves it itself', async () => {
+  expect(await init([join(parent, 'app')])).toBe(0);
+  expect(entryOf(undefined, join(parent, 'app'))).toBe(join(parent, 'app', 'src/server.ts'));
 });
 
 it('makes it in an empty directory that exists', async () => {

@@ -62,9 +62,11 @@ describe('parley token', () => {
   });
 
   it('needs --sub and a secret, and a sane --expires', async () => {
-    expect((await token([], { AUTH_SECRET: SECRET })).stderr).toContain('--sub is required');
-    expect((await token(['--sub', 'a'], {})).stderr).toContain('no secret');
-    expect((await token(['--sub', 'a', '--expires', 'forever'], { AUTH_SECRET: SECRET })).code).toBe(2);
+    // Exit code 1 for each, as docs/cli.md says of every command that fails.
+    expect(await token([], { AUTH_SECRET: SECRET })).toMatchObject({ code: 1, stderr: expect.stringContaining('--sub is required') });
+    expect(await token(['--sub', 'a'], {})).toMatchObject({ code: 1, stderr: expect.stringContaining('no secret') });
+    expect((await token(['--sub', 'a', '--expires', 'forever'], { AUTH_SECRET: SECRET })).code).toBe(1);
+    expect((await token(['--sub', 'a', '--nope'], { AUTH_SECRET: SECRET })).code).toBe(1);
   });
 
   it('an expired token is refused', async () => {

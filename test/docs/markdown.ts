@@ -88,6 +88,25 @@ export function checkedBlocks(text: string): CheckedBlock[] {
   return out;
 }
 
+/**
+ * The ```ts and ```js blocks a page neither marks for checking nor marks `<!-- fragment -->` (a few lines of a larger
+ * program, shown in place): each is a block a reader may copy whole that nothing compiles.
+ */
+export function unmarkedBlocks(text: string): number[] {
+  const lines = text.split('\n');
+  const out: number[] = [];
+  let fenced = false;
+  lines.forEach((line, index) => {
+    if (!/^\s*```/.test(line)) return;
+    if (!fenced && /^```(ts|js|typescript|javascript|tsx|jsx|mjs)\s*$/.test(line)) {
+      const marker = (lines[index - 1] ?? '').trim();
+      if (!/^<!--\s*(check(:\s*\S+)?|fragment)\s*-->$/.test(marker)) out.push(index + 1);
+    }
+    fenced = !fenced;
+  });
+  return out;
+}
+
 /** The lines of the first plain ``` block whose first line starts with `prefix` (a banner the page shows). */
 export function shownOutput(text: string, prefix: string): string[] | undefined {
   const lines = text.split('\n');

@@ -1,12 +1,15 @@
-// The docs' pages hold: every relative link and #anchor resolves, every marked code block typechecks against the
-// source, and the getting-started example runs, answered by the official v2 client.
+// The docs' pages hold: every relative link and #anchor resolves, every TypeScript or JavaScript block is checked or
+// marked a fragment, every marked block typechecks against the source, every server module a page shows starts and
+// lists its tools, and the getting-started example runs, answered by the official v2 client and by parley-mcp/client.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'parley-mcp';
-import { anchors, checkedBlocks, links, pages, read, ROOT, shortName, shownOutput } from './markdown';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+import { anchors, checkedBlocks, links, pages, read, ROOT, shortName, shownOutput, unmarkedBlocks } from './markdown';
 
 const OUT = join(ROOT, '.tmp', 'docs-check');
 
@@ -74,6 +77,16 @@ describe('code blocks', () => {
     written = writeBlocks();
   });
 
+  it('every TypeScript and JavaScript block is marked for checking, or marked a fragment', () => {
+    const unmarked = pages().flatMap((page) => unmarkedBlocks(read(page)).map((at) => `${shortName(page)}:${at}`));
+    expect(unmarked).toEqual([]);
+  });
+
+  it('finds a block with no marker, and takes check and fragment markers', () => {
+    const page = '```ts\nconst a = 1;\n```\n\n<!-- fragment -->\n```ts\nx;\n```\n<!-- check: a.ts -->\n```ts\ny;\n```\n```bash\nls\n```\n';
+    expect(unmarkedBlocks(page)).toEqual([1]);
+  });
+
   it('every page with examples marks some for checking, and every marked block typechecks', { timeout: 120_000 }, () => {
     const marked = new Set(written.map((w) => w.where.split(':')[0]));
     for (const page of [
@@ -89,8 +102,75 @@ describe('code blocks', () => {
   });
 });
 
+describe('server modules on the pages', () => {
+  let redis: RunningRedis;
+  let home: string;
+  let env: Record<string, string>;
+  // Loads a page's module as a reader's `npx tsx` would, starts its server in-process, and prints its tools.
+  const starter = join(OUT, 'start-module.ts');
+  const start = (file: string, extra: Record<string, string | undefined> = {}) => run(starter, { ...env, ...extra, MODULE: file }).done;
+  beforeAll(async () => {
+    if (!existsSync(join(OUT, 'docs', 'unanswered', 'server.ts'))) writeBlocks();
+    writeFileSync(
+      starter,
+      [
+        "import { connect } from 'parley-mcp';",
+        'const { default: Server } = await import(process.env.MODULE!);',
+        'const client = await connect(Server);',
+        'console.log(JSON.stringify((await client.listTools()).tools.map((t) => t.name)));',
+        'await client.dispose();',
+        'process.exit(0);',
+      ].join('\n'),
+    );
+    redis = await startRedis();
+    home = mkdtempSync(join(tmpdir(), 'parley-docs-home-'));
+    // What the pages tell the reader to set before starting them.
+    env = {
+      REDIS_URL: redis.url,
+      REDIS_HOST: redis.host,
+      REDIS_PORT: String(redis.port),
+      AUTH_SECRET: 'a-docs-check-secret-0123456789abcdef',
+      PARLEY_NOTIFY_SECRET: 'a-docs-check-webhook-secret',
+      FRONTMCP_HOME: home,
+    };
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('each one that exports its server starts as written and lists its tools', { timeout: 120_000 }, async () => {
+    const modules = pages().flatMap((page) =>
+      checkedBlocks(read(page))
+        .filter((block) => block.lang === 'ts' && /^export default class /m.test(block.code))
+        .map((block) => join(OUT, shortName(page).replace(/\.md$/, ''), block.name)),
+    );
+    const started: Record<string, unknown> = {};
+    for (const file of modules) {
+      const { code, stdout, stderr } = await start(file);
+      started[shortName(file)] = code === 0 ? JSON.parse(stdout.trim().split('\n').at(-1)!) : `exit ${code}: ${stderr}`;
+    }
+    // Each page's server, so a page that stops exporting its server is noticed.
+    expect(started).toMatchObject({
+      '.tmp/docs-check/docs/unanswered/server.ts': ['deploy', 'inbox_link'],
+      '.tmp/docs-check/docs/elicitation/persistent.ts': ['approve_deploy', 'inbox_link'],
+      '.tmp/docs-check/docs/elicitation/hooks.ts': [],
+      '.tmp/docs-check/docs/testing/server.ts': expect.any(Array),
+      '.tmp/docs-check/docs/deployment/src/server.ts': expect.any(Array),
+      '.tmp/docs-check/docs/stores-and-scaling/block-22.ts': [],
+    });
+    expect(Object.values(started).filter((v) => typeof v === 'string')).toEqual([]);
+  });
+
+  it("unanswered.md's server refuses to start without AUTH_SECRET, naming the field and what to do", { timeout: 60_000 }, async () => {
+    const { code, stderr } = await start(join(OUT, 'docs', 'unanswered', 'server.ts'), { AUTH_SECRET: undefined });
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/auth\.secret: .*environment variable, that variable is not set/);
+  });
+});
+
 /** Runs a TypeScript file the way the repository's scripts do; resolves with its output once `until` matches or it exits. */
-function run(file: string, env: Record<string, string>, until?: RegExp) {
+function run(file: string, env: Record<string, string | undefined>, until?: RegExp) {
   const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', file], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },
@@ -145,6 +225,18 @@ describe('the getting-started example', () => {
     expect(client.code).toBe(0);
     expect(client.stdout).toContain('asked: Close ticket T-1?');
     expect(client.stdout).toMatch(/closed: true,\s+id: 'T-1'/);
+
+    // The same client at 2025-11-25 (its default mode), and docs/client.md's block, against the same server.
+    const legacy = await run(join(dir, 'client-2025.ts'), { MCP_URL: url }).done;
+    expect(legacy.stderr).toBe('');
+    expect(legacy.code).toBe(0);
+    expect(legacy.stdout).toContain('asked: Close ticket T-2?');
+    expect(legacy.stdout).toMatch(/closed: true,\s+id: 'T-2'/);
+
+    const own = await run(join(OUT, 'docs', 'client', 'client.ts'), { MCP_URL: url }).done;
+    expect(own.stderr).toBe('');
+    expect(own.code).toBe(0);
+    expect(own.stdout).toMatch(/closed: true,\s+id: 'T-3'/);
   });
 
   it('the JavaScript server, decorators called as functions, asks and gets its answer', async () => {

@@ -146,9 +146,16 @@ describe('two instances sharing a real Redis', () => {
     expect((await send(legacyPost(request('ping'), session, {}, a.url))).status).toBe(404);
   });
 
-  it('with only REDIS_URL: sessions stay in memory, so the other instance answers 404', async () => {
-    const outcome = await askOnAAnswerOnB(envOnly[0], envOnly[1], 'close_ticket');
-    expect(outcome).toMatchObject({ status: 404, body: { error: { code: -32001, message: 'Session not found' } } });
+  it('with only REDIS_URL (twelve-factor): sessions live in Redis too, so the answer sent to the other instance reaches the tool', async () => {
+    const outcome = await askOnAAnswerOnB(envOnly[0], envOnly[1], 'close_ticket', async (session) => {
+      const db = raw.duplicate({ db: 3 });
+      try {
+        expect(await db.exists(`mcp:session:${session}`)).toBe(1);
+      } finally {
+        db.disconnect();
+      }
+    });
+    expect(outcome).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true, id: 'T-1', note: '' } } } });
   });
 });
 

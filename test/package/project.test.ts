@@ -28,7 +28,6 @@ const V2 = { client: 'v2', version: '2026-07-28', ...ROUND };
 const V1 = { client: 'v1', version: '2025-11-25', ...ROUND };
 // The versions docs/deployment.md's runtime table names as tested.
 const NEXT = ['next@16.4.6', 'react@19.3.1', 'react-dom@19.3.1', '@types/react@19.3.3'];
-const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js'); // 4.86.0, the newest that runs on Node 20
 const wranglerEnv = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' };
 
 let tarball: string;
@@ -81,6 +80,11 @@ describe('the project it makes', () => {
     await npmInstall(app, [tarball]);
   }, 300_000);
 
+  it("installs with no npm warning about install scripts: allowScripts covers the tree's", { timeout: 60_000 }, async () => {
+    const { stdout } = await sh(app, 'npm', ['install-scripts', 'ls']);
+    expect(stdout).toContain('No packages with unreviewed install scripts');
+  });
+
   it('typechecks, and npm test passes with parley-mcp/testing and vitest', { timeout: 180_000 }, async () => {
     await sh(app, 'npm', ['run', 'typecheck']);
     const { stdout } = await sh(app, 'npm', ['test'], { CI: 'true', NO_COLOR: '1' });
@@ -99,10 +103,11 @@ describe('the project it makes', () => {
   it('wrangler builds its Worker from the package with the edge drivers, under the budget, and it serves a round in workerd', {
     timeout: 120_000,
   }, async () => {
+    // The project's own script and its pinned wrangler, on this Node (20 in CI).
     const { stdout } = await sh(
       app,
-      process.execPath,
-      [WRANGLER, 'deploy', '--dry-run', '--outdir', 'out/worker', '--metafile', 'out/meta.json'],
+      'npm',
+      ['run', 'worker:deploy', '--', '--dry-run', '--outdir', 'out/worker', '--metafile', 'out/meta.json'],
       wranglerEnv,
     );
     const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);

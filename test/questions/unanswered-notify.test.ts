@@ -84,7 +84,7 @@ describe('persistent.notify as a webhook', () => {
       questionId: q!.id,
       principal: 'principal:https://idp.example#ida',
       message: 'Deploy 7.0?',
-      from: { tool: 'deploy', reason: 'filed-with-round' },
+      from: { tool: 'deploy', reason: 'filed-with-round', afterMs: 300 },
       createdAt: q!.createdAt,
       expiresAt: q!.expiresAt,
     });
@@ -137,6 +137,28 @@ describe('persistent.notify as a webhook', () => {
       body: JSON.stringify({ code }),
     });
     expect(signIn.status).toBe(204);
+  });
+});
+
+describe('the nudge for a question filed beside a 2026-07-28 round', () => {
+  it('waits afterMs, and goes only if the client has not answered by then', async () => {
+    const hook = await receiver([204]);
+    cleanups.push(hook.close);
+    const s = await serverWith({ url: hook.url, secret: HOOK_SECRET });
+    // The client answers its round at once: the question leaves the inbox, and the person is not bothered.
+    const round = await askRound(s, 'nia', '7.5');
+    expect(round.resultType).toBe('input_required');
+    const retry = await s.call(
+      'nia',
+      'deploy',
+      { version: '7.5' },
+      { requestState: round.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { approve: true } } } },
+    );
+    expect(retry.structuredContent).toEqual({ deployed: true });
+    // A client that never retries, asked after the first: its nudge comes afterMs later, so the first one's came before.
+    expect((await askRound(s, 'nia', '7.6')).resultType).toBe('input_required');
+    await until(() => hook.received.some((r) => JSON.parse(r.body).message === 'Deploy 7.6?'));
+    expect(hook.received.map((r) => JSON.parse(r.body).message)).toEqual(['Deploy 7.6?']);
   });
 });
 

@@ -66,7 +66,7 @@ describe("the docs' table", () => {
   it('memory when nothing is set, and says so in the startup log', async () => {
     const { store, lines } = await create({});
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }",
+      "[parley] DEBUG Created elicitation store { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }",
     );
     expect(store).toMatchObject({ source: 'memory', sessionsDistributed: false, keyPrefix: 'mcp:' });
   });
@@ -74,7 +74,7 @@ describe("the docs' table", () => {
   it('elicitation.redis: Redis with publish/subscribe, logged exactly as the docs show', async () => {
     const { store, lines } = await create({ elicitation: { redis: tcp() } }, { MCP_SESSION_SECRET: 's' });
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: true }",
+      "[parley] DEBUG Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: true }",
     );
     expect(store).toMatchObject({ source: 'elicitation.redis', sessionsDistributed: true, secret: 's' });
     await store!.backend.set('mcp:factory:probe', 'v');
@@ -90,14 +90,14 @@ describe("the docs' table", () => {
     const { store, lines } = await create({ redis: { ...tcp(), keyPrefix: 'desk:' }, sqlite: { path: dir } });
     expect(store).toMatchObject({ source: 'redis', keyPrefix: 'desk:', sessionsDistributed: true });
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'desk:', supportsPubSub: true, encrypted: false }",
+      "[parley] DEBUG Created elicitation store { type: 'redis', keyPrefix: 'desk:', supportsPubSub: true, encrypted: false }",
     );
   });
 
   it("the server's sqlite when there is no redis: shared data, no publish/subscribe across processes", async () => {
     const { store, lines } = await create({ sqlite: { path: join(dir, 'desk.sqlite') } });
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'sqlite', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }",
+      "[parley] DEBUG Created elicitation store { type: 'sqlite', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false }",
     );
     expect(store).toMatchObject({ source: 'sqlite', sessionsDistributed: true });
   });
@@ -107,26 +107,26 @@ describe("the docs' table", () => {
     const { store, lines } = await create({ elicitation: { persistent } as never });
     expect(store).toMatchObject({ source: 'persistent.storage', keyPrefix: 'mcp:elicit:', sessionsDistributed: true });
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:elicit:', supportsPubSub: true, encrypted: false }",
+      "[parley] DEBUG Created elicitation store { type: 'redis', keyPrefix: 'mcp:elicit:', supportsPubSub: true, encrypted: false }",
     );
     // The server's redis and sqlite still come first, as the docs' table says.
     const withSqlite = await create({ sqlite: { path: join(dir, 'first.sqlite') }, elicitation: { persistent } as never });
     expect(withSqlite.store).toMatchObject({ source: 'sqlite', keyPrefix: 'mcp:' });
   });
 
-  it('REDIS_URL alone: Redis from the environment, with sessions kept in memory', async () => {
+  it('REDIS_URL alone: Redis from the environment, with sessions kept there too', async () => {
     const { store, lines } = await create({}, { REDIS_URL: redis.url });
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: false }",
+      "[parley] DEBUG Created elicitation store { type: 'redis', keyPrefix: 'mcp:', supportsPubSub: true, encrypted: false }",
     );
-    expect(store).toMatchObject({ source: 'env', sessionsDistributed: false });
+    expect(store).toMatchObject({ source: 'env', sessionsDistributed: true });
   });
 
   it('REDIS_HOST with REDIS_PORT alone: the same, read from process.env as well', async () => {
     vi.stubEnv('REDIS_HOST', redis.host);
     vi.stubEnv('REDIS_PORT', String(redis.port));
     const { store } = await create({});
-    expect(store).toMatchObject({ source: 'env', sessionsDistributed: false, info: { type: 'redis' } });
+    expect(store).toMatchObject({ source: 'env', sessionsDistributed: true, info: { type: 'redis' } });
   });
 
   it('a config store wins over the environment', async () => {

@@ -105,7 +105,7 @@ describe('the factory and Redis over HTTP', () => {
     const created = await createElicitationStore(
       config,
       env,
-      createLogger('info', (line) => lines.push(line)),
+      createLogger('debug', (line) => lines.push(line)),
     );
     await created?.backend.close();
     return { created, lines };
@@ -119,7 +119,7 @@ describe('the factory and Redis over HTTP', () => {
     );
     expect(created).toMatchObject({ source: 'elicitation.redis', keyPrefix: 'desk:', sessionsDistributed: true });
     expect(lines).toContain(
-      "[parley] INFO Created elicitation store { type: 'redis-http', keyPrefix: 'desk:', supportsPubSub: true, encrypted: true }",
+      "[parley] DEBUG Created elicitation store { type: 'redis-http', keyPrefix: 'desk:', supportsPubSub: true, encrypted: true }",
     );
     expect(server.log.slice(before)).toContain('/subscribe'); // the startup probe
   });

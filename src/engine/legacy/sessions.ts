@@ -67,8 +67,8 @@ export class SessionTable {
   }
 
   /**
-   * The store sessions live in, so any instance serves any session: a shared store the config names (`redis`,
-   * `elicitation.redis` or `sqlite`; not REDIS_URL alone), as the docs' table says.
+   * The store sessions live in, so any instance serves any session: a shared store (Redis, however it was found, or
+   * SQLite), as the docs' table says.
    */
   private get shared(): ElicitationStore | undefined {
     const store = this.server.elicitationStore;
