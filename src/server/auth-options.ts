@@ -8,10 +8,12 @@ const scope = z.string().regex(SCOPE_TOKEN, 'a scope is printable ASCII with no 
 
 export const authSchema = z
   .strictObject({
+    // exactOptional: `secret: process.env.AUTH_SECRET` with the variable unset is refused as auth.secret, undefined
+    // (configIssues names the likely cause), not as "set how tokens are verified".
     /** HS256 with this shared secret (development, or a signer that is yours). */
-    secret: text.optional(),
+    secret: text.exactOptional(),
     /** The identity provider's JWKS; left out with an `issuer`, it is found in the issuer's metadata. */
-    jwksUrl: z.url().optional(),
+    jwksUrl: z.url().exactOptional(),
     /** The `iss` a token must carry: one issuer or a list. */
     issuer: oneOrMany.optional(),
     /** The `aud` a token must carry; by default the resource. `false` accepts a token issued for any audience. */
