@@ -1,20 +1,13 @@
 // The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
 import { decodeJwt, type JWTPayload, jwtVerify } from 'jose';
 import type { BearerVerifier } from '../engine';
-import type { AuthInfo, FrontMcpConfig } from '../server';
+import { callerFromClaims, type FrontMcpConfig, toCaller } from '../server';
 import { discoverJwksUrl } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { createTokenCache } from './token-cache';
 
 type Auth = NonNullable<FrontMcpConfig['auth']>;
 type KeyInput = Parameters<typeof jwtVerify>[1];
-
-/** The scopes a token grants: `scope` (space-separated, RFC 9068) or `scp` (a list, or a string, as some IdPs send). */
-export function scopesOf(claims: Record<string, unknown>): string[] {
-  const raw = claims.scope ?? claims.scp;
-  if (typeof raw === 'string') return raw.split(' ').filter(Boolean);
-  return Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : [];
-}
 
 // One trailing slash is tolerated on either side: https://mcp.example/mcp and https://mcp.example/mcp/ name one resource.
 const trimSlash = (value: string) => (value.endsWith('/') ? value.slice(0, -1) : value);
@@ -48,12 +41,6 @@ function keyOf(auth: Auth): { key: KeyInput; algorithms: string[] } {
   return { key: key as KeyInput, algorithms: JWKS_ALGORITHMS };
 }
 
-interface Verified {
-  claims: JWTPayload;
-  sub: string;
-  scopes: string[];
-}
-
 /**
  * The verifier for `auth`, or undefined without it. The HS256 key lives in its closure only: the server's own copy of
  * its config has the secret redacted. Verified tokens are kept until they expire; the audience is checked on every
@@ -61,6 +48,7 @@ interface Verified {
  */
 export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifier | undefined {
   if (!auth) return undefined;
+  if (auth.verify) return customVerifier(auth.verify);
   const { key, algorithms } = keyOf(auth);
   const options = { issuer: auth.issuer, algorithms, requiredClaims: ['exp'], clockTolerance: auth.clockToleranceSec };
   // The audience: as configured; else the resource. A shared secret is this server's own, so its tokens are checked
@@ -73,36 +61,39 @@ export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifi
         : auth.secret !== undefined && auth.resource === undefined
           ? undefined
           : 'resource';
-  const cache = createTokenCache<Verified>();
+  const cache = createTokenCache<JWTPayload>();
   return async (token, resource) => {
     const cached = await cache.get(token);
-    let verified = cached.value;
-    if (!verified) {
-      let claims: JWTPayload;
+    let claims = cached.value;
+    if (!claims) {
       try {
         claims = (await jwtVerify(token, key, options)).payload;
       } catch (error) {
         if (error instanceof IdpUnavailableError) return { unavailable: error.message };
         return { refused: 'The token could not be verified' };
       }
-      // A client-credentials token names no person: its subject is the client.
-      const sub = [claims.sub, claims.client_id, claims.azp].find((s): s is string => typeof s === 'string' && s !== '');
-      if (sub === undefined) return { refused: 'The token has no subject' };
-      verified = { claims, sub, scopes: scopesOf(claims) };
-      cache.set(cached.key, verified, ((claims.exp as number) + auth.clockToleranceSec) * 1000);
+      cache.set(cached.key, claims, ((claims.exp as number) + auth.clockToleranceSec) * 1000);
     }
     const expected = audience === 'resource' ? [resource] : audience;
-    if (expected && !audienceMatches(verified.claims.aud, expected)) return { refused: 'The token was issued for another resource' };
-    const { claims, sub, scopes } = verified;
-    const clientId = [claims.client_id, claims.azp].find((s): s is string => typeof s === 'string');
-    const caller: AuthInfo = {
-      user: { ...claims, sub, iss: claims.iss },
-      clientId,
-      token,
-      scopes: [...scopes],
-      expiresAt: claims.exp,
-      resource,
-    };
+    if (expected && !audienceMatches(claims.aud, expected)) return { refused: 'The token was issued for another resource' };
+    const caller = callerFromClaims(claims, token, resource);
+    return caller ? { caller } : { refused: 'The token has no subject' };
+  };
+}
+
+/** `auth.verify`: the user's check; a throw is a refusal, unless it says the identity provider could not be asked. */
+function customVerifier(verify: NonNullable<Auth['verify']>): BearerVerifier {
+  return async (token, resource, request) => {
+    let given: unknown;
+    try {
+      given = await verify(token, request, { resource });
+    } catch (error) {
+      if (error instanceof IdpUnavailableError) return { unavailable: error.message };
+      return { refused: 'The token could not be verified' };
+    }
+    const caller = toCaller(given, token, resource);
+    if (!caller) return { refused: 'The token could not be verified' };
+    if (caller.expiresAt !== undefined && caller.expiresAt * 1000 <= Date.now()) return { refused: 'The token has expired' };
     return { caller };
   };
 }

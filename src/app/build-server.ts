@@ -20,6 +20,7 @@ import {
 import { Responder } from '../protocol';
 import {
   parseConfig,
+  type FrontMcpConfig,
   type FrontMcpConfigInput,
   serverOptionsOf,
   createChangeHub,
@@ -65,6 +66,10 @@ export async function buildServer(
   if (ephemeralKeyWarned)
     logger.warn(
       'requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.',
+    );
+  if (production && resourceFromRequests(config))
+    logger.warn(
+      'auth: the resource (the audience a token must carry) is taken from each request: set auth.resource, or http.publicUrl, to the public URL of the MCP endpoint (behind a proxy, or set http.trustProxy).',
     );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const questions = await createQuestionService(config, env, logger);
@@ -117,4 +122,11 @@ class BuiltServer implements ParleyServer {
   [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
     return inspectFields('ParleyServer', this, options, inspect);
   }
+}
+
+/** True when tokens are checked against a resource nothing in the config names: only the request can say it. */
+function resourceFromRequests(config: FrontMcpConfig): boolean {
+  const auth = config.auth;
+  if (!auth || auth.resource || auth.audience !== undefined || auth.verify || auth.secret !== undefined) return false;
+  return !config.http.publicUrl && !config.http.trustProxy;
 }

@@ -1,5 +1,5 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
-import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo } from '../server';
+import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
 import type { KeepAlive, ParleyServer, Platform } from '../engine';
 export type { KeepAlive } from '../engine';
@@ -21,8 +21,11 @@ import {
 export type { CloseOptions } from '../http';
 
 export interface HandlerOptions {
-  /** The caller, when the host verified it itself. */
-  auth?: AuthInfo;
+  /**
+   * The caller, when the host verified it itself: Parley's AuthInfo, or the official SDK's (`req.auth` from
+   * `withMcpAuth` or `requireBearerAuth`), whose `extra.sub` (else its client) is the subject.
+   */
+  auth?: AuthInfo | SdkAuthInfo;
   /** The platform's environment bindings (a Worker's env). */
   env?: EnvSource;
   /** The platform's execution context (a Worker's ctx), for work that outlives the response. */
@@ -73,15 +76,17 @@ function pathOf(url: string): string {
 /** The MCP endpoint by method: POST for every client; GET and DELETE only for sessions of clients before 2026-07-28. */
 function mcpRoute(server: ParleyServer, request: Request, options: HandlerOptions): Promise<Response> | Response {
   const session = request.headers.has(HEADER.sessionId);
+  // A host's caller in the SDK's shape becomes Parley's; one in no shape it knows is kept as it came.
+  const auth = options.auth && ((toCaller(options.auth) ?? options.auth) as AuthInfo);
   const postOnly = () => server.respond.error(null, methodNotAllowed('POST'), { allow: 'POST' });
   switch (request.method) {
     case 'POST':
-      return handlePost(server, request, options.auth, options.readBody, options.ctx);
+      return handlePost(server, request, auth, options.readBody, options.ctx);
     case 'GET':
-      if (session) return handleLegacyGet(server, request, options.auth);
+      if (session) return handleLegacyGet(server, request, auth);
       return isBrowserVisit(request) ? landingPage(server, request) : postOnly();
     case 'DELETE':
-      return session ? handleLegacyDelete(server, request, options.auth) : postOnly();
+      return session ? handleLegacyDelete(server, request, auth) : postOnly();
     default:
       return postOnly();
   }

@@ -67,14 +67,11 @@ export function remoteKeySet(url: URL | (() => Promise<URL>)): (header: JWTHeade
 }
 
 /** GETs a JSON document of the identity provider: its JSON, or IdpUnavailableError saying why not (never a token's fault). */
-export async function fetchIdpJson(url: URL, what: string): Promise<Record<string, unknown>> {
+export async function fetchIdpJson(url: URL, what: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
   let body: unknown;
   try {
-    const response = await fetch(url, {
-      headers: { accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    const headers = { accept: 'application/json', ...(init.headers as Record<string, string>) };
+    const response = await fetch(url, { ...init, headers, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
     if (!response.ok) throw new Error(`it answered ${response.status}`);
     body = await response.json();
   } catch (error) {

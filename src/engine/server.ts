@@ -11,7 +11,7 @@ import type { ListenTable } from './listen-table';
 export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
 
 /** Checks a bearer token for the resource (this server's URL as the request reached it); never rejects. */
-export type BearerVerifier = (token: string, resource: string) => Promise<TokenCheck>;
+export type BearerVerifier = (token: string, resource: string, request: Request) => Promise<TokenCheck>;
 
 /** What a runtime adapter passes to the handler it builds; each part left out is the Web APIs' way. */
 export interface Platform {

@@ -23,7 +23,7 @@ export async function resolveCaller(request: Request, server: ParleyServer, give
   const token = bearerToken(request);
   if (token === undefined)
     return refuse(server, request, { status: 401, description: 'A bearer token is required', scopes: startingScopes(server) });
-  const check = await verify(token, resourceOf(request, server));
+  const check = await verify(token, resourceOf(request, server), request);
   if ('refused' in check)
     return refuse(server, request, { status: 401, error: 'invalid_token', description: check.refused, scopes: startingScopes(server) });
   if ('unavailable' in check) {

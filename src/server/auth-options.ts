@@ -8,6 +8,14 @@ const scope = z.string().regex(SCOPE_TOKEN, 'a scope is printable ASCII with no 
 
 export const authSchema = z
   .strictObject({
+    /**
+     * Your own check, for opaque tokens, API keys or introspection (`parley-mcp/introspection`): resolve with the
+     * caller (Parley's AuthInfo, the official SDK's, or the token's claims), or undefined to refuse (401). Throw
+     * IdpUnavailableError when the check could not be made (503).
+     */
+    verify: z
+      .custom<TokenVerify>((v) => typeof v === 'function', 'expected a function (token, request, { resource }) => caller')
+      .optional(),
     // exactOptional: `secret: process.env.AUTH_SECRET` with the variable unset is refused as auth.secret, undefined
     // (configIssues names the likely cause), not as "set how tokens are verified".
     /** HS256 with this shared secret (development, or a signer that is yours). */
@@ -38,13 +46,17 @@ export const authSchema = z
     resourceDocumentation: z.url().optional(),
   })
   .superRefine((auth, ctx) => {
-    const ways = [auth.secret !== undefined && 'secret', auth.jwksUrl !== undefined && 'jwksUrl'].filter(Boolean);
+    const ways = [
+      auth.secret !== undefined && 'secret',
+      auth.jwksUrl !== undefined && 'jwksUrl',
+      auth.verify !== undefined && 'verify',
+    ].filter(Boolean);
     if (ways.length > 1) ctx.addIssue({ code: 'custom', message: `set one of ${ways.join(' and ')}, not both` });
     else if (ways.length === 0 && auth.issuer === undefined)
       ctx.addIssue({
         code: 'custom',
         message:
-          "set how tokens are verified: issuer: 'https://idp.example' (its JWKS found from its metadata), jwksUrl, or secret (HS256)",
+          "set how tokens are verified: issuer: 'https://idp.example' (its JWKS found from its metadata), jwksUrl, secret (HS256), or verify",
       });
     else if (ways.length === 0)
       for (const issuer of [auth.issuer ?? []].flat())
@@ -57,3 +69,6 @@ export const authSchema = z
   });
 
 export type AuthOptions = z.output<typeof authSchema>;
+
+/** `auth.verify`: a token's caller (any shape `toCaller` takes), or undefined to refuse it. */
+export type TokenVerify = (token: string, request: Request, context: { resource: string }) => unknown;

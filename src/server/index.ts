@@ -13,8 +13,11 @@ export type {
   SampleParams,
   SampleResult,
 } from './asking';
+export { callerFromClaims, toCaller } from './caller';
+export type { SdkAuthInfo } from './caller';
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
+export type { TokenVerify } from './auth-options';
 export { parseConfig } from './config';
 export { configIssues } from './config-issues';
 export type { FrontMcpConfig, FrontMcpConfigInput, ServerSettings } from './config';

@@ -7,6 +7,8 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 
 export const MACHINE = { id: 'nightly-report', secret: 'a-client-secret-for-tests-only-0123456789' };
+/** The MCP server's own credentials, for token introspection. */
+export const RESOURCE_SERVER = { id: 'parley-desk', secret: 'another-client-secret-for-tests-only-98765' };
 
 export interface TestIdp {
   issuer: string;
@@ -24,8 +26,8 @@ async function signingKey(kid: string): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
 }
 
-/** Starts the provider; `scopes` are those a resource may grant. */
-export async function startIdp(scopes = ['tickets:read', 'tickets:write']): Promise<TestIdp> {
+/** Starts the provider; `scopes` are those a resource may grant; access tokens are JWTs, or opaque (introspected). */
+export async function startIdp(scopes = ['tickets:read', 'tickets:write'], accessTokenFormat: 'jwt' | 'opaque' = 'jwt'): Promise<TestIdp> {
   let handle: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
   let down = false;
   // The provider itself listens on a port of its own; clients reach it through `server`, which can take it down and
@@ -64,6 +66,7 @@ export async function startIdp(scopes = ['tickets:read', 'tickets:write']): Prom
           response_types: [],
           scope: scopes.join(' '),
         },
+        { client_id: RESOURCE_SERVER.id, client_secret: RESOURCE_SERVER.secret, grant_types: [], redirect_uris: [], response_types: [] },
       ],
       jwks: { keys: [await signingKey(`key-${++generation}`)] },
       clientDefaults: { id_token_signed_response_alg: 'ES256' },
@@ -73,6 +76,7 @@ export async function startIdp(scopes = ['tickets:read', 'tickets:write']): Prom
         devInteractions: { enabled: true },
         registration: { enabled: true },
         clientCredentials: { enabled: true },
+        introspection: { enabled: true },
         resourceIndicators: {
           enabled: true,
           useGrantedResource: () => true,
@@ -80,7 +84,7 @@ export async function startIdp(scopes = ['tickets:read', 'tickets:write']): Prom
             scope: scopes.join(' '),
             audience: resource,
             accessTokenTTL: 600,
-            accessTokenFormat: 'jwt',
+            accessTokenFormat,
             jwt: { sign: { alg: 'ES256' } },
           }),
         },

@@ -78,6 +78,20 @@ describe('the audience is the resource, by default', () => {
     expect((await call(handler, await sign({ sub: 'a', aud: 'https://mcp.example/mcp' }, { key, alg: 'HS256' }))).status).toBe(200);
     expect((await call(handler, await sign({ sub: 'a' }, { key, alg: 'HS256' }))).status).toBe(401);
   });
+
+  it('warns in production when only the request can say what the resource is, and not once one is named', async () => {
+    const warned = async (auth: Record<string, unknown>, http: Record<string, unknown> = {}) => {
+      const lines: string[] = [];
+      const logger = { debug() {}, info() {}, warn: (line: string) => lines.push(line), error() {} };
+      const handler = createFetchHandler({ info: { name: 'who', version: '1.0.0' }, apps: [Who], auth, http, logger } as never);
+      await handler(mcpRequest('tools/list'), { env: { NODE_ENV: 'production' } });
+      return lines.some((line) => line.includes('set auth.resource, or http.publicUrl'));
+    };
+    expect(await warned({ jwksUrl: `${base}/jwks` })).toBe(true);
+    expect(await warned({ jwksUrl: `${base}/jwks`, resource: 'https://mcp.example/mcp' })).toBe(false);
+    expect(await warned({ jwksUrl: `${base}/jwks` }, { publicUrl: 'https://mcp.example' })).toBe(false);
+    expect(await warned({ secret: 'a-secret-of-this-server' })).toBe(false);
+  });
 });
 
 describe('what a token must be', () => {

@@ -93,6 +93,19 @@ describe('Protected Resource Metadata', () => {
   });
 });
 
+describe('mounted in an app (a Next.js or Vercel route file)', () => {
+  it('serves the metadata from the same handler at the well-known route, for the resource it is mounted at', async () => {
+    const handler = desk({ resource: 'https://app.example/api/mcp' });
+    const metadata = await handler(new Request('https://app.example/.well-known/oauth-protected-resource/api/mcp'), { mounted: true });
+    expect(await metadata.json()).toMatchObject({ resource: 'https://app.example/api/mcp' });
+    const call = await handler(mcpRequest('tools/list', {}, { url: 'https://app.example/api/mcp' }), { mounted: true });
+    expect(call.status).toBe(401);
+    expect(call.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://app.example/.well-known/oauth-protected-resource/api/mcp"',
+    );
+  });
+});
+
 describe('the bearer challenge', () => {
   const call = (headers: Record<string, string> = {}) => mcpRequest('tools/call', { name: 'whoami', arguments: {} }, { headers });
 
