@@ -1,5 +1,5 @@
 // A fetch handler on node:http: requests in as Fetch Requests (or the light MCP POST), responses written back.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { HandlerOptions } from '../app';
@@ -44,32 +44,51 @@ export function listenError(error: unknown, options: ListenOptions, hint: string
   return failure;
 }
 
+/** How one request is answered: `fast(path)` says whether a POST to it is read through `readBody`. */
+export interface Answering {
+  /** host:port, for a request with no Host header. */
+  address: string;
+  fast(path: string): boolean;
+  /** The request target when the app rewrote `url` (Express's `originalUrl` under a mount path). */
+  target?: string;
+  /** Given to the handler with each request. */
+  options?: HandlerOptions;
+  /** Reads the body in place of the socket (a body the app already parsed). */
+  read?: (limit: number) => Promise<string | undefined>;
+  /** Takes a handler's failure instead of the 500 (an app's `next`), while no header went out. */
+  fail?: (error: unknown) => void;
+}
+
+/** Answers one request with `fetch`: a Host that names no URL gets 400; a handler that throws, 500 (logged). */
+export function answerIncoming(fetch: Fetch, incoming: IncomingMessage, outgoing: ServerResponse, how: Answering): void {
+  const url = urlOf(incoming, how.address, how.target);
+  if (url === undefined) {
+    outgoing
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
+    return;
+  }
+  const target = how.target ?? incoming.url!;
+  const query = target.indexOf('?');
+  const fast = incoming.method === 'POST' && how.fast(query === -1 ? target : target.slice(0, query));
+  const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
+  const options = fast ? { ...how.options, readBody: how.read ?? ((limit: number) => readIncoming(incoming, limit)) } : (how.options ?? {});
+  fetch(request, options)
+    .then((response) => (queueAnswer(outgoing, response) ? undefined : writeResponse(outgoing, response)))
+    .catch((error: unknown) => (how.fail && !outgoing.headersSent ? how.fail(error) : answerFailure(outgoing, error)));
+}
+
 /** Listens and resolves once it does; a handler that throws is answered 500 and logged, never left hanging. */
 export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Listening> {
-  let address = '';
-  const server = createServer((incoming, outgoing) => {
-    const url = urlOf(incoming, address);
-    if (url === undefined) {
-      outgoing
-        .writeHead(400, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: 'bad_request', message: 'The Host header or request target is not valid' }));
-      return;
-    }
-    const target = incoming.url!;
-    const query = target.indexOf('?');
-    const fast = incoming.method === 'POST' && options.fastPaths?.has(query === -1 ? target : target.slice(0, query)) === true;
-    const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
-    fetch(request, fast ? { readBody: (limit) => readIncoming(incoming, limit) } : {})
-      .then((response) => (queueAnswer(outgoing, response) ? undefined : writeResponse(outgoing, response)))
-      .catch((error: unknown) => answerFailure(outgoing, error));
-  });
+  const answering: Answering = { address: '', fast: (path) => options.fastPaths?.has(path) === true };
+  const server = createServer((incoming, outgoing) => answerIncoming(fetch, incoming, outgoing, answering));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
       const info = server.address() as AddressInfo;
-      address = `${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
+      answering.address = `${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
       resolve({
-        address,
+        address: answering.address,
         port: info.port,
         close: () =>
           new Promise<void>((done) => {

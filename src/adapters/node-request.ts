@@ -6,11 +6,11 @@ import { standIn } from './stand-in';
 // A Host header that can be put in a URL: a name or IPv4 address, or a bracketed IPv6 one, with an optional port.
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** The request's URL, or undefined when its Host header cannot name one. */
-export function urlOf(incoming: IncomingMessage, fallbackHost: string): string | undefined {
+/** The request's URL (`target`: the path and query, the request's own by default), or undefined when its Host header cannot name one. */
+export function urlOf(incoming: IncomingMessage, fallbackHost: string, target = incoming.url): string | undefined {
   const host = incoming.headers.host ?? fallbackHost;
-  if (!HOST.test(host) || !incoming.url?.startsWith('/')) return undefined;
-  return `http://${host}${incoming.url}`;
+  if (!HOST.test(host) || !target?.startsWith('/')) return undefined;
+  return `http://${host}${target}`;
 }
 
 /** The headers of an MCP POST: get() and has() read Node's parsed headers; anything else reads a real Headers. */

@@ -5,6 +5,8 @@ import { startupBanner } from './node-banner';
 import { listenError, listenFetch } from './node-listen';
 import { NODE_PLATFORM } from './node-platform';
 
+export { createNodeHandler, type NodeHandler } from './node-handler';
+
 export interface NodeServeOptions {
   port?: number;
   /** Default 127.0.0.1: only this machine can connect. */

@@ -20,7 +20,9 @@ export function runTool(
 ): Promise<Outcome> {
   // Fast path: untraced, the call runs as is.
   const trace = scope.trace?.tool(entry.name);
-  return trace ? trace.watch(execute(server, entry, args, scope, asker, trace)) : execute(server, entry, args, scope, asker);
+  return trace
+    ? trace.watch(trace.run(() => execute(server, entry, args, scope, asker, trace)))
+    : execute(server, entry, args, scope, asker);
 }
 
 async function execute(

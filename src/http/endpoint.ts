@@ -92,7 +92,15 @@ export async function handlePost(
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
     const scope = new StreamScope(server, caller, capabilities, meta);
-    const trace = server.telemetry?.request({ method: message.method, era, params, version: envelope?.version, store: 'request-state' });
+    const trace = server.telemetry?.request({
+      method: message.method,
+      era,
+      params,
+      id: message.id,
+      version: envelope?.version,
+      store: 'request-state',
+      headers,
+    });
     scope.trace = trace;
     return await respondToRequest(
       server,

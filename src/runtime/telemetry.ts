@@ -1,7 +1,8 @@
-// OpenTelemetry tracing: a span per JSON-RPC request, a child span per tool call, and an event per question.
-// Parley never imports @opentelemetry/api itself: on Node "#node-only" loads it once per server when installed,
-// and an edge bundle gets it only from `telemetry: { api }` in the config. Attributes name what happened, never a
+// OpenTelemetry tracing: a span per JSON-RPC request, continuing the caller's trace, a child span per tool call, an
+// event per question, and the mcp.server.operation.duration histogram. Parley never imports @opentelemetry/api
+// itself: on Node "#node-only" loads it once per server when installed. Attributes name what happened, never a
 // message, an answer or a secret.
+import { durationAttributes, parentContext, type Carrier, type OtelMetrics, type OtelPropagation } from './trace-context';
 
 /** The few parts of @opentelemetry/api Parley uses, typed here so the core builds and bundles without it. */
 export interface OtelSpan {
@@ -22,7 +23,10 @@ export interface OtelApi {
     };
     setSpan(context: unknown, span: never): unknown;
   };
-  context: { active(): unknown };
+  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
+  propagation: OtelPropagation;
+  metrics?: OtelMetrics;
+  createNoopMeter?: () => ReturnType<OtelMetrics['getMeter']>;
 }
 
 type Tracer = ReturnType<OtelApi['trace']['getTracer']>;
@@ -39,8 +43,18 @@ export interface RequestFacts {
   method: string;
   era: Era;
   params: Record<string, unknown>;
+  /** The JSON-RPC id (none for initialize's own span when it is not known). */
+  id?: string | number;
   version?: string;
   store?: string;
+  /** The session of a client before 2026-07-28. */
+  session?: string;
+  /** The HTTP request's headers, the parent's carrier when `params._meta` has no `traceparent`; none on stdio. */
+  headers?: Carrier;
+  /** The peer's address, where the host knows it (Node: the socket's). */
+  client?: string;
+  /** `pipe` on stdio; `tcp` (the default) on HTTP. */
+  transport?: 'tcp' | 'pipe';
 }
 
 /** The tracer of one server, or undefined (no @opentelemetry/api, or `telemetry: false`): then nothing is traced. */
@@ -59,27 +73,62 @@ export const loadTelemetry = async (given: OtelApi | undefined, load: () => Prom
   );
 
 export class Telemetry {
+  /** The duration histogram; undefined when no meter provider was registered before the server was built. */
+  private readonly duration: Histogram | undefined;
+
   constructor(
     private readonly api: OtelApi,
     private readonly tracer: Tracer,
-  ) {}
+  ) {
+    const meter = api.metrics?.getMeter('parley-mcp');
+    const histogram = meter?.createHistogram('mcp.server.operation.duration', {
+      unit: 's',
+      description: 'MCP request duration as observed on the server, from receipt until the result is sent',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+    // The API's no-op meter hands out one shared histogram: measuring into it would only cost a promise a request.
+    this.duration = histogram && histogram !== api.createNoopMeter?.().createHistogram('') ? histogram : undefined;
+  }
 
-  /** Starts a request's span: `tools/call close_ticket`, as the MCP semantic conventions name it. */
+  /**
+   * Starts a request's span, `tools/call close_ticket` as the MCP semantic conventions name it, as the child of the
+   * caller's span: the `traceparent` (with `tracestate`, `baggage`) in `params._meta`, else in the HTTP headers.
+   */
   request(facts: RequestFacts): RequestTrace {
     const name = targetOf(facts.method, facts.params);
-    const span = this.tracer.startSpan(name.value ? `${facts.method} ${name.value}` : facts.method, { kind: SERVER });
-    // Fast path: with no tracer provider registered (or the request not sampled) the span records nothing and its
-    // tool's would not either, so no more span objects, attributes or promises are made for the request.
-    if (!span.isRecording()) {
+    const parent = parentContext(this.api, facts.params._meta, facts.headers);
+    const span = this.tracer.startSpan(name.value ? `${facts.method} ${name.value}` : facts.method, { kind: SERVER }, parent);
+    const recording = span.isRecording();
+    // Fast path: with no tracer provider registered (or the request not sampled) and no meter provider, the span
+    // records nothing and its tool's would not either, so no more span objects, attributes or promises are made.
+    if (!recording && !this.duration) {
       span.end();
       return UNTRACED;
     }
-    span.setAttribute('mcp.method.name', facts.method);
-    span.setAttribute('parley.protocol.era', facts.era);
-    if (facts.version) span.setAttribute('mcp.protocol.version', facts.version);
-    if (name.value) span.setAttribute(name.attribute, name.value);
-    return new SpanTrace(this.api, this.tracer, span, facts);
+    const attributes: Attributes = { 'mcp.method.name': facts.method, 'network.transport': facts.transport ?? 'tcp' };
+    if (facts.version) attributes['mcp.protocol.version'] = facts.version;
+    if (name.value) attributes[name.attribute] = name.value;
+    if (facts.method === 'tools/call') attributes['gen_ai.operation.name'] = 'execute_tool';
+    if (recording) {
+      for (const key in attributes) span.setAttribute(key, attributes[key]!);
+      span.setAttribute('parley.protocol.era', facts.era);
+      if (facts.id !== undefined) span.setAttribute('jsonrpc.request.id', String(facts.id));
+      if (facts.session) span.setAttribute('mcp.session.id', facts.session);
+      if (facts.client) span.setAttribute('client.address', facts.client);
+    }
+    const measure = this.duration ? { histogram: this.duration, attributes, start: performance.now() } : undefined;
+    return new SpanTrace(this.api, this.tracer, span, facts, parent, measure);
   }
+}
+
+/** The semantic conventions' advised boundaries for MCP durations, in seconds. */
+const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+type Histogram = ReturnType<ReturnType<OtelMetrics['getMeter']>['createHistogram']>;
+interface Measure {
+  histogram: Histogram;
+  attributes: Attributes;
+  start: number;
 }
 
 /** One request's trace; `tool()` starts its tool call's child span (none when the request's span records nothing). */
@@ -93,23 +142,26 @@ export interface RequestTrace {
 /** A request whose span records nothing: the work as it is. */
 const UNTRACED: RequestTrace = { tool: () => undefined, watch: (work) => work, end() {} };
 
-/** One request's recording span. */
+/** One request's span (recording, or measured only). */
 class SpanTrace implements RequestTrace {
   constructor(
     private readonly api: OtelApi,
     private readonly tracer: Tracer,
     private readonly span: OtelSpan,
     private readonly facts: RequestFacts,
+    private readonly parent: unknown,
+    private readonly measure: Measure | undefined,
   ) {}
 
-  tool(name: string): ToolTrace {
-    const parent = this.api.trace.setSpan(this.api.context.active(), this.span as never);
+  tool(name: string): ToolTrace | undefined {
+    if (!this.span.isRecording()) return undefined; // measured only: no tool span to record either
+    const parent = this.api.trace.setSpan(this.parent, this.span as never);
     const span = this.tracer.startSpan(
       `execute_tool ${name}`,
       { kind: INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name } },
       parent,
     );
-    return new ToolTrace(span, {
+    return new ToolTrace(this.api, span, this.api.trace.setSpan(parent, span as never), {
       'gen_ai.tool.name': name,
       'parley.protocol.era': this.facts.era,
       'parley.store.kind': this.facts.store ?? 'none',
@@ -120,12 +172,17 @@ class SpanTrace implements RequestTrace {
     work: Promise<T>,
     resultOf: (value: T) => Record<string, unknown> | undefined = (value) => value as Record<string, unknown>,
   ): Promise<T> {
-    return settle(this.span, work, (value) => {
-      const result = resultOf(value);
-      const round = result && this.facts.era === 'modern' ? roundOf(this.facts.params, result) : undefined;
-      if (round !== undefined) this.span.setAttribute('parley.round', round);
-      return result;
-    });
+    return settle(
+      this.span,
+      work,
+      (value) => {
+        const result = resultOf(value);
+        const round = result && this.facts.era === 'modern' ? roundOf(this.facts.params, result) : undefined;
+        if (round !== undefined && this.span.isRecording()) this.span.setAttribute('parley.round', round);
+        return result;
+      },
+      this.measure,
+    );
   }
 
   end(result: Record<string, unknown> | undefined): void {
@@ -136,9 +193,16 @@ class SpanTrace implements RequestTrace {
 /** A tool call's span: its questions are its events. */
 export class ToolTrace {
   constructor(
+    private readonly api: OtelApi,
     private readonly span: OtelSpan,
+    private readonly context: unknown,
     private readonly attributes: Attributes,
   ) {}
+
+  /** Runs the tool's code in its span's context: spans it starts (a fetch, a query) are the tool span's children. */
+  run<T>(work: () => T): T {
+    return this.api.context.with(this.context, work);
+  }
 
   /** `asked`, `answered`, `declined`, `cancelled` or `timed_out`; the key and mode only, never the message or answer. */
   question(event: 'asked' | 'answered' | 'declined' | 'cancelled' | 'timed_out', key: string, mode: string): void {
@@ -161,50 +225,53 @@ export class ToolTrace {
 
   /** Ends the span when the run settles: `suspended` is an input_required round; a tool error sets its status. */
   watch<T extends { kind: string; result?: Record<string, unknown> }>(work: Promise<T>): Promise<T> {
-    return settle(this.span, work, (outcome) => (outcome.kind === 'suspended' ? { resultType: 'input_required' } : outcome.result), true);
+    return settle(this.span, work, (outcome) => (outcome.kind === 'suspended' ? { resultType: 'input_required' } : outcome.result));
   }
 }
 
-/** Ends `span` when `work` settles: the result's type (and a tool error's code), or the error's code. */
+/**
+ * Ends `span` when `work` settles: the result's type (a tool error's code, and status ERROR as the conventions ask
+ * whenever error.type is set), or the JSON-RPC error's code; `measure` records the duration with the same outcome.
+ */
 function settle<T>(
   span: OtelSpan,
   work: Promise<T>,
   resultOf: (value: T) => Record<string, unknown> | undefined,
-  toolStatus = false,
+  measure?: Measure,
 ): Promise<T> {
+  const finish = (outcome: Attributes, failed: boolean) => {
+    if (span.isRecording()) {
+      for (const key in outcome) span.setAttribute(key, outcome[key]!);
+      if (failed) span.setStatus({ code: ERROR });
+    }
+    span.end();
+    if (measure) measure.histogram.record((performance.now() - measure.start) / 1000, durationAttributes(measure.attributes, outcome));
+  };
   return work.then(
     (value) => {
       const result = resultOf(value);
-      if (span.isRecording() && result) {
-        const type = resultTypeOf(result);
-        span.setAttribute('parley.result.type', type);
-        if (type === 'tool_error') {
-          span.setAttribute('error.type', 'tool_error');
-          const code = (result._meta as Record<string, unknown> | undefined)?.code;
-          if (typeof code === 'string') span.setAttribute('parley.tool.error_code', code);
-          if (toolStatus) span.setStatus({ code: ERROR });
-        }
+      const type = result ? resultTypeOf(result) : undefined;
+      const outcome: Attributes = type ? { 'parley.result.type': type } : {};
+      if (type === 'tool_error') {
+        outcome['error.type'] = 'tool_error';
+        const code = (result!._meta as Record<string, unknown> | undefined)?.code;
+        if (typeof code === 'string') outcome['parley.tool.error_code'] = code;
       }
-      span.end();
+      finish(outcome, type === 'tool_error');
       return value;
     },
     (error: unknown) => {
-      failSpan(span, error);
-      span.end();
+      finish(failure(error), true);
       throw error;
     },
   );
 }
 
-/** A JSON-RPC error: its numeric code, and its class name as error.type (the message may carry the caller's input). */
-function failSpan(span: OtelSpan, error: unknown): void {
-  if (!span.isRecording()) return;
+/** A JSON-RPC error: its numeric code, as a string, is error.type (the message may carry the caller's input). */
+function failure(error: unknown): Attributes {
   const code = (error as { code?: unknown } | null)?.code;
-  const wire = typeof code === 'number' ? code : INTERNAL_ERROR;
-  span.setAttribute('parley.result.type', 'error');
-  span.setAttribute('rpc.jsonrpc.error_code', wire);
-  span.setAttribute('error.type', String(wire));
-  span.setStatus({ code: ERROR });
+  const wire = String(typeof code === 'number' ? code : INTERNAL_ERROR);
+  return { 'parley.result.type': 'error', 'rpc.response.status_code': wire, 'error.type': wire };
 }
 
 function targetOf(method: string, params: Record<string, unknown>): { attribute: string; value?: string } {

@@ -123,8 +123,10 @@ export class StdioConnection {
         method: request.method,
         era: 'modern',
         params,
+        id: request.id,
         version: envelope.version,
         store: 'request-state',
+        transport: 'pipe',
       }),
     };
     return traced(scope.trace, handleRequest(this.server, request.method, params, scope));

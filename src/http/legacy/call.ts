@@ -18,11 +18,28 @@ export async function callTool(
   request: Request,
   keepAlive?: KeepAlive,
 ): Promise<Response> {
-  // An unknown tool or bad arguments are refused before any stream opens.
-  const call = prepareToolCall(server, session, message.params ?? {}, auth);
-  const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
-  // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
-  const stream = sse ? sessionsOf(server).openStream(session) : undefined;
+  const trace = server.telemetry?.request({
+    method: 'tools/call',
+    era: 'legacy',
+    params: message.params ?? {},
+    id: message.id,
+    version: session.record.version,
+    store: server.elicitationStore?.info.type,
+    session: session.record.sessionId,
+    headers: request.headers,
+  });
+  let call: ReturnType<typeof prepareToolCall>;
+  let stream: ReturnType<ReturnType<typeof sessionsOf>['openStream']> | undefined;
+  try {
+    // An unknown tool or bad arguments are refused before any stream opens.
+    call = prepareToolCall(server, session, message.params ?? {}, auth);
+    const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
+    // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
+    stream = sse ? sessionsOf(server).openStream(session) : undefined;
+  } catch (error) {
+    trace?.watch(Promise.reject(error)).catch(() => {}); // the refusal ends the span as the error it is
+    throw error;
+  }
   const controller = new AbortController();
   session.calls.set(message.id, controller);
   const send = (m: unknown) => {
@@ -34,13 +51,6 @@ export async function callTool(
     target.send(m);
   };
   const emit = stream ? (method: string, params: Record<string, unknown>) => stream.send({ jsonrpc: '2.0', method, params }) : undefined;
-  const trace = server.telemetry?.request({
-    method: 'tools/call',
-    era: 'legacy',
-    params: message.params ?? {},
-    version: session.record.version,
-    store: server.elicitationStore?.info.type,
-  });
   const outcome = call.run({ auth, signal: controller.signal, send, emit, trace });
   const reply = (trace ? trace.watch(outcome, (result) => result) : outcome).then(
     (result) => ({ jsonrpc: '2.0' as const, id: message.id, result }),

@@ -100,7 +100,17 @@ async function legacyPost(
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
     const session = await sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });
-    server.telemetry?.request({ method: 'initialize', era: 'legacy', params: {}, version }).end({});
+    server.telemetry
+      ?.request({
+        method: 'initialize',
+        era: 'legacy',
+        params,
+        id: message.id,
+        version,
+        session: session.record.sessionId,
+        headers: request.headers,
+      })
+      .end({});
     return server.respond.json({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, {
       [HEADER.sessionId]: session.record.sessionId,
     });
@@ -126,7 +136,15 @@ async function legacyPost(
     if (message.method === 'initialize')
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, keepAlive);
-    const trace = server.telemetry?.request({ method: message.method, era: 'legacy', params, version: session.record.version });
+    const trace = server.telemetry?.request({
+      method: message.method,
+      era: 'legacy',
+      params,
+      id: message.id,
+      version: session.record.version,
+      session: session.record.sessionId,
+      headers: request.headers,
+    });
     const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
     return server.respond.result(message.id, result);
   } catch (error) {
