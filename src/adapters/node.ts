@@ -16,6 +16,11 @@ export interface NodeServeOptions {
    * status and time. Off by default: it parses each body and answer a second time.
    */
   accessLog?: boolean;
+  /**
+   * Stop on SIGTERM and SIGINT (a deploy's stop, Ctrl-C): /readyz answers 503 at once, new calls get 503, calls in
+   * flight get `graceMs` (default 10 s) to finish, then the process exits (0). A second signal exits at once.
+   */
+  handleSignals?: boolean | { graceMs?: number };
 }
 
 export interface RunningServer {
@@ -29,6 +34,18 @@ export interface RunningServer {
    * SIGTERM (a deploy's stop): `process.on('SIGTERM', () => running.close().then(() => process.exit(0)))`.
    */
   close(options?: CloseOptions): Promise<void>;
+}
+
+/** The first SIGTERM or SIGINT closes gracefully, then exits; a second one exits at once. */
+function stopOnSignals(close: RunningServer['close'], options: CloseOptions, logger: { info(message: string): void }): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info(`${signal}: shutting down (calls in flight get ${options.graceMs ?? 10_000} ms)`);
+    void close(options).finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop).on('SIGINT', stop);
 }
 
 /**
@@ -59,9 +76,11 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
   if (!options.quiet) for (const line of banner) server.logger.info(line);
   for (const warning of warnings) server.logger.warn(warning);
-  const close = async (closeOptions?: CloseOptions) => {
+  const close = async (closeOptions: CloseOptions = {}) => {
+    const deadline = Date.now() + (closeOptions.graceMs ?? 10_000);
     await handler.close(closeOptions);
-    await listening.close();
+    await listening.close(deadline);
   };
+  if (options.handleSignals) stopOnSignals(close, options.handleSignals === true ? {} : options.handleSignals, server.logger);
   return { url, port: listening.port, changes: handler.changes, close };
 }

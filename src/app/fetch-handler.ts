@@ -15,9 +15,12 @@ import {
   isBrowserVisit,
   isMetadataPath,
   landingPage,
+  probeAnswer,
   publicOrigin,
   resourceMetadata,
+  storeAnswers,
 } from '../http';
+import { probePaths } from './probes';
 export type { CloseOptions } from '../http';
 
 export interface HandlerOptions {
@@ -175,13 +178,31 @@ function handlerOver(
       },
     ));
 
+  const probes = probePaths(input);
+  let closing = false;
+  const logFailure = (env: EnvSource, error: unknown) =>
+    console.error(`[parley] ERROR Server failed to start: ${startFailure(input, env, error)}`);
+  // Ready: built (a probe starts the build, as any request does), not shutting down, and its store answers.
+  const isReady = async (env: EnvSource): Promise<boolean> => {
+    if (!built && !closing)
+      await start(env).catch((error: unknown) => {
+        logFailure(env, error);
+      });
+    return !closing && built !== undefined && (await storeAnswers(built));
+  };
+
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
+    // Probes come first, ahead of the Host and Origin checks; an MCP POST pays one comparison.
+    if (probes.size > 0 && (request.method === 'GET' || request.method === 'HEAD')) {
+      const probe = probes.get(pathOf(request.url));
+      if (probe) return probeAnswer(request, probe === 'live' || (await isReady(options.env)));
+    }
     if (route) return route(request, options);
     let started: Route;
     try {
       started = await start(options.env);
     } catch (error) {
-      console.error(`[parley] ERROR Server failed to start: ${startFailure(input, options.env, error)}`);
+      logFailure(options.env, error);
       return fetchResponder.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
     return started(request, options);
@@ -190,6 +211,7 @@ function handlerOver(
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
   handler.changes = changes;
   handler.close = async (options) => {
+    closing = true; // readiness flips first, then the drain
     if (!built) await ready?.catch(() => undefined);
     if (built) await closeServer(built, options);
   };

@@ -93,12 +93,22 @@ const httpSchema = z.strictObject({
     .prefault({}),
 });
 
+/** The probes a load balancer or orchestrator polls: unauthenticated, answered before any other check. */
+export const healthSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Answers 200 while the process answers. */
+  healthzPath: z.string().startsWith('/').default('/healthz'),
+  /** Answers 200 once the server is built and its store answers, 503 (with Retry-After) otherwise and while it shuts down. */
+  readyzPath: z.string().startsWith('/').default('/readyz'),
+});
+
 export const configSchema = z.strictObject({
   info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
   instructions: z.string().optional(),
   apps: z.array(fn).default([]),
   elicitation: elicitationSchema.prefault({}),
   http: httpSchema.prefault({}),
+  health: healthSchema.prefault({}),
   auth: authSchema.optional(),
   redis: redisOptionsSchema.optional(),
   sqlite: sqliteOptionsSchema.optional(),

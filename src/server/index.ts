@@ -15,7 +15,7 @@ export type {
 } from './asking';
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
-export { parseConfig } from './config';
+export { healthSchema, parseConfig } from './config';
 export type { FrontMcpConfig, FrontMcpConfigInput, ServerSettings } from './config';
 export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool, serverOptionsOf } from './decorators';
 export type { AppOptions } from './decorators';
