@@ -12,13 +12,16 @@ import {
   handleLegacyGet,
   type CloseOptions,
   checkRequestOrigin,
+  corsOrigin,
   isBrowserVisit,
   isMetadataPath,
   landingPage,
+  preflight,
   probeAnswer,
   publicOrigin,
   resourceMetadata,
   storeAnswers,
+  withCors,
 } from '../http';
 import { probePaths } from './probes';
 export type { CloseOptions } from '../http';
@@ -104,7 +107,13 @@ function buildRoutes(server: ParleyServer): Route {
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
-    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) {
+      // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
+      const cors = corsOrigin(request, http);
+      if (cors === undefined) return mcpRoute(server, request, options);
+      if (request.method === 'OPTIONS') return preflight(request, cors, http);
+      return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
+    }
     return inbox ? inbox.fetch(request) : server.respond.json({ error: 'not_found' }, 404);
   };
 }
