@@ -44,72 +44,67 @@ const elicitationSchema = z.strictObject({
     .prefault({}),
 });
 
-const httpSchema = z
-  .strictObject({
-    port: z.number().int().min(0).max(65535).optional(),
-    host: z.string().optional(),
-    path: z.string().startsWith('/').default('/mcp'),
-    maxBodyBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(1024 * 1024),
-    /** The origin clients reach this server at (https://mcp.example.com), when a proxy in front changes it. */
-    publicUrl: z
-      .url()
-      .refine((url) => /^https?:$/.test(new URL(url).protocol) && new URL(url).pathname === '/' && !new URL(url).search, {
-        message: "an http(s) origin with no path, like 'https://mcp.example.com' (the path is http.path)",
-      })
-      .optional(),
-    /** Take the public origin from Forwarded / X-Forwarded-Proto / X-Forwarded-Host: only behind a proxy that sets them. */
-    trustProxy: z.boolean().default(false),
-    /** Origins allowed besides loopback and the request's own origin ('*': any); with cors on, they get CORS headers. */
-    allowedOrigins: z.array(z.string()).default([]),
-    /** CORS for browser clients on http.allowedOrigins: off by default; `true`, or `{ credentials, maxAge }`. */
-    cors: z
-      .union([
-        z.boolean(),
-        z.strictObject({
-          /** Access-Control-Allow-Credentials (cookies, client certificates); never with '*' in allowedOrigins. */
-          credentials: z.boolean().default(false),
-          /** How long (seconds) a browser may keep a preflight's answer. */
-          maxAge: z.number().int().min(0).default(600),
-          origin: z.never({ error: 'list the origins in http.allowedOrigins: one list serves the Origin check and CORS' }).optional(),
-        }),
-      ])
-      .default(false),
-    /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
-    allowedHosts: z.array(z.string()).optional(),
-    /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
-    auth: z.strictObject({ people: z.enum(['loopback-token']).optional() }).optional(),
-    /** Bounds on sessions of clients before 2026-07-28, per process (docs/stores-and-scaling.md: "Limits on older clients' sessions"). */
-    sessions: z
-      .strictObject({
-        /** Sessions this process holds at once; past it, initialize gets 503. */
-        maxTotal: z.number().int().positive().default(1000),
-        /** Sessions one caller holds at once (all anonymous callers are one caller); past it, 429. */
-        maxPerCaller: z.number().int().positive().default(100),
-        /** A session with no request, no open stream and no running call for this long ends. */
-        idleTtlMs: z
-          .number()
-          .int()
-          .positive()
-          .default(30 * 60_000),
-        /** A session ends this long after initialize, however active. */
-        ttlMs: z
-          .number()
-          .int()
-          .positive()
-          .default(24 * 60 * 60_000),
-        /** Open event streams in one session (its GET stream and the calls' streams); past it, 429. */
-        maxStreams: z.number().int().positive().default(16),
-      })
-      .prefault({}),
-  })
-  .refine((http) => !(typeof http.cors === 'object' && http.cors.credentials && http.allowedOrigins.includes('*')), {
-    path: ['cors', 'credentials'],
-    message: "credentials cannot go with '*' in http.allowedOrigins: list each origin instead",
-  });
+const corsSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    /** Access-Control-Allow-Credentials (cookies, client certificates); never with '*' in allowedOrigins. */
+    credentials: z.boolean().default(false),
+    /** How long (seconds) a browser may keep a preflight's answer. */
+    maxAge: z.number().int().min(0).default(600),
+    origin: z.never({ error: 'list the origins in http.allowedOrigins: one list serves the Origin check and CORS' }).optional(),
+  }),
+]);
+
+const httpSchema = z.strictObject({
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().optional(),
+  path: z.string().startsWith('/').default('/mcp'),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  /** The origin clients reach this server at (https://mcp.example.com), when a proxy in front changes it. */
+  publicUrl: z
+    .url()
+    .refine((url) => /^https?:$/.test(new URL(url).protocol) && new URL(url).pathname === '/' && !new URL(url).search, {
+      message: "an http(s) origin with no path, like 'https://mcp.example.com' (the path is http.path)",
+    })
+    .optional(),
+  /** Take the public origin from Forwarded / X-Forwarded-Proto / X-Forwarded-Host: only behind a proxy that sets them. */
+  trustProxy: z.boolean().default(false),
+  /** Origins allowed besides loopback and the request's own origin ('*': any); with cors on, they get CORS headers. */
+  allowedOrigins: z.array(z.string()).default([]),
+  /** CORS for browser clients on http.allowedOrigins: off by default; `true`, or `{ credentials, maxAge }`. */
+  cors: corsSchema.default(false),
+  /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
+  allowedHosts: z.array(z.string()).optional(),
+  /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
+  auth: z.strictObject({ people: z.enum(['loopback-token']).optional() }).optional(),
+  /** Bounds on sessions of clients before 2026-07-28, per process (docs/stores-and-scaling.md: "Limits on older clients' sessions"). */
+  sessions: z
+    .strictObject({
+      /** Sessions this process holds at once; past it, initialize gets 503. */
+      maxTotal: z.number().int().positive().default(1000),
+      /** Sessions one caller holds at once (all anonymous callers are one caller); past it, 429. */
+      maxPerCaller: z.number().int().positive().default(100),
+      /** A session with no request, no open stream and no running call for this long ends. */
+      idleTtlMs: z
+        .number()
+        .int()
+        .positive()
+        .default(30 * 60_000),
+      /** A session ends this long after initialize, however active. */
+      ttlMs: z
+        .number()
+        .int()
+        .positive()
+        .default(24 * 60 * 60_000),
+      /** Open event streams in one session (its GET stream and the calls' streams); past it, 429. */
+      maxStreams: z.number().int().positive().default(16),
+    })
+    .prefault({}),
+});
 
 /** The probes a load balancer or orchestrator polls: unauthenticated, answered before any other check. */
 export const healthSchema = z.strictObject({
@@ -125,7 +120,13 @@ export const configSchema = z.strictObject({
   instructions: z.string().optional(),
   apps: z.array(fn).default([]),
   elicitation: elicitationSchema.prefault({}),
-  http: httpSchema.prefault({}),
+  http: httpSchema
+    // Credentials let a page send cookies: only to origins listed by name.
+    .refine((http) => !(typeof http.cors === 'object' && http.cors.credentials && http.allowedOrigins.includes('*')), {
+      path: ['cors', 'credentials'],
+      message: "credentials cannot go with '*' in http.allowedOrigins: list each origin instead",
+    })
+    .prefault({}),
   health: healthSchema.prefault({}),
   auth: authSchema.optional(),
   redis: redisOptionsSchema.optional(),
