@@ -1,7 +1,9 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
 import { startFetchHandler, type CloseOptions, type FetchHandler, configOf, type ServerInput } from '../app';
+import type { LogLevel } from '../runtime';
 import { ExchangeLog, observeExchanges } from './exchange-log';
 import { startupBanner } from './node-banner';
+import { describeSettings, setting } from './node-env';
 import { listenError, listenFetch } from './node-listen';
 import { NODE_PLATFORM } from './node-platform';
 
@@ -55,12 +57,24 @@ function stopOnSignals(close: RunningServer['close'], options: CloseOptions, log
  */
 export async function serve(input: ServerInput, options: NodeServeOptions = {}): Promise<RunningServer> {
   const config = configOf(input);
-  const host = options.host ?? config.http?.host ?? '127.0.0.1';
-  const port = options.port ?? config.http?.port ?? Number(process.env.PORT ?? 3000);
+  // Code first, then the environment (a container's), then the default; the banner says which.
+  const settings = {
+    host: setting('HOST', options.host ?? config.http?.host, '127.0.0.1'),
+    port: setting('PORT', options.port ?? config.http?.port, 3000),
+    'log level': setting('LOG_LEVEL', config.logging?.level, 'info'),
+    'public URL': setting('PUBLIC_URL', config.http?.publicUrl, undefined),
+  };
+  const host = settings.host.value;
+  const port = settings.port.value;
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   // Bound to loopback, a request naming another Host is a DNS-rebinding attempt.
-  const http = { ...config.http, allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined) };
-  const { handler, server } = await startFetchHandler({ ...config, http }, NODE_PLATFORM);
+  const http = {
+    ...config.http,
+    publicUrl: settings['public URL'].value,
+    allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined),
+  };
+  const logging = { ...config.logging, level: settings['log level'].value as LogLevel };
+  const { handler, server } = await startFetchHandler({ ...config, http, logging }, NODE_PLATFORM);
   const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
   const listen = { host, port, fastPaths: new Set([path, '/']) };
@@ -74,6 +88,7 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   });
   const url = `http://${listening.address}${path}`;
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
+  banner.push(`  ${'settings'.padEnd(13)}${describeSettings(settings)}`);
   if (!options.quiet) for (const line of banner) server.logger.info(line);
   for (const warning of warnings) server.logger.warn(warning);
   const close = async (closeOptions: CloseOptions = {}) => {
