@@ -3,9 +3,9 @@
 import { serve } from 'parley-mcp/node';
 import Server from './server';
 
-const running = await serve(Server).catch((error: Error) => {
+// A deploy's stop (SIGTERM, or Ctrl-C): /readyz says 503 at once, new calls get 503, calls in flight and questions
+// already waiting get 10 s, then the calls still running end with SHUTTING_DOWN and the process exits.
+await serve(Server, { handleSignals: { graceMs: 10_000 } }).catch((error: Error) => {
   console.error(`[parley] ✖ ${error.message}`);
   process.exit(1);
 });
-// A deploy's stop: questions already waiting get 10 s to be answered, then the calls still running end with SHUTTING_DOWN.
-process.on('SIGTERM', () => void running.close({ graceMs: 10_000 }).then(() => process.exit(0)));

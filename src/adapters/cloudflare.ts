@@ -1,11 +1,16 @@
 // Cloudflare Workers: a module Worker's default export. workerd takes a function export for a class, so this is an object.
 import { createStartingHandler, type FetchHandler, type ServerInput } from '../app';
 import type { ParleyServer } from '../engine';
+import { createRedactor, secretsIn } from '../runtime';
+import { serverOptionsOf } from '../server';
 import { providedRedisHttp } from '../stores';
 
 export interface WorkerExport {
   fetch: FetchHandler['fetch'];
 }
+
+/** A config made from the Worker's env bindings on its first request: secrets come from bindings, no nodejs_compat. */
+export type WorkerConfig = (env: Record<string, unknown>) => ServerInput;
 
 const REDIS_HTTP_UNUSED =
   "enableRedisHttp() put Redis over HTTP in this Worker, but it is not used: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (.dev.vars for wrangler dev, `wrangler secret put` for a deploy) or name { provider: 'upstash' } in the config. Until then clients before 2026-07-28 can't be asked";
@@ -15,13 +20,35 @@ function checkStart(server: ParleyServer): void {
   if (providedRedisHttp() && server.elicitationStore?.info.type !== 'redis-http') server.logger.warn(REDIS_HTTP_UNUSED);
 }
 
+/** The handler over the config `configFor` makes from the first request's env; a throw is logged and answered 503, then tried again. */
+function fromEnv(configFor: WorkerConfig): WorkerExport {
+  let handler: FetchHandler | undefined;
+  return {
+    fetch(request, env, ctx) {
+      try {
+        handler ??= createStartingHandler(configFor((env ?? {}) as Record<string, unknown>), checkStart);
+      } catch (error) {
+        const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        console.error(`[parley] ERROR Server failed to start: the config function threw ${createRedactor(secretsIn(env)).text(why)}`);
+        return Promise.resolve(
+          Response.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, { status: 503 }),
+        );
+      }
+      return handler.fetch(request, env, ctx);
+    },
+  };
+}
+
 /**
- * The Worker entry for a server; env bindings (VAULT_SECRET, UPSTASH_REDIS_REST_URL, …) are read from the Worker's
- * env, and ctx.waitUntil keeps work alive that outlives a response.
- * @example export default createWorker(config);
+ * The Worker entry for a server: a config, a @FrontMcp class, a handler, or a function of the Worker's env that returns
+ * the config. Env bindings (VAULT_SECRET, UPSTASH_REDIS_REST_URL, …) are read from the Worker's env, and ctx.waitUntil
+ * keeps work alive that outlives a response.
+ * @example export default createWorker((env) => ({ ...config, auth: { secret: env.AUTH_SECRET as string } }));
  */
-export function createWorker(input: ServerInput | FetchHandler): WorkerExport {
-  const handler =
-    typeof input === 'function' && 'fetch' in input ? (input as FetchHandler) : createStartingHandler(input as ServerInput, checkStart);
-  return { fetch: handler.fetch };
+export function createWorker(configFor: WorkerConfig): WorkerExport;
+export function createWorker(input: ServerInput | FetchHandler): WorkerExport;
+export function createWorker(input: ServerInput | FetchHandler | WorkerConfig): WorkerExport {
+  if (typeof input === 'function' && 'fetch' in input) return { fetch: (input as FetchHandler).fetch };
+  if (typeof input === 'function' && !serverOptionsOf(input)) return fromEnv(input as WorkerConfig);
+  return { fetch: createStartingHandler(input as ServerInput, checkStart).fetch };
 }

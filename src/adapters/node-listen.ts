@@ -19,7 +19,11 @@ export interface Listening {
   /** host:port as it listens, the IPv6 host in brackets. */
   address: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Lets the calls in flight run until `deadline` (a Date.now() time; default: none) while new requests are still
+   * answered (a closing handler answers 503), then stops listening and closes every connection.
+   */
+  close(deadline?: number): Promise<void>;
 }
 
 type Fetch = (request: Request, options: HandlerOptions) => Promise<Response>;
@@ -81,7 +85,16 @@ export function answerIncoming(fetch: Fetch, incoming: IncomingMessage, outgoing
 /** Listens and resolves once it does; a handler that throws is answered 500 and logged, never left hanging. */
 export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Listening> {
   const answering: Answering = { address: '', fast: (path) => options.fastPaths?.has(path) === true };
-  const server = createServer((incoming, outgoing) => answerIncoming(fetch, incoming, outgoing, answering));
+  let working = 0; // calls whose response has not ended: close() waits for them
+  const server = createServer((incoming, outgoing) => {
+    // Streams that stay open until the client leaves (an older client's GET, subscriptions/listen, whose Mcp-Method
+    // header the endpoint checks against the body) are no work to wait for.
+    if (incoming.method !== 'GET' && incoming.headers['mcp-method'] !== 'subscriptions/listen') {
+      working++;
+      outgoing.once('close', () => working--);
+    }
+    answerIncoming(fetch, incoming, outgoing, answering);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -90,11 +103,12 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
       resolve({
         address: answering.address,
         port: info.port,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
+        close: async (deadline = 0) => {
+          while (working > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeAllConnections();
+          await closed;
+        },
       });
     });
   });

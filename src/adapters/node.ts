@@ -1,7 +1,9 @@
 // Serving a Parley server from Node on node:http: loopback by default, with the Host checked.
 import { startFetchHandler, type CloseOptions, type FetchHandler, configOf, type ServerInput } from '../app';
+import type { LogLevel } from '../runtime';
 import { ExchangeLog, observeExchanges } from './exchange-log';
 import { startupBanner } from './node-banner';
+import { describeSettings, setting } from './node-env';
 import { listenError, listenFetch } from './node-listen';
 import { NODE_PLATFORM } from './node-platform';
 
@@ -18,6 +20,11 @@ export interface NodeServeOptions {
    * status and time. Off by default: it parses each body and answer a second time.
    */
   accessLog?: boolean;
+  /**
+   * Stop on SIGTERM and SIGINT (a deploy's stop, Ctrl-C): /readyz answers 503 at once, new calls get 503, calls in
+   * flight get `graceMs` (default 10 s) to finish, then the process exits (0). A second signal exits at once.
+   */
+  handleSignals?: boolean | { graceMs?: number };
 }
 
 export interface RunningServer {
@@ -33,6 +40,18 @@ export interface RunningServer {
   close(options?: CloseOptions): Promise<void>;
 }
 
+/** The first SIGTERM or SIGINT closes gracefully, then exits; a second one exits at once. */
+function stopOnSignals(close: RunningServer['close'], options: CloseOptions, logger: { info(message: string): void }): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info(`${signal}: shutting down (calls in flight get ${options.graceMs ?? 10_000} ms)`);
+    void close(options).finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop).on('SIGINT', stop);
+}
+
 /**
  * Serves the server over HTTP on Node and resolves once it listens. The server is built first: a config that does not
  * validate, or a store that cannot open, rejects here. Prints a banner (the URL, revisions, tools, store, warnings).
@@ -40,12 +59,24 @@ export interface RunningServer {
  */
 export async function serve(input: ServerInput, options: NodeServeOptions = {}): Promise<RunningServer> {
   const config = configOf(input);
-  const host = options.host ?? config.http?.host ?? '127.0.0.1';
-  const port = options.port ?? config.http?.port ?? Number(process.env.PORT ?? 3000);
+  // Code first, then the environment (a container's), then the default; the banner says which.
+  const settings = {
+    host: setting('HOST', options.host ?? config.http?.host, '127.0.0.1'),
+    port: setting('PORT', options.port ?? config.http?.port, 3000),
+    'log level': setting('LOG_LEVEL', config.logging?.level, 'info'),
+    'public URL': setting('PUBLIC_URL', config.http?.publicUrl, undefined),
+  };
+  const host = settings.host.value;
+  const port = settings.port.value;
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   // Bound to loopback, a request naming another Host is a DNS-rebinding attempt.
-  const http = { ...config.http, allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined) };
-  const { handler, server } = await startFetchHandler({ ...config, http }, NODE_PLATFORM);
+  const http = {
+    ...config.http,
+    publicUrl: settings['public URL'].value,
+    allowedHosts: config.http?.allowedHosts ?? (loopback ? [] : undefined),
+  };
+  const logging = { ...config.logging, level: settings['log level'].value as LogLevel };
+  const { handler, server } = await startFetchHandler({ ...config, http, logging }, NODE_PLATFORM);
   const path = server.config.http.path;
   // An MCP POST skips the Fetch Request: its body is read from the socket, far cheaper than a web stream.
   const listen = { host, port, fastPaths: new Set([path, '/']) };
@@ -59,11 +90,14 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
   });
   const url = `http://${listening.address}${path}`;
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
+  banner.push(`  ${'settings'.padEnd(13)}${describeSettings(settings)}`);
   if (!options.quiet) for (const line of banner) server.logger.info(line);
   for (const warning of warnings) server.logger.warn(warning);
-  const close = async (closeOptions?: CloseOptions) => {
+  const close = async (closeOptions: CloseOptions = {}) => {
+    const deadline = Date.now() + (closeOptions.graceMs ?? 10_000);
     await handler.close(closeOptions);
-    await listening.close();
+    await listening.close(deadline);
   };
+  if (options.handleSignals) stopOnSignals(close, options.handleSignals === true ? {} : options.handleSignals, server.logger);
   return { url, port: listening.port, changes: handler.changes, close };
 }

@@ -12,12 +12,18 @@ import {
   handleLegacyGet,
   type CloseOptions,
   checkRequestOrigin,
+  corsOrigin,
   isBrowserVisit,
   isMetadataPath,
   landingPage,
+  preflight,
+  probeAnswer,
   publicOrigin,
   resourceMetadata,
+  storeAnswers,
+  withCors,
 } from '../http';
+import { probePaths } from './probes';
 export type { CloseOptions } from '../http';
 
 export interface HandlerOptions {
@@ -112,7 +118,13 @@ function buildRoutes(server: ParleyServer): Route {
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
-    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) return mcpRoute(server, request, options);
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) {
+      // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
+      const cors = corsOrigin(request, http);
+      if (cors === undefined) return mcpRoute(server, request, options);
+      if (request.method === 'OPTIONS') return preflight(request, cors, http);
+      return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
+    }
     return inbox && path.startsWith('/_frontmcp/') ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
   };
 }
@@ -186,13 +198,31 @@ function handlerOver(
       },
     ));
 
+  const probes = probePaths(input);
+  let closing = false;
+  const logFailure = (env: EnvSource, error: unknown) =>
+    console.error(`[parley] ERROR Server failed to start: ${startFailure(input, env, error)}`);
+  // Ready: built (a probe starts the build, as any request does), not shutting down, and its store answers.
+  const isReady = async (env: EnvSource): Promise<boolean> => {
+    if (!built && !closing)
+      await start(env).catch((error: unknown) => {
+        logFailure(env, error);
+      });
+    return !closing && built !== undefined && (await storeAnswers(built));
+  };
+
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
+    // Probes come first, ahead of the Host and Origin checks; an MCP POST pays one comparison.
+    if (probes.size > 0 && (request.method === 'GET' || request.method === 'HEAD')) {
+      const probe = probes.get(pathOf(request.url));
+      if (probe) return probeAnswer(request, probe === 'live' || (await isReady(options.env)));
+    }
     if (route) return route(request, options);
     let started: Route;
     try {
       started = await start(options.env);
     } catch (error) {
-      console.error(`[parley] ERROR Server failed to start: ${startFailure(input, options.env, error)}`);
+      logFailure(options.env, error);
       return fetchResponder.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
     }
     return started(request, options);
@@ -201,6 +231,7 @@ function handlerOver(
   handler.fetch = (request, env, ctx) => handle(request, { env: env as EnvSource, ctx: ctx as HandlerOptions['ctx'] });
   handler.changes = changes;
   handler.close = async (options) => {
+    closing = true; // readiness flips first, then the drain
     if (!built) await ready?.catch(() => undefined);
     if (built) await closeServer(built, options);
   };

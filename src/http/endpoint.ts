@@ -18,7 +18,7 @@ import {
   isLegacyMessage,
   InsufficientScopeError,
 } from '../protocol';
-import { callerKey, isKnownMethod, handleRequest, type ParleyServer, type KeepAlive } from '../engine';
+import { callerKey, isKnownMethod, handleRequest, isClosing, shuttingDown, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
 import { resolveCaller } from './auth';
@@ -85,6 +85,7 @@ export async function handlePost(
     if (tool) checkParamHeaders(headers, tool.headerParams, params.arguments);
     // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.
     if (!isRequest(message)) return server.respond.accepted();
+    if (isClosing(server)) throw shuttingDown(); // a new call goes to another instance; calls already running go on
     const listen = message.method === 'subscriptions/listen';
     if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     if (listen) return listenResponse(server, message.id, params, callerKey(caller), request.signal);

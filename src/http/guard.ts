@@ -29,6 +29,7 @@ export function checkRequestOrigin(request: Request, options: GuardOptions): str
   if (parsed.origin === 'null') return `Origin "${origin}" is not allowed`;
   // The request's own origin is the public one (http.publicUrl, or the proxy's with trustProxy) as well as its URL's.
   const own = parsed.origin === new URL(request.url).origin || parsed.origin === publicOrigin(request, options);
-  if (isLoopbackHost(parsed.hostname) || own || options.allowedOrigins.includes(parsed.origin)) return undefined;
+  const listed = options.allowedOrigins.includes(parsed.origin) || options.allowedOrigins.includes('*');
+  if (isLoopbackHost(parsed.hostname) || own || listed) return undefined;
   return `Origin "${origin}" is not allowed`;
 }

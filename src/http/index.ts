@@ -1,6 +1,8 @@
 // The HTTP transport's door: the MCP endpoint for both eras, the Origin guard, the landing page.
 export { handlePost } from './endpoint';
 export { checkRequestOrigin } from './guard';
+export { corsOrigin, preflight, withCors } from './cors';
+export { probeAnswer, storeAnswers } from './health';
 export { isBrowserVisit, landingPage } from './landing-page';
 export { publicOrigin } from './public-url';
 export { isMetadataPath, resourceMetadata } from './resource-metadata';

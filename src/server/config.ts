@@ -50,6 +50,17 @@ const elicitationSchema = z.strictObject({
     .prefault({}),
 });
 
+const corsSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    /** Access-Control-Allow-Credentials (cookies, client certificates); never with '*' in allowedOrigins. */
+    credentials: z.boolean().default(false),
+    /** How long (seconds) a browser may keep a preflight's answer. */
+    maxAge: z.number().int().min(0).default(600),
+    origin: z.never({ error: 'list the origins in http.allowedOrigins: one list serves the Origin check and CORS' }).optional(),
+  }),
+]);
+
 const httpSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().optional(),
@@ -68,8 +79,10 @@ const httpSchema = z.strictObject({
     .optional(),
   /** Take the public origin from Forwarded / X-Forwarded-Proto / X-Forwarded-Host: only behind a proxy that sets them. */
   trustProxy: z.boolean().default(false),
-  /** Origins allowed besides loopback and the request's own origin. */
+  /** Origins allowed besides loopback and the request's own origin ('*': any); with cors on, they get CORS headers. */
   allowedOrigins: z.array(z.string()).default([]),
+  /** CORS for browser clients on http.allowedOrigins: off by default; `true`, or `{ credentials, maxAge }`. */
+  cors: corsSchema.default(false),
   /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
   allowedHosts: z.array(z.string()).optional(),
   /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
@@ -114,12 +127,28 @@ const httpSchema = z.strictObject({
     .prefault({}),
 });
 
+/** The probes a load balancer or orchestrator polls: unauthenticated, answered before any other check. */
+export const healthSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Answers 200 while the process answers. */
+  healthzPath: z.string().startsWith('/').default('/healthz'),
+  /** Answers 200 once the server is built and its store answers, 503 (with Retry-After) otherwise and while it shuts down. */
+  readyzPath: z.string().startsWith('/').default('/readyz'),
+});
+
 export const configSchema = z.strictObject({
   info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
   instructions: z.string().optional(),
   apps: z.array(fn).default([]),
   elicitation: elicitationSchema.prefault({}),
-  http: httpSchema.prefault({}),
+  http: httpSchema
+    // Credentials let a page send cookies: only to origins listed by name.
+    .refine((http) => !(typeof http.cors === 'object' && http.cors.credentials && http.allowedOrigins.includes('*')), {
+      path: ['cors', 'credentials'],
+      message: "credentials cannot go with '*' in http.allowedOrigins: list each origin instead",
+    })
+    .prefault({}),
+  health: healthSchema.prefault({}),
   auth: authSchema.optional(),
   redis: redisOptionsSchema.optional(),
   sqlite: sqliteOptionsSchema.optional(),

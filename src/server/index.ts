@@ -18,7 +18,7 @@ export type { SdkAuthInfo } from './caller';
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
 export type { TokenVerify } from './auth-options';
-export { parseConfig } from './config';
+export { healthSchema, parseConfig } from './config';
 export { configIssues } from './config-issues';
 export type { FrontMcpConfig, FrontMcpConfigInput, ServerSettings } from './config';
 export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool, serverOptionsOf } from './decorators';
