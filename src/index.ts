@@ -11,7 +11,7 @@ export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, Resou
 export type { Root, SampleOptions, SampleParams, SampleResult } from './server';
 export type { McpLogLevel } from './server';
 export type { ListChanges } from './server';
-export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, Infer, SchemaInput, ToolAnnotations, ToolOptions } from './server';
+export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, Icon, Infer, SchemaInput, ToolAnnotations, ToolOptions } from './server';
 export type { FrontMcpConfig, FrontMcpConfigInput } from './server';
 
 // Elicitation hooks: plain functions in `elicitation.hooks` that see and shape questions and answers on every transport.

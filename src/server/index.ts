@@ -43,7 +43,17 @@ export { isJsonSchema, toFormSchema, toValidator } from './schema';
 export type { Checked, Validate } from './schema';
 export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
-export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, Infer, SchemaInput, ToolAnnotations, ToolOptions } from './tool-types';
+export type {
+  AuthInfo,
+  ElicitOptions,
+  ElicitResult,
+  ElicitStatus,
+  Icon,
+  Infer,
+  SchemaInput,
+  ToolAnnotations,
+  ToolOptions,
+} from './tool-types';
 export * as z from './zod';
 export { DEFAULT_AFTER_MS } from './unanswered-options';
 export type { InboxReason, UnansweredOption, UnansweredPolicy } from './unanswered-options';

@@ -1,6 +1,6 @@
 // PromptContext: the base class of every prompt. execute() builds the messages from the arguments.
 import { RequestContext } from './request-context';
-import type { SchemaInput } from './tool-types';
+import type { Icon, SchemaInput } from './tool-types';
 
 /** Suggests values for an argument in completion/complete, from what was typed so far. */
 export type Completer = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
@@ -23,7 +23,9 @@ export interface PromptOptions {
    * properties (their title and description, and whether required), and checked before execute(), which gets its output.
    */
   argumentsSchema?: SchemaInput;
-  icons?: Record<string, unknown>[];
+  icons?: Icon[];
+  /** Listed as written. */
+  _meta?: Record<string, unknown>;
 }
 
 export interface PromptMessage {

@@ -1,6 +1,7 @@
 // ResourceContext: the base class of resources and resource templates. execute() returns what the URI holds.
 import type { Completer } from './prompt-context';
 import { RequestContext } from './request-context';
+import type { Icon } from './tool-types';
 
 export interface CacheHint {
   ttlMs: number;
@@ -13,7 +14,9 @@ interface ResourceCommon {
   description?: string;
   mimeType?: string;
   annotations?: Record<string, unknown>;
-  icons?: Record<string, unknown>[];
+  icons?: Icon[];
+  /** Listed as written, e.g. an MCP App's `{ ui: { csp: … } }`. */
+  _meta?: Record<string, unknown>;
   /** How long clients may cache what resources/read returns; default the server's `cache`. */
   cache?: CacheHint;
 }
