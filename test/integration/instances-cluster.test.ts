@@ -40,7 +40,7 @@ async function final(events: Reader): Promise<any> {
 
 describe('two instances sharing a Redis Cluster', () => {
   it('logs the cluster store, and a question asked on A and answered on B completes on A', async () => {
-    expect(a.log()).toContain("questions wait in redis-cluster"); // the banner names the store
+    expect(a.log()).toContain('questions wait in redis-cluster'); // the banner names the store
     const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
     const { events, question } = await ask(a, session, 'C-1');
     expect((await answer(b, session, question.id, 'one')).status).toBe(202);
