@@ -1,6 +1,7 @@
 // The settings a container gives serve() in its environment (HOST, PORT, LOG_LEVEL, PUBLIC_URL): code first, then the
 // variable, then the default, each remembered with where it came from for the banner. A bad value stops the start
 // with the variable's name and what to write.
+import { isLogLevel } from '../runtime';
 
 /** Where a setting came from: the config or serve()'s options, the environment, or Parley's default. */
 export type SettingSource = 'code' | 'env' | 'default';
@@ -12,8 +13,6 @@ export interface Setting<T> {
   variable: string;
 }
 
-const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
-
 /** Each variable's check: the value to use, or what to write instead. */
 const READERS = {
   HOST: (raw: string) =>
@@ -22,7 +21,10 @@ const READERS = {
     /^\d{1,5}$/.test(raw) && Number(raw) <= 65535
       ? { value: Number(raw) }
       : { fix: 'write a port number from 0 to 65535 (0 picks a free one)' },
-  LOG_LEVEL: (raw: string) => (LEVELS.has(raw.toLowerCase()) ? { value: raw.toLowerCase() } : { fix: 'write debug, info, warn or error' }),
+  LOG_LEVEL: (raw: string) => {
+    const level = raw.toLowerCase();
+    return isLogLevel(level) ? { value: level } : { fix: 'write debug, info, warn or error' };
+  },
   PUBLIC_URL: (raw: string) => {
     const url = URL.canParse(raw) ? new URL(raw) : undefined;
     return url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash

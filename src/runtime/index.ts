@@ -3,7 +3,7 @@ export { isProduction, readEnv } from './env';
 export type { EnvSource } from './env';
 export { detectRuntime, isEdgeRuntime } from './detect';
 export type { RuntimeKind } from './detect';
-export { createLogger, formatRecord, redactingLogger } from './logger';
+export { createLogger, formatRecord, isLogLevel, redactingLogger } from './logger';
 export { escapeLogText } from './log-escape';
 export { createRedactor, INSPECT, inspectFields, isSecretField, REDACTED, redactText, secretsIn } from './redact';
 export type { Redactor } from './redact';

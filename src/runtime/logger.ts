@@ -21,6 +21,9 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
+/** Whether a name from outside (LOG_LEVEL) is one of Parley's log levels. */
+export const isLogLevel = (name: string): name is LogLevel => Object.hasOwn(RANK, name);
+
 /** Redacts by the rules alone unless given a redactor that knows the server's secrets. Text unless told `json`. */
 export function createLogger(
   settings: LogLevel | { level?: LogLevel; format?: LogFormat } = 'info',

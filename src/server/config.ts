@@ -8,16 +8,15 @@ import { unansweredSchema } from './unanswered-options';
 import { authSchema, type AuthOptions } from './auth-options';
 import { configIssues } from './config-issues';
 
+/** A whole number above zero, with its default: every count, size and duration of the config. */
+const positiveInt = (fallback: number) => z.number().int().positive().default(fallback);
+
 const fn = z.custom<Function>((v) => typeof v === 'function', 'expected a class');
 
 const elicitationSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /** How long a requestState stays valid, in ms. */
-  stateTtlMs: z
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
+  stateTtlMs: positiveInt(15 * 60_000),
   /** 'sealed' (default): requestState is AES-256-GCM encrypted, opaque to the client. 'signed': readable JSON with an HMAC. */
   requestState: z.enum(['sealed', 'signed']).default('sealed'),
   /** Where pending elicitations of clients before 2026-07-28 wait; defaults to the server's redis, else its sqlite. */
@@ -44,8 +43,8 @@ const elicitationSchema = z.strictObject({
   /** How many questions of clients before 2026-07-28 (and sampling, roots requests) may wait at once, in this process. */
   pending: z
     .strictObject({
-      maxPerSession: z.number().int().positive().default(16),
-      maxPerCaller: z.number().int().positive().default(100),
+      maxPerSession: positiveInt(16),
+      maxPerCaller: positiveInt(100),
     })
     .prefault({}),
 });
@@ -65,11 +64,7 @@ const httpSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().optional(),
   path: z.string().startsWith('/').default('/mcp'),
-  maxBodyBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
+  maxBodyBytes: positiveInt(1024 * 1024),
   /** The origin clients reach this server at (https://mcp.example.com), when a proxy in front changes it. */
   publicUrl: z
     .url()
@@ -91,38 +86,26 @@ const httpSchema = z.strictObject({
   sessions: z
     .strictObject({
       /** Sessions this process holds at once; past it, initialize gets 503. */
-      maxTotal: z.number().int().positive().default(1000),
+      maxTotal: positiveInt(1000),
       /** Sessions one caller holds at once (all anonymous callers are one caller); past it, 429. */
-      maxPerCaller: z.number().int().positive().default(100),
+      maxPerCaller: positiveInt(100),
       /** A session with no request, no open stream and no running call for this long ends. */
-      idleTtlMs: z
-        .number()
-        .int()
-        .positive()
-        .default(30 * 60_000),
+      idleTtlMs: positiveInt(30 * 60_000),
       /** A session ends this long after initialize, however active. */
-      ttlMs: z
-        .number()
-        .int()
-        .positive()
-        .default(24 * 60 * 60_000),
+      ttlMs: positiveInt(24 * 60 * 60_000),
       /** Open event streams in one session (its GET stream and the calls' streams); past it, 429. */
-      maxStreams: z.number().int().positive().default(16),
+      maxStreams: positiveInt(16),
     })
     .prefault({}),
   /** Bounds on 2026-07-28 subscriptions/listen streams, per process (docs/configuration.md: "http.listen"). */
   listen: z
     .strictObject({
       /** Listen streams this process holds open at once; past it, 503. */
-      maxTotal: z.number().int().positive().default(1000),
+      maxTotal: positiveInt(1000),
       /** Listen streams one caller holds open at once (all anonymous callers are one caller); past it, 429. */
-      maxPerCaller: z.number().int().positive().default(100),
+      maxPerCaller: positiveInt(100),
       /** A listen stream that has sent no notification for this long ends, with its closing result. */
-      idleTtlMs: z
-        .number()
-        .int()
-        .positive()
-        .default(30 * 60_000),
+      idleTtlMs: positiveInt(30 * 60_000),
     })
     .prefault({}),
 });
