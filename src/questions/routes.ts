@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { fetchResponder, INBOX_BASE, McpWireError, parseJson, readBody, STORE_RETRY_AFTER_S, StoreUnavailableError } from '../protocol';
 import { checkFlatForm } from '../elicitation';
-import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page';
+import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
 import type { Inbox } from './inbox';
 import { questionEvents } from './events';
