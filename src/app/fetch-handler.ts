@@ -4,7 +4,7 @@ import { buildServer, configOf, type ServerInput } from './build-server';
 import type { KeepAlive, ParleyServer, Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
-import { ErrorCode, fetchResponder, HEADER, McpWireError, methodNotAllowed } from '../protocol';
+import { ErrorCode, fetchResponder, HEADER, INBOX_BASE, McpWireError, methodNotAllowed } from '../protocol';
 import {
   handlePost,
   closeServer,
@@ -118,14 +118,14 @@ function buildRoutes(server: ParleyServer): Route {
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
-    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) {
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`))) {
       // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
       const cors = corsOrigin(request, http);
       if (cors === undefined) return mcpRoute(server, request, options);
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
-    return inbox && path.startsWith('/_frontmcp/') ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
+    return inbox && path.startsWith(`${INBOX_BASE}/`) ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
   };
 }
 
