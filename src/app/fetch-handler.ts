@@ -12,6 +12,7 @@ import {
   handleLegacyGet,
   type CloseOptions,
   checkRequestOrigin,
+  clientAddress,
   corsOrigin,
   isBrowserVisit,
   isMetadataPath,
@@ -47,6 +48,12 @@ export interface HandlerOptions {
    * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
    */
   mounted?: boolean;
+  /**
+   * The caller's address as the host's connection saw it (Node's socket; Bun's `server.requestIP(request)`, Deno's
+   * `info.remoteAddr`), recorded as client.address on the request span. `http.clientAddressHeader` names a trusted
+   * proxy's header that takes its place.
+   */
+  client?: string;
 }
 
 export interface FetchHandler {
@@ -87,7 +94,12 @@ function mcpRoute(server: ParleyServer, request: Request, options: HandlerOption
   const postOnly = () => server.respond.error(null, methodNotAllowed('POST'), { allow: 'POST' });
   switch (request.method) {
     case 'POST':
-      return handlePost(server, request, auth, options.readBody, options.ctx);
+      return handlePost(server, request, {
+        auth,
+        readBody: options.readBody,
+        keepAlive: options.ctx,
+        client: clientAddress(request, server.config.http.clientAddressHeader, options.client),
+      });
     case 'GET':
       if (session) return handleLegacyGet(server, request, auth);
       return isBrowserVisit(request) ? landingPage(server, request) : postOnly();
