@@ -1,7 +1,7 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
-import type { KeepAlive, ParleyServer, Platform } from '../engine';
+import { shuttingDown, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { ErrorCode, fetchResponder, HEADER, McpWireError, methodNotAllowed } from '../protocol';
@@ -245,7 +245,8 @@ function handlerOver(
   handler.close = async (options) => {
     closing = true; // readiness flips first, then the drain
     if (!built) await ready?.catch(() => undefined);
-    if (built) await closeServer(built, options);
+    // Older clients' calls and questions end in closeServer; 2026-07-28 calls get the same grace, then their error.
+    if (built) await Promise.all([closeServer(built, options), built.running.end(options?.graceMs ?? 10_000, shuttingDown)]);
   };
   return handler;
 }

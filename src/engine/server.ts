@@ -6,6 +6,7 @@ import type { ElicitationStore } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
+import type { RunningCalls } from './running-calls';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
@@ -54,6 +55,8 @@ export interface ParleyServer {
   changes: ChangeHub;
   /** The listen streams open on this server, within http.listen's caps. */
   listens: ListenTable;
+  /** The 2026-07-28 calls answering now: shutdown ends those still running when its grace period ends. */
+  running: RunningCalls;
   logger: Logger;
   /** Builds this server's HTTP answers, the platform's way. */
   respond: Responder;

@@ -79,10 +79,10 @@ describe('probes on the lazy fetch handler (Workers, Vercel, Bun, Deno)', () => 
 });
 
 describe('SIGTERM to a real process with calls in flight', () => {
-  it('the calls in flight finish, /readyz and new calls get 503, and the process exits 0 by itself', async () => {
+  it('the calls in flight finish or end with -31002 under their ids, /readyz and new calls get 503, and the process exits 0 by itself', async () => {
     const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/slow-server.ts'], {
       cwd: REPO,
-      env: { ...process.env, GRACE_MS: '8000' },
+      env: { ...process.env, GRACE_MS: '4000' },
     });
     const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
       child.once('exit', (code, signal) => done({ code, signal })),
@@ -101,6 +101,10 @@ describe('SIGTERM to a real process with calls in flight', () => {
     });
     const call = (ms: number) => fetch(mcpRequest('tools/call', { name: 'slow', arguments: { ms } }, { url }));
     const inFlight = [call(1_500), call(2_000)];
+    // Still running when the grace ends: answered with the shutdown error, not cut.
+    const overrun = mcpRequest('tools/call', { name: 'slow', arguments: { ms: 60_000 } }, { url });
+    const overrunId = ((await overrun.clone().json()) as { id: number }).id;
+    const cut = fetch(overrun);
     await new Promise((resolve) => setTimeout(resolve, 300)); // both calls reached the tool
     child.kill('SIGTERM');
     await expect.poll(async () => (await probe(url, '/readyz')).status).toBe(503);
@@ -112,6 +116,9 @@ describe('SIGTERM to a real process with calls in flight', () => {
       expect(answer.status).toBe(200);
       expect(answer.body.result.content[0].text).toBe(`done after ${[1_500, 2_000][i]}`);
     }
+    const ended = await read(await cut);
+    expect(ended.status).toBe(503);
+    expect(ended.body).toMatchObject({ id: overrunId, error: { code: -31002, data: { code: 'SHUTTING_DOWN' } } });
     expect(await exited).toEqual({ code: 0, signal: null });
     expect(stderr).toContain('SIGTERM: shutting down');
   });
