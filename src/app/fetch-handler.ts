@@ -21,7 +21,7 @@ import {
   probeAnswer,
   publicOrigin,
   resourceMetadata,
-  storeAnswers,
+  storesAnswer,
   withCors,
 } from '../http';
 import { probePaths } from './probes';
@@ -214,13 +214,13 @@ function handlerOver(
   let closing = false;
   const logFailure = (env: EnvSource, error: unknown) =>
     console.error(`[parley] ERROR Server failed to start: ${startFailure(input, env, error)}`);
-  // Ready: built (a probe starts the build, as any request does), not shutting down, and its store answers.
+  // Ready: built (a probe starts the build, as any request does), not shutting down, and its stores answer.
   const isReady = async (env: EnvSource): Promise<boolean> => {
     if (!built && !closing)
       await start(env).catch((error: unknown) => {
         logFailure(env, error);
       });
-    return !closing && built !== undefined && (await storeAnswers(built));
+    return !closing && built !== undefined && (await storesAnswer(built));
   };
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {

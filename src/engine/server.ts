@@ -2,7 +2,7 @@
 import type { AeadFactory, HmacFactory } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
-import type { ElicitationStore } from '../stores';
+import type { ElicitationStore, StoreBackend } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
@@ -34,6 +34,8 @@ export interface KeepAlive {
 
 /** Persistent questions as the engine and transports use them: a call's asker, the inbox routes, links. */
 export interface QuestionDesk {
+  /** Where the questions are kept: readiness reads it. */
+  readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
   forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
   routes(): { fetch(request: Request): Response | Promise<Response> };
   origin?: string;

@@ -120,7 +120,7 @@ export const healthSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Answers 200 while the process answers. */
   healthzPath: z.string().startsWith('/').default('/healthz'),
-  /** Answers 200 once the server is built and its store answers, 503 (with Retry-After) otherwise and while it shuts down. */
+  /** Answers 200 once the server is built and its stores answer, 503 (with Retry-After) otherwise and while it shuts down. */
   readyzPath: z.string().startsWith('/').default('/readyz'),
 });
 

@@ -72,6 +72,30 @@ describe('probes on the lazy fetch handler (Workers, Vercel, Bun, Deno)', () => 
     expect((await handler(new Request('http://127.0.0.1/readyz'))).status).toBe(200);
   });
 
+  it("/readyz reads every store: persistent questions' own Redis down is 503 too, with nothing in the body", async () => {
+    const sessions = await startRedis(); // the elicitation store, where older clients' sessions live too
+    let redis: RunningRedis = await startRedis();
+    stops.push(
+      () => sessions.stop(),
+      () => redis.stop(),
+    );
+    const persistent = { storage: { type: 'redis' as const, redis: redis.url } };
+    const handler = createFetchHandler({
+      info,
+      redis: { url: sessions.url },
+      elicitation: { enabled: true, persistent },
+      logging: { level: 'error' as const },
+    });
+    stops.push(() => handler.close({ graceMs: 0 }));
+    const ready = () => handler(new Request('http://127.0.0.1/readyz'));
+    expect((await ready()).status).toBe(200);
+    await redis.stop();
+    const down = await ready();
+    expect([down.status, await down.text()]).toEqual([503, 'unavailable\n']);
+    redis = await startRedis({ port: redis.port });
+    await expect.poll(async () => (await ready()).status, { timeout: 10_000 }).toBe(200);
+  });
+
   it('health: { enabled: false } leaves the paths to the app (404 here)', async () => {
     const handler = createFetchHandler({ info, health: { enabled: false } });
     expect((await handler(new Request('http://127.0.0.1/healthz'))).status).toBe(404);
