@@ -17,6 +17,9 @@ import { createNodeHandler, serve, type RunningServer } from 'parley-mcp/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFetchHandler } from 'parley-mcp';
+import { Hono } from 'hono';
+import { getConnInfo, streamHandle } from 'hono/aws-lambda';
+import { functionUrlFetch, installAwsLambdaGlobal } from '../helpers/lambda';
 import { mcpRequest } from '../helpers/requests';
 
 // What the tool's own code sees: the baggage the client sent, and its own span's parent (the execute_tool span).
@@ -215,6 +218,19 @@ describe('client.address: the socket peer, or a proxy header only when the confi
     await expect(createNodeHandler({ ...config, http: { clientAddressHeader: 'CF-Connecting-IP: 1.2.3.4' } })).rejects.toThrow(
       "http.clientAddressHeader: a header name, like 'cf-connecting-ip' or 'x-real-ip'",
     );
+  });
+
+  it("the AWS Lambda recipe passes the function URL's sourceIp (through a stand-in: Lambda cannot run here)", async () => {
+    installAwsLambdaGlobal();
+    const mcp = createFetchHandler(Server);
+    const app = new Hono();
+    app.all('/mcp', (c) => mcp(c.req.raw, { client: getConnInfo(c).remote.address }));
+    const lambdaFetch = functionUrlFetch(streamHandle(app), { sourceIp: '198.51.100.23' });
+    exporter.reset();
+    const request = mcpRequest('tools/call', { name: 'broken', arguments: {} }, { headers: spoofed });
+    expect((await lambdaFetch(request)).status).toBe(200);
+    expect(named('tools/call broken')[0]!.attributes['client.address']).toBe('198.51.100.23');
+    await mcp.close({ graceMs: 0 });
   });
 
   it('createNodeHandler mounted in an app passes its socket peer', async () => {
