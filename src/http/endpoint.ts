@@ -66,18 +66,17 @@ export interface HostFacts {
 }
 
 export async function handlePost(server: ParleyServer, request: Request, host: HostFacts = {}): Promise<Response> {
-  const { auth: given, readBody: hostRead, keepAlive, client } = host;
   // The caller first, from the headers: an unauthenticated client gets its 401 before any body is read or parsed.
-  const caller = await resolveCaller(request, server, given);
+  const caller = await resolveCaller(request, server, host.auth);
   if (caller instanceof Response) return caller;
-  const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
+  const body = await readBody(request, server.config.http.maxBodyBytes, host.readBody);
   if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
   try {
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
     const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
-    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, { keepAlive, client });
+    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, host);
     if (isResponse(message))
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
@@ -107,7 +106,7 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
       version: envelope?.version,
       store: 'request-state',
       headers,
-      client,
+      client: host.client,
     });
     scope.trace = trace;
     return await respondToRequest(
