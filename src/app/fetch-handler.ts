@@ -1,7 +1,7 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
-import type { KeepAlive, ParleyServer, Platform } from '../engine';
+import { shuttingDown, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { ErrorCode, fetchResponder, HEADER, INBOX_BASE, McpWireError, methodNotAllowed } from '../protocol';
@@ -12,6 +12,7 @@ import {
   handleLegacyGet,
   type CloseOptions,
   checkRequestOrigin,
+  clientAddress,
   corsOrigin,
   isBrowserVisit,
   isMetadataPath,
@@ -20,7 +21,7 @@ import {
   probeAnswer,
   publicOrigin,
   resourceMetadata,
-  storeAnswers,
+  storesAnswer,
   withCors,
 } from '../http';
 import { probePaths } from './probes';
@@ -47,6 +48,12 @@ export interface HandlerOptions {
    * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
    */
   mounted?: boolean;
+  /**
+   * The caller's address as the host's connection saw it (Node's socket; Bun's `server.requestIP(request)`, Deno's
+   * `info.remoteAddr`), recorded as client.address on the request span. `http.clientAddressHeader` names a trusted
+   * proxy's header that takes its place.
+   */
+  client?: string;
 }
 
 export interface FetchHandler {
@@ -87,7 +94,12 @@ function mcpRoute(server: ParleyServer, request: Request, options: HandlerOption
   const postOnly = () => server.respond.error(null, methodNotAllowed('POST'), { allow: 'POST' });
   switch (request.method) {
     case 'POST':
-      return handlePost(server, request, auth, options.readBody, options.ctx);
+      return handlePost(server, request, {
+        auth,
+        readBody: options.readBody,
+        keepAlive: options.ctx,
+        client: clientAddress(request, server.config.http.clientAddressHeader, options.client),
+      });
     case 'GET':
       if (session) return handleLegacyGet(server, request, auth);
       return isBrowserVisit(request) ? landingPage(server, request) : postOnly();
@@ -202,13 +214,13 @@ function handlerOver(
   let closing = false;
   const logFailure = (env: EnvSource, error: unknown) =>
     console.error(`[parley] ERROR Server failed to start: ${startFailure(input, env, error)}`);
-  // Ready: built (a probe starts the build, as any request does), not shutting down, and its store answers.
+  // Ready: built (a probe starts the build, as any request does), not shutting down, and its stores answer.
   const isReady = async (env: EnvSource): Promise<boolean> => {
     if (!built && !closing)
       await start(env).catch((error: unknown) => {
         logFailure(env, error);
       });
-    return !closing && built !== undefined && (await storeAnswers(built));
+    return !closing && built !== undefined && (await storesAnswer(built));
   };
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
@@ -233,7 +245,8 @@ function handlerOver(
   handler.close = async (options) => {
     closing = true; // readiness flips first, then the drain
     if (!built) await ready?.catch(() => undefined);
-    if (built) await closeServer(built, options);
+    // Older clients' calls and questions end in closeServer; 2026-07-28 calls get the same grace, then their error.
+    if (built) await Promise.all([closeServer(built, options), built.running.end(options?.graceMs ?? 10_000, shuttingDown)]);
   };
   return handler;
 }

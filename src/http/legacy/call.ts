@@ -10,13 +10,19 @@ import {
 } from '../../protocol';
 import type { AuthInfo } from '../../server';
 
+/** What the host knows of a call beyond its Request: its waitUntil (a Worker's ctx) and the caller's address. */
+export interface CallHost {
+  keepAlive?: KeepAlive;
+  client?: string;
+}
+
 export async function callTool(
   server: ParleyServer,
   session: LiveSession,
   message: JsonRpcRequest,
   auth: AuthInfo,
   request: Request,
-  keepAlive?: KeepAlive,
+  { keepAlive, client }: CallHost = {},
 ): Promise<Response> {
   const trace = server.telemetry?.request({
     method: 'tools/call',
@@ -27,6 +33,7 @@ export async function callTool(
     store: server.elicitationStore?.info.type,
     session: session.record.sessionId,
     headers: request.headers,
+    client,
   });
   let call: ReturnType<typeof prepareToolCall>;
   let stream: ReturnType<ReturnType<typeof sessionsOf>['openStream']> | undefined;
