@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LimitError } from '../../src/protocol';
 import type { StoreBackend } from '../../src/stores';
 import { isTaskId, type InputRequest } from '../../src/engine/tasks/task-record';
-import { TASK_DEFAULTS, TaskStore, type TaskEvent, type TaskLimits } from '../../src/engine/tasks/task-store';
+import { ORPHANED, TASK_DEFAULTS, TaskStore, type TaskEvent, type TaskLimits } from '../../src/engine/tasks/task-store';
 
 /** Two backends that share their data (for a backend without pub/sub, the same object twice). */
 export type BackendPair = () => Promise<[StoreBackend, StoreBackend]>;
@@ -194,6 +194,31 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(await a.progress(taskId, 'still here?')).toBe(false);
       expect(await b.cancel(taskId, undefined)).toBeUndefined();
       expect(await b.snapshot(taskId, undefined)).toBeUndefined();
+    });
+
+    it('ends a task whose work stopped renewing its lease failed, once, whoever reads it; work that holds it keeps it', async () => {
+      const { a, b } = await instances({ leaseMs: 300 });
+      const held = await a.create({ tool: 'long', arguments: {} });
+      const orphan = await a.create({ tool: 'long', arguments: {} });
+      await a.ask(orphan.taskId, [['q', question('Still there?')]]);
+      const renewing = setInterval(() => void a.hold(held.taskId), 50);
+      try {
+        await expect
+          .poll(() => b.snapshot(orphan.taskId, undefined), { timeout: 5_000, interval: 100 })
+          .toMatchObject({
+            status: 'failed',
+            error: ORPHANED.error,
+            statusMessage: ORPHANED.statusMessage,
+          });
+        expect((await b.snapshot(held.taskId, undefined))?.status).toBe('working');
+      } finally {
+        clearInterval(renewing);
+      }
+      // The work, back from wherever it was, learns it lost the task and cannot end it otherwise.
+      expect(await a.hold(orphan.taskId)).toBe(false);
+      expect(await a.finish(orphan.taskId, { status: 'completed', result: { content: [] } })).toBe(false);
+      expect(await b.answer(orphan.taskId, undefined, { q: { action: 'accept' } })).toEqual([]);
+      expect(await a.hold(held.taskId)).toBe(true);
     });
 
     it('keeps arguments, questions, answers, results, ids and owners out of what it writes (sealed at rest)', async () => {

@@ -7,15 +7,29 @@ import type { ElicitationStore } from '../../stores';
 import { openTaskValue, sealTaskValue } from './task-seal';
 import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
 
-/** tasks.*: how long a task lives, how often clients are asked to poll, and how many live tasks a caller may hold. */
+/**
+ * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller may hold, and how
+ * long the work's lease lasts without a renewal (`hold`) before the task is taken for orphaned.
+ */
 export interface TaskLimits {
   ttlMs: number;
   pollIntervalMs: number;
   maxPerOwner: number;
+  leaseMs: number;
 }
 
-/** A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller. */
-export const TASK_DEFAULTS: TaskLimits = { ttlMs: 86_400_000, pollIntervalMs: 1_000, maxPerOwner: 100 };
+/**
+ * A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller, and a
+ * lease of 30 s (the work renews it every 10 s; a Worker's work after its response is cut at about 30 s).
+ */
+export const TASK_DEFAULTS: TaskLimits = { ttlMs: 86_400_000, pollIntervalMs: 1_000, maxPerOwner: 100, leaseMs: 30_000 };
+
+/** The end of a task whose work stopped renewing its lease: its instance died, or the platform cut the work. */
+export const ORPHANED: Extract<TaskEnd, { status: 'failed' }> = {
+  status: 'failed',
+  error: { code: -32603, message: 'The server instance running this task stopped before the task ended' },
+  statusMessage: 'The server instance running this task stopped before the task ended; call the tool again',
+};
 
 /** What a task's channel carries: never an answer's content, only that there is one (the store holds it, sealed). */
 export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'cancel' } | { kind: 'end' };
@@ -42,7 +56,8 @@ type StoredEnd = TaskEnd & { at: number };
 const hashOf = async (text: string): Promise<string> => toBase64Url(await sha256(text));
 
 /**
- * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:e` the end, `:q:<key>` a
+ * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:w` the work's lease (it
+ * expires unless renewed), `:e` the end, `:q:<key>` a
  * question's open token the first answer takes, `:a:<key>` its answer; `task-owner:<owner>` an owner's index. Ids,
  * question keys and owners appear only as SHA-256 digests, so reading the store does not give out bearer ids.
  */
@@ -56,8 +71,9 @@ export class TaskStore {
   ) {}
 
   /**
-   * Creates a task in `working` and returns once it is in the store (a `tasks/get` on any instance finds it), or throws
-   * a LimitError (429, Retry-After) when the owner already holds `maxPerOwner` live tasks.
+   * Creates a task in `working`, its lease held by the caller (who runs the work and renews it with `hold`), and returns
+   * once it is in the store (a `tasks/get` on any instance finds it), or throws a LimitError (429, Retry-After) when
+   * the owner already holds `maxPerOwner` live tasks.
    */
   async create(task: NewTask): Promise<TaskRecord> {
     const now = Date.now();
@@ -88,8 +104,10 @@ export class TaskStore {
           { limit: 'tasks.maxPerCaller', max },
         );
       }
-      const [r, l] = await Promise.all([this.#name(record.taskId, 'r'), this.#name(record.taskId, 'l')]);
+      const { taskId } = record;
+      const [r, l, w] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l'), this.#name(taskId, 'w')]);
       await this.home.backend.set(l, '1', record.ttlMs);
+      await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
       await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
       await this.#writeIndex(index, [...entries, [record.taskId, expiresAt, 1]], expiresAt - now);
     });
@@ -98,7 +116,8 @@ export class TaskStore {
 
   /**
    * The task as `tasks/get` shows it now, or undefined for anything not a live task of this owner: an id of the wrong
-   * shape, unknown, expired, unreadable, or another caller's (an anonymous task belongs to whoever holds its id).
+   * shape, unknown, expired, unreadable, or another caller's (an anonymous task belongs to whoever holds its id). A task
+   * whose lease lapsed (nobody runs its work any more) is ended here as ORPHANED, once, by whichever reader sees it.
    */
   async snapshot(taskId: unknown, owner: string | undefined): Promise<TaskSnapshot | undefined> {
     const record = await this.#record(taskId, owner);
@@ -109,7 +128,11 @@ export class TaskStore {
       ttlMs: record.ttlMs,
       pollIntervalMs: record.pollIntervalMs,
     };
-    const end = await this.#readEnd(record.taskId);
+    let end = await this.#readEnd(record.taskId);
+    if (!end && !(await this.#held(record.taskId))) {
+      await this.#endOnce(record, ORPHANED);
+      end = await this.#readEnd(record.taskId);
+    }
     if (end) {
       const { at, status, statusMessage } = end;
       return {
@@ -134,6 +157,18 @@ export class TaskStore {
   /** The whole record (tool, arguments, questions asked) for a run that resumes it; the same lookup as snapshot. */
   record(taskId: unknown, owner: string | undefined): Promise<TaskRecord | undefined> {
     return this.#record(taskId, owner);
+  }
+
+  /**
+   * The work is still running: renews its lease for another `leaseMs`. False once the task has ended (cancelled, or
+   * taken for orphaned while this instance was away) or expired: the work should stop.
+   */
+  async hold(taskId: string): Promise<boolean> {
+    const record = await this.#raw(taskId);
+    if (!record || (await this.#readEnd(taskId))) return false;
+    const left = record.createdAt + record.ttlMs - Date.now();
+    await this.home.backend.set(await this.#name(taskId, 'w'), '1', Math.min(this.limits.leaseMs, Math.max(1, left)));
+    return true;
   }
 
   /** The work says where it is: the status message of a working task (2026: what progress() becomes). */
@@ -287,6 +322,10 @@ export class TaskStore {
     return true;
   }
 
+  async #held(taskId: string): Promise<boolean> {
+    return (await this.home.backend.get(await this.#name(taskId, 'w'))) !== undefined;
+  }
+
   /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */
   async #outstanding(record: TaskRecord): Promise<[string, InputRequest][]> {
     const open = await Promise.all(
@@ -326,7 +365,7 @@ export class TaskStore {
     return sealTaskValue(value, name, this.home.secret);
   }
 
-  async #name(taskId: string, part: 'r' | 'l' | 'e' | 'q' | 'a', key?: string): Promise<string> {
+  async #name(taskId: string, part: 'r' | 'l' | 'w' | 'e' | 'q' | 'a', key?: string): Promise<string> {
     const id = await hashOf(`task\u0000${taskId}`);
     return `${this.home.keyPrefix}task:${id}:${part}${key === undefined ? '' : `:${await hashOf(key)}`}`;
   }
