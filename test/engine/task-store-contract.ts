@@ -1,9 +1,10 @@
 // The task store as one test body over every store backend, each against the real thing: two TaskStores ("two
 // instances") on backends that share their data, created, asked, answered, raced, cancelled and expired.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LimitError } from '../../src/protocol';
+import { ElicitationNotSupportedError, LimitError } from '../../src/protocol';
 import type { StoreBackend } from '../../src/stores';
 import { isTaskId, type InputRequest } from '../../src/engine/tasks/task-record';
+import { TaskStoppedError, TaskWork } from '../../src/engine/tasks/task-work';
 import { ORPHANED, TASK_DEFAULTS, TaskStore, type TaskEvent, type TaskLimits } from '../../src/engine/tasks/task-store';
 
 /** Two backends that share their data (for a backend without pub/sub, the same object twice). */
@@ -158,7 +159,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       const { events, stop } = heard(listener, taskId);
       await stop;
       expect(await b.cancel(taskId, 'alice', 'Stopped by the user')).toBe('cancelled');
-      await expect.poll(() => events).toContainEqual({ kind: 'cancel' });
+      await expect.poll(() => events).toContainEqual({ kind: 'end', status: 'cancelled' });
       expect(await a.snapshot(taskId, 'alice')).toMatchObject({ status: 'cancelled', statusMessage: 'Stopped by the user' });
       expect((await a.snapshot(taskId, 'alice'))?.inputRequests).toBeUndefined();
       expect(await a.finish(taskId, { status: 'completed', result: { content: [] } })).toBe(false);
@@ -219,6 +220,89 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(await a.finish(orphan.taskId, { status: 'completed', result: { content: [] } })).toBe(false);
       expect(await b.answer(orphan.taskId, undefined, { q: { action: 'accept' } })).toEqual([]);
       expect(await a.hold(held.taskId)).toBe(true);
+    });
+
+    it('runs work that asks two questions at once; answers given on the other instance reach it, then it ends', async () => {
+      const { a, b } = await instances({ pollIntervalMs: 100 });
+      const task = await a.create({ owner: 'alice', tool: 'multi', arguments: {} });
+      const work = await TaskWork.start(a, task, { elicitation: { form: {} } });
+      try {
+        const asked = Promise.all([
+          work.ask('name', { message: 'Name?', requestedSchema: { type: 'object' } }),
+          work.ask('confirm', { message: 'Sure?', requestedSchema: { type: 'object' } }),
+        ]);
+        await expect.poll(async () => (await b.snapshot(task.taskId, 'alice'))?.inputRequests?.length).toBe(2);
+        await b.answer(task.taskId, 'alice', { confirm: { action: 'accept', content: { confirm: true } } });
+        await b.answer(task.taskId, 'alice', { name: { action: 'accept', content: { name: 'partial-2' } } });
+        expect(await asked).toEqual([
+          { action: 'accept', content: { name: 'partial-2' } },
+          { action: 'accept', content: { confirm: true } },
+        ]);
+        await expect.poll(async () => (await b.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+        expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('working');
+        expect(await work.finish({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })).toBe(true);
+        expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
+      } finally {
+        await work.close();
+      }
+    });
+
+    it("fires the work's signal on a cancel sent to the other instance; the question it waited on fails with it", async () => {
+      const { a, b } = await instances({ pollIntervalMs: 100 });
+      const task = await a.create({ tool: 'slow', arguments: {} });
+      const work = await TaskWork.start(a, task, { elicitation: {} });
+      try {
+        // Its failure is caught from the start: with pub/sub in this process, the cancel rejects it before cancel() returns.
+        const waiting = work.ask('go', { message: 'Go?' }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
+        await b.cancel(task.taskId, undefined);
+        expect(await waiting).toBeInstanceOf(TaskStoppedError);
+        expect(work.signal.reason).toMatchObject({ why: 'cancelled' });
+        expect(await work.finish({ status: 'completed', result: { content: [] } })).toBe(false);
+        expect((await b.snapshot(task.taskId, undefined))?.status).toBe('cancelled');
+      } finally {
+        await work.close();
+      }
+    });
+
+    it('resumes on another instance: answers given replay, a question still open is waited on, not asked again', async () => {
+      const { a, b } = await instances({ pollIntervalMs: 100 });
+      const task = await a.create({ tool: 'two-steps', arguments: {} });
+      const first = await TaskWork.start(a, task, { elicitation: {} });
+      const one = first.ask('one', { message: 'First?' });
+      await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
+      await b.answer(task.taskId, undefined, { one: { action: 'accept', content: { n: 1 } } });
+      expect(await one).toEqual({ action: 'accept', content: { n: 1 } });
+      void first.ask('two', { message: 'Second?' }).catch(() => undefined);
+      await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.inputRequests?.map(([k]) => k)).toEqual(['two']);
+      await first.close(); // the instance is gone
+      const again = await TaskWork.start(b, (await b.record(task.taskId, undefined))!, { elicitation: {} });
+      try {
+        expect(again.known('one')).toEqual({ replayed: true });
+        expect(await again.ask('one', { message: 'First?' })).toEqual({ action: 'accept', content: { n: 1 } });
+        const two = again.ask('two', { message: 'Second?' });
+        await a.answer(task.taskId, undefined, { two: { action: 'decline' } });
+        expect(await two).toEqual({ action: 'decline' });
+        expect((await a.record(task.taskId, undefined))?.asked).toEqual(['one', 'two']);
+      } finally {
+        await again.close();
+      }
+    });
+
+    it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {
+      const { a } = await instances();
+      const task = await a.create({ tool: 't', arguments: {} });
+      const work = await TaskWork.start(a, task, {});
+      try {
+        await expect(work.ask('q', { message: 'Sure?' })).rejects.toBeInstanceOf(ElicitationNotSupportedError);
+        await expect(work.request('s', 'sampling/createMessage', { messages: [] })).rejects.toThrow();
+        expect((await a.snapshot(task.taskId, undefined))?.status).toBe('working');
+      } finally {
+        await work.close();
+      }
     });
 
     it('keeps arguments, questions, answers, results, ids and owners out of what it writes (sealed at rest)', async () => {

@@ -5,7 +5,7 @@ import { sha256, toBase64Url } from '../../crypto';
 import { isObject, LimitError } from '../../protocol';
 import type { ElicitationStore } from '../../stores';
 import { openTaskValue, sealTaskValue } from './task-seal';
-import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
+import { isTaskId, newTaskId, type EndStatus, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
 
 /**
  * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller may hold, and how
@@ -22,17 +22,22 @@ export interface TaskLimits {
  * A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller, and a
  * lease of 30 s (the work renews it every 10 s; a Worker's work after its response is cut at about 30 s).
  */
-export const TASK_DEFAULTS: TaskLimits = { ttlMs: 86_400_000, pollIntervalMs: 1_000, maxPerOwner: 100, leaseMs: 30_000 };
+export const TASK_DEFAULTS: Readonly<TaskLimits> = Object.freeze({
+  ttlMs: 86_400_000,
+  pollIntervalMs: 1_000,
+  maxPerOwner: 100,
+  leaseMs: 30_000,
+});
 
 /** The end of a task whose work stopped renewing its lease: its instance died, or the platform cut the work. */
-export const ORPHANED: Extract<TaskEnd, { status: 'failed' }> = {
+export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object.freeze({
   status: 'failed',
-  error: { code: -32603, message: 'The server instance running this task stopped before the task ended' },
+  error: Object.freeze({ code: -32603, message: 'The server instance running this task stopped before the task ended' }),
   statusMessage: 'The server instance running this task stopped before the task ended; call the tool again',
-};
+});
 
-/** What a task's channel carries: never an answer's content, only that there is one (the store holds it, sealed). */
-export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'cancel' } | { kind: 'end' };
+/** What a task's channel carries: that keys were answered (never with what: the store holds it, sealed), or the end. */
+export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'end'; status: EndStatus };
 
 export interface NewTask {
   /** The verified caller's subject; absent when anonymous. */
@@ -251,20 +256,18 @@ export class TaskStore {
   }
 
   /**
-   * Cancels the owner's task: `cancelled` at once unless it already ended, and a cancel on its channel for the work.
+   * Cancels the owner's task: `cancelled` at once unless it already ended, and its end on its channel for the work.
    * Resolves 'cancelled', 'ended' (it had ended before: 2026 acks, 2025 answers -32602), or undefined for no such task.
    */
   async cancel(taskId: unknown, owner: string | undefined, statusMessage?: string): Promise<'cancelled' | 'ended' | undefined> {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     const end: TaskEnd = statusMessage === undefined ? { status: 'cancelled' } : { status: 'cancelled', statusMessage };
-    if (!(await this.#endOnce(record, end))) return 'ended';
-    await this.#publish(record.taskId, { kind: 'cancel' });
-    return 'cancelled';
+    return (await this.#endOnce(record, end)) ? 'cancelled' : 'ended';
   }
 
   /**
-   * Hears the task's answers, cancel and end, published on any instance when the backend has pub/sub, on this store
+   * Hears the task's answers and its end (a cancel included), published on any instance when the backend has pub/sub, on this store
    * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
    */
   async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
@@ -310,7 +313,7 @@ export class TaskStore {
     await this.home.backend.set(name, await this.#seal({ ...end, at: Date.now() }, name), Math.max(1, ttl));
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
-    await this.#publish(taskId, { kind: 'end' });
+    await this.#publish(taskId, { kind: 'end', status: end.status });
     const index = await this.#indexKey(record.owner);
     await this.#serial(index, async () => {
       const now = Date.now();
@@ -401,7 +404,8 @@ function parseEvent(message: string): TaskEvent | undefined {
     return undefined;
   }
   if (!isObject(event)) return undefined;
-  if (event.kind === 'cancel' || event.kind === 'end') return { kind: event.kind };
+  if (event.kind === 'end' && (event.status === 'completed' || event.status === 'failed' || event.status === 'cancelled'))
+    return { kind: 'end', status: event.status };
   if (event.kind === 'answer' && Array.isArray(event.keys) && event.keys.every((k) => typeof k === 'string'))
     return { kind: 'answer', keys: event.keys as string[] };
   return undefined;
