@@ -75,6 +75,11 @@ export class TaskStore {
     readonly limits: TaskLimits = TASK_DEFAULTS,
   ) {}
 
+  /** Whether what is published on a task's channel reaches other processes (else the work reads the store as well). */
+  get channelsReachOtherInstances(): boolean {
+    return this.home.backend.supportsPubSub;
+  }
+
   /**
    * Creates a task in `working`, its lease held by the caller (who runs the work and renews it with `hold`), and returns
    * once it is in the store (a `tasks/get` on any instance finds it), or throws a LimitError (429, Retry-After) when

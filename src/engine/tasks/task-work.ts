@@ -50,8 +50,10 @@ export class TaskWork implements Asker {
   static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>): Promise<TaskWork> {
     const work = new TaskWork(store, task, capabilities, await store.answers(task.taskId));
     work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
-    // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere.
-    const every = Math.max(50, Math.min(store.limits.leaseMs / 3, task.pollIntervalMs));
+    // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
+    // pub/sub across instances it only renews the lease, a third of leaseMs apart.
+    const lease = store.limits.leaseMs / 3;
+    const every = Math.max(50, store.channelsReachOtherInstances ? lease : Math.min(lease, task.pollIntervalMs));
     work.#timer = setInterval(() => void work.#tick(), every);
     return work;
   }
