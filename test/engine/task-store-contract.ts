@@ -362,6 +362,18 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       await expect(a.create({ tool: 't', arguments: {} })).rejects.toThrow(/anonymous callers/);
     });
 
+    it("keeps a caller's index small: the live tasks and the newest 100 ended ones are listed", async () => {
+      const { a } = await instances({ maxPerOwner: 2 });
+      const ids: string[] = [];
+      for (let n = 0; n < 103; n++) {
+        const { taskId } = await a.create({ owner: 'busy', tool: 't', arguments: {} });
+        await a.finish(taskId, { status: 'completed', result: { content: [] } });
+        ids.push(taskId);
+      }
+      const live = await a.create({ owner: 'busy', tool: 't', arguments: {} });
+      expect((await a.list('busy')).map((t) => t.taskId)).toEqual([...ids.slice(3), live.taskId]);
+    });
+
     it('takes hostile ids and keys as unknown: prototype names, wrong shapes, non-strings, a valid shape never issued', async () => {
       const { a, b } = await instances();
       const { taskId } = await a.create({ tool: 't', arguments: {} });

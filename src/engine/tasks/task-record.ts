@@ -62,12 +62,9 @@ export interface TaskSnapshot {
   error?: TaskError;
 }
 
-export const isEndStatus = (status: TaskStatus): status is EndStatus =>
-  status === 'completed' || status === 'failed' || status === 'cancelled';
-
 /** `tsk_` and 18 random bytes (144 bits), base64url: unguessable, so an anonymous task's id can be its bearer handle. */
 const ID_BYTES = 18;
-export const TASK_ID = /^tsk_[A-Za-z0-9_-]{24}$/;
+const TASK_ID = /^tsk_[A-Za-z0-9_-]{24}$/;
 
 export const newTaskId = (): string => `tsk_${toBase64Url(randomBytes(ID_BYTES))}`;
 

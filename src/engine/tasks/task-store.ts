@@ -55,6 +55,14 @@ const CAP_RETRY_AFTER_S = 30;
 
 /** An owner index entry: a task id, when it expires, and 1 while it has not ended. */
 type IndexEntry = [string, number, 0 | 1];
+/** Ended tasks an owner's index keeps listed (the newest), so a busy caller's index stays small. */
+const LISTED_ENDED = 100;
+/** The entries to keep: every live one, and the newest ended ones. */
+function trimmed(entries: IndexEntry[]): IndexEntry[] {
+  const ended = entries.filter(([, , live]) => live === 0);
+  const drop = new Set(ended.slice(0, Math.max(0, ended.length - LISTED_ENDED)));
+  return entries.filter((entry) => !drop.has(entry));
+}
 /** An end as stored: the end and when it happened. */
 type StoredEnd = TaskEnd & { at: number };
 
@@ -119,7 +127,7 @@ export class TaskStore {
       await this.home.backend.set(l, '1', record.ttlMs);
       await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
       await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
-      await this.#writeIndex(index, [...entries, [record.taskId, expiresAt, 1]], expiresAt - now);
+      await this.#writeIndex(index, trimmed([...entries, [record.taskId, expiresAt, 1]]), expiresAt - now);
     });
     return record;
   }
@@ -323,7 +331,7 @@ export class TaskStore {
     await this.#serial(index, async () => {
       const now = Date.now();
       const entries = (await this.#readIndex(index)).filter(([, until]) => until > now);
-      const kept = entries.map(([id, until, live]): IndexEntry => [id, until, id === taskId ? 0 : live]);
+      const kept = trimmed(entries.map(([id, until, live]): IndexEntry => [id, until, id === taskId ? 0 : live]));
       const longest = Math.max(0, ...kept.map(([, until]) => until - now));
       if (longest > 0) await this.#writeIndex(index, kept, longest);
     });

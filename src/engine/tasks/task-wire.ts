@@ -6,7 +6,7 @@ import type { InputRequest, TaskSnapshot, TaskStatus } from './task-record';
 /** The extension's name, in `_meta` client capabilities and in server/discover. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** 2025-11-25's key that ties a message to its task. */
-export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
