@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptionsSchema } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
-import { sparePort } from '../helpers/redis';
+import { sparePort } from '../helpers/ports';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster';
 import { describeStoreContract } from './contract';
 
