@@ -125,7 +125,9 @@ function buildRoutes(server: ParleyServer): Route {
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
-    return inbox && path.startsWith('/_frontmcp/') ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
+    return inbox && path.startsWith('/_frontmcp/')
+      ? inbox.fetch(request, { origin: publicOrigin(request, http) })
+      : server.respond.json(elsewhere, 404);
   };
 }
 

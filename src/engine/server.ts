@@ -34,7 +34,7 @@ export interface KeepAlive {
 /** Persistent questions as the engine and transports use them: a call's asker, the inbox routes, links. */
 export interface QuestionDesk {
   forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
-  routes(): { fetch(request: Request): Response | Promise<Response> };
+  routes(): { fetch(request: Request, bindings: { origin: string }): Response | Promise<Response> };
   origin?: string;
 }
 
