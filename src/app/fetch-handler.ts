@@ -44,7 +44,8 @@ export interface HandlerOptions {
   readBody?: (limit: number) => Promise<string | undefined>;
   /**
    * The platform routed this request here (a Vercel route file): it is the MCP endpoint at whatever path the route
-   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
+   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs, and a `/.well-known/` path is
+   * never the endpoint.
    */
   mounted?: boolean;
 }
@@ -118,7 +119,9 @@ function buildRoutes(server: ParleyServer): Route {
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
-    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) {
+    // Mounted, every path is the MCP endpoint but the inbox's and a well-known one: a route file for the metadata that
+    // gets another resource's path answers 404, as RFC 9728 clients expect, not the endpoint's 405.
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/') && !path.startsWith('/.well-known/'))) {
       // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
       const cors = corsOrigin(request, http);
       if (cors === undefined) return mcpRoute(server, request, options);
