@@ -24,6 +24,7 @@ import {
   withCors,
 } from '../http';
 import { probePaths } from './probes';
+import { AS_METADATA_PATH, authorizationServerMirror } from './as-metadata';
 export type { CloseOptions } from '../http';
 
 export interface HandlerOptions {
@@ -104,6 +105,7 @@ function buildRoutes(server: ParleyServer): Route {
   const mcpPaths = new Set([http.path, '/']);
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
+  const mirror = authorizationServerMirror(server);
   // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
   const elsewhere = {
     error: 'not_found',
@@ -113,6 +115,7 @@ function buildRoutes(server: ParleyServer): Route {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
     if (isMetadataPath(server, path)) return resourceMetadata(server, request);
+    if (mirror && path === AS_METADATA_PATH) return mirror(request);
     const problem = checkRequestOrigin(request, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
