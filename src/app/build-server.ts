@@ -95,7 +95,7 @@ export async function buildServer(
     ephemeralStateKey: secrets.length === 0,
     ephemeralKeyWarned,
     production,
-    verifyBearer: createBearerVerifier(config.auth),
+    verifyBearer: createBearerVerifier(config.auth, platform.hmac),
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
     questions,

@@ -37,7 +37,7 @@ export interface QuestionDesk {
   /** Where the questions are kept: readiness reads it. */
   readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
   forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
-  routes(): { fetch(request: Request): Response | Promise<Response> };
+  routes(): { fetch(request: Request, bindings: { origin: string }): Response | Promise<Response> };
   origin?: string;
 }
 
