@@ -4,7 +4,7 @@ export type { Questions } from './call-tool';
 export { FALLBACK_TOOL, FALLBACK_TOOL_WIRE } from './fallback-tool';
 export { watchChanges } from './legacy/changes';
 export { deliverAnswer } from './legacy/deliver';
-export { KEEPALIVE, KEEPALIVE_MS, parseEventId } from './legacy/event-stream';
+export { parseEventId } from './legacy/event-stream';
 export { initializeResult, legacyMethod, negotiate } from './legacy/methods';
 export { sessionsOf } from './legacy/sessions';
 export { prepareToolCall } from './legacy/tool-call';

@@ -1,10 +1,5 @@
 // One server-sent-events stream of a session: numbered events, kept so a client that lost the connection can resume.
-import { utf8 } from '../../crypto';
-import type { Responder } from '../../protocol';
-
-/** An SSE comment now and then while nothing happens: proxies keep the connection, and workerd sees it is not hung. */
-export const KEEPALIVE_MS = 15_000;
-export const KEEPALIVE = utf8(': keepalive\n\n');
+import { KEEPALIVE, KEEPALIVE_MS, sseFrame, type Responder } from '../../protocol';
 
 interface Event {
   seq: number;
@@ -64,7 +59,7 @@ export class EventStream {
     this.connection = connection;
     return respond.stream({
       start: (controller) => {
-        if (after === undefined) controller.enqueue(utf8(`id: ${this.id}:0\ndata: \n\n`));
+        if (after === undefined) controller.enqueue(sseFrame({ id: `${this.id}:0`, data: '' }));
       },
       pull: (controller) => this.write(connection, controller),
       cancel: () => {
@@ -141,7 +136,7 @@ export class EventStream {
   }
 
   private frame(event: Event): Uint8Array {
-    return utf8(`id: ${this.id}:${event.seq}\ndata: ${event.data}\n\n`);
+    return sseFrame({ id: `${this.id}:${event.seq}`, data: event.data });
   }
 }
 
