@@ -1,16 +1,14 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
-import type { KeepAlive, ParleyServer, Platform } from '../engine';
+import { closeServer, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { ErrorCode, fetchResponder, HEADER, McpWireError, methodNotAllowed } from '../protocol';
 import {
   handlePost,
-  closeServer,
   handleLegacyDelete,
   handleLegacyGet,
-  type CloseOptions,
   checkRequestOrigin,
   corsOrigin,
   isBrowserVisit,
@@ -24,7 +22,7 @@ import {
   withCors,
 } from '../http';
 import { probePaths } from './probes';
-export type { CloseOptions } from '../http';
+export type { CloseOptions } from '../engine';
 
 export interface HandlerOptions {
   /**

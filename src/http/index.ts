@@ -6,5 +6,4 @@ export { probeAnswer, storeAnswers } from './health';
 export { isBrowserVisit, landingPage } from './landing-page';
 export { publicOrigin } from './public-url';
 export { isMetadataPath, resourceMetadata } from './resource-metadata';
-export { closeServer, handleLegacyDelete, handleLegacyGet } from './legacy/index';
-export type { CloseOptions } from './legacy/index';
+export { handleLegacyDelete, handleLegacyGet } from './legacy/index';

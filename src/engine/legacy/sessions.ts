@@ -2,11 +2,11 @@
 import { randomBytes, toBase64Url } from '../../crypto';
 import { openRecord, sealRecord } from '../../elicitation';
 import { LimitError, type JsonRpcId, type McpWireError } from '../../protocol';
-import { pendingOf, sessionEndedError } from '../pending';
-import { readEnv } from '../../runtime';
-import type { ParleyServer } from '../server';
+import type { PendingQuestions } from './pending';
+import { sessionEndedError } from './pending';
+import type { Logger } from '../../runtime';
+import type { ServerSettings } from '../../server';
 import type { ElicitationStore } from '../../stores';
-import { watchChanges } from './changes';
 import { EventStream } from './event-stream';
 
 export interface SessionRecord {
@@ -55,10 +55,13 @@ export class SessionTable {
   private readonly live = new Map<string, Entry>();
   private readonly byCaller = new Map<string, Map<string, Entry>>();
   private warnedAt = -Infinity;
-  constructor(private readonly server: ParleyServer) {}
+  /** Calls running here, over every session, and who waits for the last of them to end (a shutdown's grace). */
+  private running = 0;
+  private idlers: (() => void)[] = [];
+  constructor(private readonly parts: SessionParts) {}
 
   private get limits(): SessionLimits {
-    return this.server.config.http.sessions;
+    return this.parts.limits;
   }
 
   /** How many sessions this process holds, and how many of them are the caller's. */
@@ -71,13 +74,13 @@ export class SessionTable {
    * SQLite), as the docs' table says.
    */
   private get shared(): ElicitationStore | undefined {
-    const store = this.server.elicitationStore;
+    const store = this.parts.store;
     return store?.sessionsDistributed ? store : undefined;
   }
 
   /** Session records are sealed with MCP_SESSION_SECRET, so instances that share it serve each other's sessions whatever their MCP_ELICITATION_SECRET. */
   private secret(store: ElicitationStore): string | undefined {
-    return readEnv('MCP_SESSION_SECRET', this.server.env) ?? store.secret;
+    return this.parts.sessionSecret() ?? store.secret;
   }
 
   private key(store: ElicitationStore, id: string): string {
@@ -150,7 +153,25 @@ export class SessionTable {
     if (!shared) return;
     await shared.backend.delete(this.key(shared, session.record.sessionId));
     // Calls of the session waiting for an answer on other instances end now too, with the same reason.
-    await pendingOf(this.server).endSession(session.record.sessionId, why);
+    await this.parts.pending.endSession(session.record.sessionId, why);
+  }
+
+  /** Counts a call of the session in (notifications/cancelled and DELETE find it) until the returned function is called. */
+  track(session: LiveSession, id: JsonRpcId, controller: AbortController): () => void {
+    session.calls.set(id, controller);
+    this.running++;
+    let over = false;
+    return () => {
+      if (over) return;
+      over = true;
+      if (session.calls.get(id) === controller) session.calls.delete(id);
+      if (--this.running === 0) for (const idle of this.idlers.splice(0)) idle();
+    };
+  }
+
+  /** Resolves once no call runs here (at once when none does). */
+  idle(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.idlers.push(resolve));
   }
 
   /** Ends every session this process holds, their running calls with `reason` (the server is shutting down). */
@@ -188,7 +209,7 @@ export class SessionTable {
         const entry = this.live.get(session.record.sessionId);
         if (entry?.session === session)
           void this.touch(entry, Date.now())?.catch((error: unknown) =>
-            this.server.logger.warn('Could not renew a session in the store', error),
+            this.parts.logger.warn('Could not renew a session in the store', error),
           );
       },
     );
@@ -215,7 +236,7 @@ export class SessionTable {
       // Once a minute at most: a flood of refusals must not become a flood of log lines.
       if (now - this.warnedAt >= 60_000) {
         this.warnedAt = now;
-        this.server.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
+        this.parts.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
       }
       throw new LimitError(
         `The server holds as many sessions as it allows (${maxTotal}, http.sessions.maxTotal): retry after ${wait} s`,
@@ -230,7 +251,7 @@ export class SessionTable {
     const session: LiveSession = { record, calls: new Map(), streams: new Map() };
     const entry: Entry = { session, lastActiveAt: now, storedAt: now };
     // Changes reach the client only on its GET stream; without one open, there is nowhere to send them.
-    session.unwatch = watchChanges(this.server, session, (message) => session.standalone?.send(message));
+    session.unwatch = this.parts.watch(session, (message) => session.standalone?.send(message));
     this.live.set(record.sessionId, entry);
     if (mine) mine.set(record.sessionId, entry);
     else this.byCaller.set(record.caller, new Map([[record.sessionId, entry]]));
@@ -297,7 +318,20 @@ export class SessionTable {
   }
 }
 
-type SessionLimits = ParleyServer['config']['http']['sessions'];
+type SessionLimits = ServerSettings['http']['sessions'];
+
+/** What the table is built from: app/ gives them when it builds the server. */
+export interface SessionParts {
+  limits: SessionLimits;
+  /** The elicitation store: session records go in it when it is shared (sessionsDistributed). */
+  store?: ElicitationStore;
+  /** MCP_SESSION_SECRET, read when a record is sealed or opened. */
+  sessionSecret(): string | undefined;
+  pending: PendingQuestions;
+  logger: Logger;
+  /** Sends the session the server's changes it may hear, until the returned function is called. */
+  watch(session: LiveSession, send: (message: Record<string, unknown>) => void): () => void;
+}
 
 /** A full session's streams free when a call finishes: soon, usually. */
 const STREAM_RETRY_AFTER_S = 5;
@@ -307,11 +341,3 @@ const isBusy = (session: LiveSession): boolean => {
   for (const stream of session.streams.values()) if (stream.isConnected) return true;
   return false;
 };
-
-const tables = new WeakMap<ParleyServer, SessionTable>();
-
-export function sessionsOf(server: ParleyServer): SessionTable {
-  let table = tables.get(server);
-  if (!table) tables.set(server, (table = new SessionTable(server)));
-  return table;
-}

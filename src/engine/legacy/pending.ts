@@ -1,9 +1,9 @@
 // Questions waiting for clients before 2026-07-28: each in the elicitation store under its session and its request id,
 // answered by publish/subscribe, and ended with an error (never in silence) when the store or the session lets it down.
-import { ErrorCode, McpWireError, PublicMcpError, StoreUnavailableError } from '../protocol';
-import type { Logger } from '../runtime';
-import { memoryStore, type ElicitationStore } from '../stores';
-import type { ParleyServer } from './server';
+import { ErrorCode, McpWireError, PublicMcpError, StoreUnavailableError } from '../../protocol';
+import type { Logger } from '../../runtime';
+import { memoryStore, type ElicitationStore } from '../../stores';
+import type { ServerSettings } from '../../server';
 import {
   NO_LIMITS,
   PendingCounts,
@@ -13,9 +13,9 @@ import {
   sealRecord,
   type ElicitParams,
   type RawAnswer,
-} from '../elicitation';
+} from '../../elicitation';
 
-export type { Asking, PendingLimits } from '../elicitation';
+export type { Asking, PendingLimits } from '../../elicitation';
 
 export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
 
@@ -67,6 +67,8 @@ export class PendingQuestions {
   private readonly sessions = new Map<string, SessionWatch>();
   private readonly counts: PendingCounts;
   private stopRestored?: () => void;
+  /** Who waits for the last question here to close (a shutdown's grace). */
+  private idlers: (() => void)[] = [];
   constructor(
     private readonly store: ElicitationStore,
     private readonly logger: Logger,
@@ -109,7 +111,7 @@ export class PendingQuestions {
     const answerKey = backend.onRestored && this.key('answer', `${sessionId}:${elicitId}`);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
-      this.waiters.delete(elicitId);
+      if (this.waiters.delete(elicitId) && this.waiters.size === 0) for (const idle of this.idlers.splice(0)) idle();
       release();
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };
@@ -208,6 +210,11 @@ export class PendingQuestions {
       await this.store.backend.publish(this.key('ended', sessionId), JSON.stringify({ sessionId, why }));
   }
 
+  /** Resolves once no question waits in this process (at once when none does). */
+  idle(): Promise<void> {
+    return this.waiters.size === 0 ? Promise.resolve() : new Promise((resolve) => this.idlers.push(resolve));
+  }
+
   /** Fails every question waiting in this process (the server is shutting down). */
   failAll(error: Error): void {
     for (const waiter of [...this.waiters.values()]) waiter.fail(error);
@@ -281,8 +288,6 @@ export class PendingQuestions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const registry = new WeakMap<ParleyServer, PendingQuestions>();
-
 export const STATELESS_EDGE_REFUSAL =
   "Clients before 2026-07-28 can't be asked here: this server runs on an edge runtime with elicitation.edge: 'stateless' and no distributed store. Use a client that speaks 2026-07-28, or give the server a Redis store.";
 
@@ -290,16 +295,16 @@ export const STATELESS_EDGE_REFUSAL =
  * The server's pending questions. Without a store (elicitation off, so nothing is asked; or the stateless edge
  * opt-in, where every question is refused) an empty memory store stands in for answers that arrive anyway.
  */
-export function pendingOf(server: ParleyServer): PendingQuestions {
-  let pending = registry.get(server);
-  if (!pending) {
-    const store = server.elicitationStore ?? {
-      backend: memoryStore(),
-      keyPrefix: 'mcp:',
-      info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false },
-    };
-    const unavailable = server.elicitationStore || !server.config.elicitation.enabled ? undefined : STATELESS_EDGE_REFUSAL;
-    registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable, server.config.elicitation.pending)));
-  }
-  return pending;
+export function createPendingQuestions(
+  settings: ServerSettings['elicitation'],
+  store: ElicitationStore | undefined,
+  logger: Logger,
+): PendingQuestions {
+  const kept = store ?? {
+    backend: memoryStore(),
+    keyPrefix: 'mcp:',
+    info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false },
+  };
+  const unavailable = store || !settings.enabled ? undefined : STATELESS_EDGE_REFUSAL;
+  return new PendingQuestions(kept, logger, unavailable, settings.pending);
 }
