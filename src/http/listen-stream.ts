@@ -37,13 +37,18 @@ export function listenResponse(
     stop();
     throw error;
   }
-  timer = setInterval(() => {
+  // Idle, or the server shutting down: a graceful end, with the closing result, so the client knows to listen again
+  // (here, or on another instance) if it still wants to.
+  listener.end = () => {
     if (!open) return;
-    if (!server.listens.isIdle(listener)) return void controller.enqueue(KEEPALIVE);
-    // Idle: a graceful end, with the closing result, so the client knows to listen again if it still wants to.
     stop();
     controller.enqueue(sseMessage({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META.subscriptionId]: id } } }));
     controller.close();
+  };
+  timer = setInterval(() => {
+    if (!open) return;
+    if (!server.listens.isIdle(listener)) return void controller.enqueue(KEEPALIVE);
+    listener.end?.();
   }, KEEPALIVE_MS);
   signal.addEventListener(
     'abort',

@@ -1,5 +1,5 @@
-// Shutting down with older clients' calls in flight: no new calls, waiting questions get a grace period, the rest end
-// with a JSON-RPC error that says why. Nothing is cut in silence.
+// Shutting down with calls in flight: no new calls, waiting questions get a grace period, the rest end with a JSON-RPC
+// error that says why, and open streams end with their last event. Nothing is cut in silence.
 import { ErrorCode, RetryLaterError } from '../../protocol';
 import type { ParleyServer } from '../server';
 
@@ -38,6 +38,8 @@ export async function closeServer(server: ParleyServer, { graceMs = 10_000 }: Cl
     clearTimeout(timer);
   }
   const error = shuttingDown();
+  // Streams end cleanly, never cut: a listen stream with its closing result, a session's streams once they are sent.
+  server.listens.endAll();
   legacy.sessions.endAll(error);
   legacy.pending.failAll(error);
   // The calls' last events go out before the store (and the process) goes.
