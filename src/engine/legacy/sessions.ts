@@ -3,7 +3,7 @@ import { randomBytes, toBase64Url } from '../../crypto';
 import { openRecord, sealRecord } from '../../elicitation';
 import { LimitError, type JsonRpcId, type McpWireError } from '../../protocol';
 import type { PendingQuestions } from './pending';
-import { sessionEndedError } from './pending';
+import { sessionEndedError } from './waiters';
 import type { Logger } from '../../runtime';
 import type { ServerSettings } from '../../server';
 import type { ElicitationStore } from '../../stores';
