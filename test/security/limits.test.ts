@@ -8,7 +8,7 @@ import { App, Tool, ToolContext, createFetchHandler, z, type FrontMcpConfigInput
 import { ANONYMOUS } from '../../src/server/tool-types';
 import { handlePost } from '../../src/http/endpoint';
 import { fetchResponder } from '../../src/protocol';
-import { EventStream, MAX_KEPT_EVENTS } from '../../src/engine/legacy/event-stream';
+import { EventStream, MAX_KEPT_EVENTS } from '../../src/http/legacy/event-stream';
 import { parseConfig } from '../../src/server/config';
 import { buildServer } from '../../src/app/build-server';
 import { StdioLegacySession } from '../../src/stdio/legacy-session';

@@ -9,6 +9,8 @@ import {
   ElicitationNotSupportedError,
 } from '../../protocol';
 import type { AuthInfo } from '../../server';
+import type { EventStream } from './event-stream';
+import { openStream } from './open-stream';
 
 export async function callTool(
   server: ParleyServer,
@@ -29,13 +31,13 @@ export async function callTool(
     headers: request.headers,
   });
   let call: ReturnType<typeof prepareToolCall>;
-  let stream: ReturnType<ParleyServer['legacy']['sessions']['openStream']> | undefined;
+  let stream: EventStream | undefined;
   try {
     // An unknown tool or bad arguments are refused before any stream opens.
     call = prepareToolCall(server, session, message.params ?? {}, auth);
     const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
     // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
-    stream = sse ? server.legacy.sessions.openStream(session) : undefined;
+    stream = sse ? openStream(server, session) : undefined;
   } catch (error) {
     trace?.watch(Promise.reject(error)).catch(() => {}); // the refusal ends the span as the error it is
     throw error;

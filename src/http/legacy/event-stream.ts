@@ -1,5 +1,6 @@
 // One server-sent-events stream of a session: numbered events, kept so a client that lost the connection can resume.
 import { KEEPALIVE, KEEPALIVE_MS, sseFrame, type Responder } from '../../protocol';
+import type { SessionStream } from '../../engine';
 
 interface Event {
   seq: number;
@@ -22,7 +23,7 @@ export function parseEventId(value: string): { streamId: string; seq: number } |
   return m ? { streamId: m[1]!, seq: Number(m[2]) } : undefined;
 }
 
-export class EventStream {
+export class EventStream implements SessionStream {
   private seq = 0;
   /** The kept events, oldest first: events[i] has seq `dropped + i + 1`. */
   private events: Event[] = [];
