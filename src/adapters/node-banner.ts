@@ -1,5 +1,5 @@
 // What serve() says when it starts: where it listens, what it serves, and the settings that will bite later.
-import { LEGACY_VERSIONS, MODERN_VERSION } from '../protocol';
+import { INBOX_BASE, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol';
 import { isProduction, readEnv } from '../runtime';
 import type { ParleyServer } from '../engine';
 
@@ -40,7 +40,7 @@ export function startupBanner(server: ParleyServer, facts: BannerFacts): { banne
     ['tools', tools],
     ['elicitation', elicitation],
   ];
-  if (server.questions) rows.push(['inbox', new URL('/_frontmcp/inbox', facts.url).href]);
+  if (server.questions) rows.push(['inbox', new URL(`${INBOX_BASE}/inbox`, facts.url).href]);
   if (facts.accessLog) rows.push(['access log', 'on: a line per request']);
   const banner = [`${server.info.name} ${server.info.version} serving ${facts.url}`, ...rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`)];
   return { banner, warnings: warningsOf(server, facts) };

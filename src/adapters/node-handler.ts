@@ -2,6 +2,7 @@
 // handler that answers as serve() does (the same reading, limits, streams and shutdown), on the app's own server.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CloseOptions, type FetchHandler, startFetchHandler, configOf, type ServerInput } from '../app';
+import { INBOX_BASE } from '../protocol';
 import { answerIncoming, type Answering } from './node-listen';
 import { NODE_PLATFORM } from './node-platform';
 
@@ -20,7 +21,7 @@ export interface NodeHandler {
 }
 
 // Every path it is mounted at is the MCP endpoint, but the inbox's own routes.
-const notInbox = (path: string) => !path.startsWith('/_frontmcp/');
+const notInbox = (path: string) => !path.startsWith(`${INBOX_BASE}/`);
 const MOUNTED = { mounted: true };
 
 /**

@@ -76,7 +76,10 @@ export function answerIncoming(fetch: Fetch, incoming: IncomingMessage, outgoing
   const query = target.indexOf('?');
   const fast = incoming.method === 'POST' && how.fast(query === -1 ? target : target.slice(0, query));
   const request = fast ? mcpPostRequest(incoming, outgoing, url) : fetchRequest(incoming, outgoing, url);
-  const options = fast ? { ...how.options, readBody: how.read ?? ((limit: number) => readIncoming(incoming, limit)) } : (how.options ?? {});
+  const client = incoming.socket.remoteAddress; // the span's client.address
+  const options = fast
+    ? { ...how.options, client, readBody: how.read ?? ((limit: number) => readIncoming(incoming, limit)) }
+    : { ...how.options, client };
   fetch(request, options)
     .then((response) => (queueAnswer(outgoing, response) ? undefined : writeResponse(outgoing, response)))
     .catch((error: unknown) => (how.fail && !outgoing.headersSent ? how.fail(error) : answerFailure(outgoing, error)));

@@ -4,7 +4,7 @@
 import { createBearerVerifier } from './bearer';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
-import { createLegacyState, createSettler, ListenTable, watchChanges, type ParleyServer, type Platform } from '../engine';
+import { createLegacyState, createSettler, ListenTable, RunningCalls, watchChanges, type ParleyServer, type Platform } from '../engine';
 import {
   createLogger,
   createRedactor,
@@ -95,6 +95,7 @@ export async function buildServer(
     templateList: resources.templates.map((t) => t.wire),
     changes,
     listens: new ListenTable(config.http.listen, logger),
+    running: new RunningCalls(),
     logger,
     respond: new Responder(platform.respond, platform.stream),
     settle: createSettler(platform.turnEnd ?? defaultTurnEnd),

@@ -1,15 +1,16 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
-import { closeServer, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
+import { closeServer, shuttingDown, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
-import { ErrorCode, fetchResponder, HEADER, McpWireError, methodNotAllowed } from '../protocol';
+import { ErrorCode, fetchResponder, HEADER, INBOX_BASE, McpWireError, methodNotAllowed } from '../protocol';
 import {
   handlePost,
   handleLegacyDelete,
   handleLegacyGet,
   checkRequestOrigin,
+  clientAddress,
   corsOrigin,
   isBrowserVisit,
   isMetadataPath,
@@ -18,7 +19,7 @@ import {
   probeAnswer,
   publicOrigin,
   resourceMetadata,
-  storeAnswers,
+  storesAnswer,
   withCors,
 } from '../http';
 import { probePaths } from './probes';
@@ -45,6 +46,12 @@ export interface HandlerOptions {
    * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
    */
   mounted?: boolean;
+  /**
+   * The caller's address as the host's connection saw it (Node's socket; Bun's `server.requestIP(request)`, Deno's
+   * `info.remoteAddr`), recorded as client.address on the request span. `http.clientAddressHeader` names a trusted
+   * proxy's header that takes its place.
+   */
+  client?: string;
 }
 
 export interface FetchHandler {
@@ -85,7 +92,12 @@ function mcpRoute(server: ParleyServer, request: Request, options: HandlerOption
   const postOnly = () => server.respond.error(null, methodNotAllowed('POST'), { allow: 'POST' });
   switch (request.method) {
     case 'POST':
-      return handlePost(server, request, auth, options.readBody, options.ctx);
+      return handlePost(server, request, {
+        auth,
+        readBody: options.readBody,
+        keepAlive: options.ctx,
+        client: clientAddress(request, server.config.http.clientAddressHeader, options.client),
+      });
     case 'GET':
       if (session) return handleLegacyGet(server, request, auth);
       return isBrowserVisit(request) ? landingPage(server, request) : postOnly();
@@ -116,14 +128,14 @@ function buildRoutes(server: ParleyServer): Route {
       return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
-    if (mcpPaths.has(path) || (options.mounted && !path.startsWith('/_frontmcp/'))) {
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`))) {
       // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
       const cors = corsOrigin(request, http);
       if (cors === undefined) return mcpRoute(server, request, options);
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
-    return inbox && path.startsWith('/_frontmcp/') ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
+    return inbox && path.startsWith(`${INBOX_BASE}/`) ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
   };
 }
 
@@ -200,13 +212,13 @@ function handlerOver(
   let closing = false;
   const logFailure = (env: EnvSource, error: unknown) =>
     console.error(`[parley] ERROR Server failed to start: ${startFailure(input, env, error)}`);
-  // Ready: built (a probe starts the build, as any request does), not shutting down, and its store answers.
+  // Ready: built (a probe starts the build, as any request does), not shutting down, and its stores answer.
   const isReady = async (env: EnvSource): Promise<boolean> => {
     if (!built && !closing)
       await start(env).catch((error: unknown) => {
         logFailure(env, error);
       });
-    return !closing && built !== undefined && (await storeAnswers(built));
+    return !closing && built !== undefined && (await storesAnswer(built));
   };
 
   const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
@@ -231,7 +243,8 @@ function handlerOver(
   handler.close = async (options) => {
     closing = true; // readiness flips first, then the drain
     if (!built) await ready?.catch(() => undefined);
-    if (built) await closeServer(built, options);
+    // Older clients' calls and questions end in closeServer; 2026-07-28 calls get the same grace, then their error.
+    if (built) await Promise.all([closeServer(built, options), built.running.end(options?.graceMs ?? 10_000, shuttingDown)]);
   };
   return handler;
 }

@@ -1,5 +1,5 @@
 // The inbox over HTTP for the CLI: spend the one-time code for a session, list the questions, answer one. No redirects.
-import { parseJson } from '../protocol';
+import { INBOX_BASE, parseJson } from '../protocol';
 import { checkAddress, type InboxLink } from './inbox-link';
 
 export interface InboxQuestion {
@@ -50,7 +50,7 @@ export class InboxClient {
 
   /** Spends the link's code (it works once) and keeps the session cookie. */
   async signIn(link: InboxLink): Promise<void> {
-    const { status, response } = await this.send('/_frontmcp/sign-in', {
+    const { status, response } = await this.send(`${INBOX_BASE}/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ code: link.code }),
@@ -66,7 +66,7 @@ export class InboxClient {
   }
 
   async list(): Promise<InboxView> {
-    const { status, body } = await this.send('/_frontmcp/questions');
+    const { status, body } = await this.send(`${INBOX_BASE}/questions`);
     if (status !== 200 || !body || !Array.isArray(body.questions)) throw new Error(`Could not list the questions (HTTP ${status})`);
     return body as InboxView;
   }
@@ -77,7 +77,7 @@ export class InboxClient {
     content?: Record<string, unknown>,
   ): Promise<{ ok: boolean; message: string }> {
     const payload = action === 'accept' ? { action, content: content ?? {} } : { action };
-    const { status, body } = await this.send(`/_frontmcp/questions/${encodeURIComponent(id)}/answer`, {
+    const { status, body } = await this.send(`${INBOX_BASE}/questions/${encodeURIComponent(id)}/answer`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(payload),

@@ -15,6 +15,7 @@ export type { CloseOptions } from './legacy/shutdown';
 export { openSubscription } from './listen';
 export { ListenTable } from './listen-table';
 export { handleRequest, isKnownMethod } from './methods';
+export { RunningCalls } from './running-calls';
 export type { Delivery } from './legacy/pending';
 export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, ParleyServer, TokenCheck } from './server';

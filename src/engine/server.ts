@@ -2,11 +2,12 @@
 import type { AeadFactory, HmacFactory } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
-import type { ElicitationStore } from '../stores';
+import type { ElicitationStore, StoreBackend } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
+import type { RunningCalls } from './running-calls';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
@@ -34,6 +35,8 @@ export interface KeepAlive {
 
 /** Persistent questions as the engine and transports use them: a call's asker, the inbox routes, links. */
 export interface QuestionDesk {
+  /** Where the questions are kept: readiness reads it. */
+  readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
   forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
   routes(): { fetch(request: Request): Response | Promise<Response> };
   origin?: string;
@@ -55,6 +58,8 @@ export interface ParleyServer {
   changes: ChangeHub;
   /** The listen streams open on this server, within http.listen's caps. */
   listens: ListenTable;
+  /** The 2026-07-28 calls answering now: shutdown ends those still running when its grace period ends. */
+  running: RunningCalls;
   logger: Logger;
   /** Builds this server's HTTP answers, the platform's way. */
   respond: Responder;

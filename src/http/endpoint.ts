@@ -53,25 +53,30 @@ class StreamScope implements RequestScope {
   }
 }
 
-/** `keepAlive`: the platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
-export async function handlePost(
-  server: ParleyServer,
-  request: Request,
-  given?: AuthInfo,
-  hostRead?: BodyReader,
-  keepAlive?: KeepAlive,
-): Promise<Response> {
+/** What the host knows of a request that the Request does not carry. */
+export interface HostFacts {
+  /** The caller, when the host verified it itself. */
+  auth?: AuthInfo;
+  /** Reads the body faster than `request.text()` (parley-mcp/node reads the socket). */
+  readBody?: BodyReader;
+  /** The platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
+  keepAlive?: KeepAlive;
+  /** The caller's address, for the request span's client.address. */
+  client?: string;
+}
+
+export async function handlePost(server: ParleyServer, request: Request, host: HostFacts = {}): Promise<Response> {
   // The caller first, from the headers: an unauthenticated client gets its 401 before any body is read or parsed.
-  const caller = await resolveCaller(request, server, given);
+  const caller = await resolveCaller(request, server, host.auth);
   if (caller instanceof Response) return caller;
-  const body = await readBody(request, server.config.http.maxBodyBytes, hostRead);
+  const body = await readBody(request, server.config.http.maxBodyBytes, host.readBody);
   if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
   try {
     const message = parseMessage(body);
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
     const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
-    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, keepAlive);
+    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, host);
     if (isResponse(message))
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
@@ -101,6 +106,7 @@ export async function handlePost(
       version: envelope?.version,
       store: 'request-state',
       headers,
+      client: host.client,
     });
     scope.trace = trace;
     return await respondToRequest(

@@ -1,6 +1,7 @@
 // What a person sees who opens the MCP endpoint in a browser: the server's name, that this is an MCP endpoint, and how
 // to connect. Static text with every dynamic value escaped, no script, and a CSP that allows only its own style.
 import type { ParleyServer } from '../engine';
+import { INBOX_BASE } from '../protocol';
 import { publicOrigin } from './public-url';
 
 const STYLE =
@@ -37,7 +38,7 @@ export function landingPage(server: ParleyServer, request: Request): Response {
   const name = server.info.title ?? server.info.name;
   const clientConfig = JSON.stringify({ mcpServers: { [server.info.name]: { url: endpoint } } }, null, 2);
   const inbox = server.questions
-    ? `<p>Questions this server keeps for you wait in <a href="/_frontmcp/inbox">the inbox</a> (sign in with the one-time link a tool gives you).</p>`
+    ? `<p>Questions this server keeps for you wait in <a href="${INBOX_BASE}/inbox">the inbox</a> (sign in with the one-time link a tool gives you).</p>`
     : '';
   const html = `<!doctype html>
 <html lang="en">

@@ -84,17 +84,28 @@ export function respondToRequest(
       stream.sink!.enqueue(sseMessage(message()));
       stream.sink!.close();
     };
+    const fail = (error: unknown) => {
+      if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, error: toWireError(error, server.logger).toJSON() }));
+      stream.closed = true;
+      reject(error);
+    };
+    // Shutdown's end of grace: the tool's signal fires and the call answers with the error, whatever the tool does next.
+    const end = (error: Error) => {
+      (stream.cancel ??= new AbortController()).abort(error);
+      fail(error);
+    };
+    server.running.add(end);
     work(stream)
       .then(
         (result) => {
+          server.running.delete(end);
           if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, result }));
           stream.closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
           resolve(server.respond.result(id, result));
         },
         (error: unknown) => {
-          if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, error: toWireError(error, server.logger).toJSON() }));
-          stream.closed = true;
-          reject(error);
+          server.running.delete(end);
+          fail(error); // once ended at shutdown, a settled answer: this changes nothing
         },
       )
       .catch(reject); // an answer that could not be made (a result JSON cannot write) fails the request

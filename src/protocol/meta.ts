@@ -1,4 +1,5 @@
-// The reserved _meta keys of the modern protocol, and header names of the Streamable HTTP transport.
+// The reserved _meta keys of the modern protocol, header names of the Streamable HTTP transport, and the path Parley's
+// own routes live under.
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
@@ -15,3 +16,9 @@ export const HEADER = {
   sessionId: 'mcp-session-id',
   paramPrefix: 'mcp-param-',
 } as const;
+
+/**
+ * Where the inbox's routes live on every server: the page at `${INBOX_BASE}/inbox`, sign-in, the questions and their
+ * answers. The one place the path is written: the server's routes, the links it prints and the page's script read it.
+ */
+export const INBOX_BASE = '/_frontmcp';

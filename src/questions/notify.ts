@@ -1,6 +1,7 @@
 // The nudge: when a question lands in an inbox, `persistent.notify` is called, or its webhook gets a signed POST
 // (HMAC-SHA256 of `<timestamp>.<body>`, retried with backoff). The body names no code or link unless `includeLink`.
 import { hmac, importHmacKey, toHex } from '../crypto';
+import { INBOX_BASE } from '../protocol';
 import type { Logger } from '../runtime';
 import type { InboxNotice, NotifyOption, WebhookOptions } from './notify-options';
 import type { LoopbackTokenAuth } from './people';
@@ -29,7 +30,7 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
       const origin = context.origin();
       if (!origin) throw new Error('the server has no HTTP address yet to link the inbox to');
       const { code } = await context.people!.createCode({ subject });
-      return `${origin}/_frontmcp/inbox#code=${code}`;
+      return `${origin}${INBOX_BASE}/inbox#code=${code}`;
     });
   return (subject, question) => {
     const notice: InboxNotice = {

@@ -1,8 +1,8 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in with a one-time code, the JSON view, its SSE, answers.
 import { Hono, type Context } from 'hono';
-import { fetchResponder, McpWireError, parseJson, readBody, STORE_RETRY_AFTER_S, StoreUnavailableError } from '../protocol';
+import { fetchResponder, INBOX_BASE, McpWireError, parseJson, readBody, STORE_RETRY_AFTER_S, StoreUnavailableError } from '../protocol';
 import { checkFlatForm } from '../elicitation';
-import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page';
+import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
 import type { Inbox } from './inbox';
 import { questionEvents } from './events';
@@ -72,7 +72,7 @@ export function questionRoutes(service: Inbox): Hono {
     const session = await service.people.signIn(body);
     if (!session) return problem(401, 'unauthorized', 'This link was already used or has expired: ask for a new one');
     const secure = new URL(c.req.url).protocol === 'https:' ? '; Secure' : '';
-    const cookie = `${SESSION_COOKIE}=${session}; Path=/_frontmcp; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
+    const cookie = `${SESSION_COOKIE}=${session}; Path=${INBOX_BASE}; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
     return new Response(null, { status: 204, headers: { 'set-cookie': cookie, 'cache-control': 'no-store' } });
   });
 
@@ -137,7 +137,7 @@ export function questionRoutes(service: Inbox): Hono {
 
 /** The inbox as an app of its own: its routes under /_frontmcp, and `{ error: 'not_found' }` (404) off them. */
 export function inboxApp(service: Inbox): Hono {
-  const app = new Hono().route('/_frontmcp', questionRoutes(service));
+  const app = new Hono().route(INBOX_BASE, questionRoutes(service));
   app.notFound(() => fetchResponder.json({ error: 'not_found' }, 404));
   return app;
 }

@@ -1,7 +1,7 @@
 // The persistent questions of one server: its store, options and people auth, and what one call may do with them.
 import type { Hono } from 'hono';
 import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from '../elicitation';
-import { ElicitationNotSupportedError, InvalidInputError } from '../protocol';
+import { ElicitationNotSupportedError, INBOX_BASE, InvalidInputError } from '../protocol';
 import { escapeLogText } from '../runtime';
 import type { AuthInfo, ElicitOptions } from '../server';
 import { askAndWait } from './delivery';
@@ -120,7 +120,7 @@ export class QuestionService implements Inbox {
     if (!origin) throw new ElicitationNotSupportedError('The server has no HTTP address yet to link the inbox to');
     const { code, expiresAt } = await this.people.createCode({ subject });
     this.printer.write(
-      `[parley] Inbox for ${shownSubject(subject)} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}/_frontmcp/inbox#code=${code}`,
+      `[parley] Inbox for ${shownSubject(subject)} (one use, until ${new Date(expiresAt).toISOString()}): ${origin}${INBOX_BASE}/inbox#code=${code}`,
     );
     return { expiresAt };
   }

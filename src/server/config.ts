@@ -74,6 +74,11 @@ const httpSchema = z.strictObject({
     .optional(),
   /** Take the public origin from Forwarded / X-Forwarded-Proto / X-Forwarded-Host: only behind a proxy that sets them. */
   trustProxy: z.boolean().default(false),
+  /** The header a trusted proxy puts the caller's address in (CF-Connecting-IP on Workers): the span's client.address. */
+  clientAddressHeader: z
+    .string()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { message: "a header name, like 'cf-connecting-ip' or 'x-real-ip'" })
+    .optional(),
   /** Origins allowed besides loopback and the request's own origin ('*': any); with cors on, they get CORS headers. */
   allowedOrigins: z.array(z.string()).default([]),
   /** CORS for browser clients on http.allowedOrigins: off by default; `true`, or `{ credentials, maxAge }`. */
@@ -115,7 +120,7 @@ export const healthSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Answers 200 while the process answers. */
   healthzPath: z.string().startsWith('/').default('/healthz'),
-  /** Answers 200 once the server is built and its store answers, 503 (with Retry-After) otherwise and while it shuts down. */
+  /** Answers 200 once the server is built and its stores answer, 503 (with Retry-After) otherwise and while it shuts down. */
   readyzPath: z.string().startsWith('/').default('/readyz'),
 });
 

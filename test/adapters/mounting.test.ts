@@ -1,5 +1,6 @@
 // Parley mounted in the apps teams already run: Express (with and without express.json()), Fastify through its raw
-// request, and Hono through createFetchHandler. Each completes a question round with the official v2 client
+// request, Hono through createFetchHandler, and the AWS Lambda recipe (Hono's streamHandle) through a stand-in for a
+// streaming function URL (test/helpers/lambda.ts: Lambda cannot run here). Each completes a question round with the official v2 client
 // (2026-07-28) and the official v1 client (2025-11-25), then shuts down: new calls get 503, the app's server closes.
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
@@ -10,10 +11,12 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
+import { getConnInfo, streamHandle } from 'hono/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
 import { createNodeHandler } from 'parley-mcp/node';
 import Server from '../../examples/help-desk/server';
+import { functionUrlFetch, installAwsLambdaGlobal } from '../helpers/lambda';
 import { LEGACY, legacyPost, request } from '../helpers/legacy';
 import { mcpRequest } from '../helpers/requests';
 
@@ -94,6 +97,21 @@ const APPS: Record<string, () => Promise<Mounted>> = {
       url: 'http://127.0.0.1/mcp',
       fetch: inProcess,
       closeParley: () => handler.close({ graceMs: 0 }),
+      closeApp: async () => {},
+      open: () => 0,
+    };
+  },
+  async "AWS Lambda function URL with response streaming (the docs' recipe)"() {
+    installAwsLambdaGlobal(); // the Lambda runtime's global, which streamHandle calls when the module loads
+    // docs/deployment.md, "AWS Lambda", as written there:
+    const mcp = createFetchHandler(Server);
+    const app = new Hono();
+    app.all('/mcp', (c) => mcp(c.req.raw, { client: getConnInfo(c).remote.address }));
+    const handler = streamHandle(app);
+    return {
+      url: 'https://abc123xyz.lambda-url.us-east-1.on.aws/mcp',
+      fetch: functionUrlFetch(handler),
+      closeParley: () => mcp.close({ graceMs: 0 }),
       closeApp: async () => {},
       open: () => 0,
     };

@@ -72,6 +72,30 @@ describe('probes on the lazy fetch handler (Workers, Vercel, Bun, Deno)', () => 
     expect((await handler(new Request('http://127.0.0.1/readyz'))).status).toBe(200);
   });
 
+  it("/readyz reads every store: persistent questions' own Redis down is 503 too, with nothing in the body", async () => {
+    const sessions = await startRedis(); // the elicitation store, where older clients' sessions live too
+    let redis: RunningRedis = await startRedis();
+    stops.push(
+      () => sessions.stop(),
+      () => redis.stop(),
+    );
+    const persistent = { storage: { type: 'redis' as const, redis: redis.url } };
+    const handler = createFetchHandler({
+      info,
+      redis: { url: sessions.url },
+      elicitation: { enabled: true, persistent },
+      logging: { level: 'error' as const },
+    });
+    stops.push(() => handler.close({ graceMs: 0 }));
+    const ready = () => handler(new Request('http://127.0.0.1/readyz'));
+    expect((await ready()).status).toBe(200);
+    await redis.stop();
+    const down = await ready();
+    expect([down.status, await down.text()]).toEqual([503, 'unavailable\n']);
+    redis = await startRedis({ port: redis.port });
+    await expect.poll(async () => (await ready()).status, { timeout: 10_000 }).toBe(200);
+  });
+
   it('health: { enabled: false } leaves the paths to the app (404 here)', async () => {
     const handler = createFetchHandler({ info, health: { enabled: false } });
     expect((await handler(new Request('http://127.0.0.1/healthz'))).status).toBe(404);
@@ -79,10 +103,10 @@ describe('probes on the lazy fetch handler (Workers, Vercel, Bun, Deno)', () => 
 });
 
 describe('SIGTERM to a real process with calls in flight', () => {
-  it('the calls in flight finish, /readyz and new calls get 503, and the process exits 0 by itself', async () => {
+  it('the calls in flight finish or end with -31002 under their ids, /readyz and new calls get 503, and the process exits 0 by itself', async () => {
     const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', 'test/fixtures/slow-server.ts'], {
       cwd: REPO,
-      env: { ...process.env, GRACE_MS: '8000' },
+      env: { ...process.env, GRACE_MS: '4000' },
     });
     const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
       child.once('exit', (code, signal) => done({ code, signal })),
@@ -101,6 +125,10 @@ describe('SIGTERM to a real process with calls in flight', () => {
     });
     const call = (ms: number) => fetch(mcpRequest('tools/call', { name: 'slow', arguments: { ms } }, { url }));
     const inFlight = [call(1_500), call(2_000)];
+    // Still running when the grace ends: answered with the shutdown error, not cut.
+    const overrun = mcpRequest('tools/call', { name: 'slow', arguments: { ms: 60_000 } }, { url });
+    const overrunId = ((await overrun.clone().json()) as { id: number }).id;
+    const cut = fetch(overrun);
     await new Promise((resolve) => setTimeout(resolve, 300)); // both calls reached the tool
     child.kill('SIGTERM');
     await expect.poll(async () => (await probe(url, '/readyz')).status).toBe(503);
@@ -112,6 +140,9 @@ describe('SIGTERM to a real process with calls in flight', () => {
       expect(answer.status).toBe(200);
       expect(answer.body.result.content[0].text).toBe(`done after ${[1_500, 2_000][i]}`);
     }
+    const ended = await read(await cut);
+    expect(ended.status).toBe(503);
+    expect(ended.body).toMatchObject({ id: overrunId, error: { code: -31002, data: { code: 'SHUTTING_DOWN' } } });
     expect(await exited).toEqual({ code: 0, signal: null });
     expect(stderr).toContain('SIGTERM: shutting down');
   });

@@ -13,7 +13,14 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { App, FrontMcp, Tool, ToolContext, z } from 'parley-mcp';
-import { serve, type RunningServer } from 'parley-mcp/node';
+import { createNodeHandler, serve, type RunningServer } from 'parley-mcp/node';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFetchHandler } from 'parley-mcp';
+import { Hono } from 'hono';
+import { getConnInfo, streamHandle } from 'hono/aws-lambda';
+import { functionUrlFetch, installAwsLambdaGlobal } from '../helpers/lambda';
+import { mcpRequest } from '../helpers/requests';
 
 // What the tool's own code sees: the baggage the client sent, and its own span's parent (the execute_tool span).
 const seen: { baggage?: string; parent?: string }[] = [];
@@ -37,7 +44,8 @@ class Broken extends ToolContext {
 }
 Tool({ name: 'broken', description: 'Fails', inputSchema: {} })(Broken);
 const Pins = App({ id: 'pins', tools: [AskPin, Broken] })(class {});
-const Server = FrontMcp({ info: { name: 'Pins', version: '1.0.0' }, apps: [Pins], elicitation: { enabled: true } })(class {});
+const config = { info: { name: 'Pins', version: '1.0.0' }, apps: [Pins], elicitation: { enabled: true } };
+const Server = FrontMcp(config)(class {});
 
 const exporter = new InMemorySpanExporter();
 class Reader extends MetricReader {
@@ -118,6 +126,7 @@ describe('a trace that follows the call', () => {
       'mcp.protocol.version': '2026-07-28',
       'network.transport': 'tcp',
       'jsonrpc.request.id': expect.any(String),
+      'client.address': '127.0.0.1', // the socket's peer, as serve() passes it
     });
     // The tool's code runs in its span's context: its own span nests under execute_tool, and it reads the baggage.
     const tool = named('execute_tool ask_pin').at(-1)!;
@@ -149,6 +158,7 @@ describe('a trace that follows the call', () => {
         'mcp.session.id': session,
         'mcp.protocol.version': '2025-11-25',
         'network.transport': 'tcp',
+        'client.address': '127.0.0.1',
       });
     }
     expect(call!.attributes).toMatchObject({ 'jsonrpc.request.id': expect.any(String), 'gen_ai.operation.name': 'execute_tool' });
@@ -175,5 +185,65 @@ describe('a trace that follows the call', () => {
     expect(of('broken')?.attributes['error.type']).toBe('tool_error');
     expect(of('no_such_tool')?.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
     expect(of('ask_pin')!.value.count).toBe(1);
+  });
+});
+
+describe('client.address: the socket peer, or a proxy header only when the config names it', () => {
+  const spoofed = { 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' };
+  const addressOf = async (handler: ReturnType<typeof createFetchHandler>, options?: { client?: string }) => {
+    exporter.reset();
+    const response = await handler(mcpRequest('tools/call', { name: 'broken', arguments: {} }, { headers: spoofed }), options);
+    expect(response.status).toBe(200);
+    await response.text();
+    return named('tools/call broken')[0]!.attributes['client.address'];
+  };
+
+  it('a fetch handler (Workers, Bun, Deno) records the address its host gives, and never a header by default', async () => {
+    const handler = createFetchHandler(Server);
+    expect(await addressOf(handler)).toBeUndefined();
+    expect(await addressOf(handler, { client: '198.51.100.7' })).toBe('198.51.100.7');
+    await handler.close({ graceMs: 0 });
+  });
+
+  it('http.clientAddressHeader names the trusted proxy header (CF-Connecting-IP on Workers); a list is not taken', async () => {
+    const trusted = createFetchHandler({ ...config, http: { clientAddressHeader: 'cf-connecting-ip' } });
+    expect(await addressOf(trusted, { client: '10.0.0.2' })).toBe('203.0.113.9');
+    const listed = createFetchHandler({ ...config, http: { clientAddressHeader: 'x-forwarded-for' } });
+    spoofed['x-forwarded-for'] = '203.0.113.9, 10.0.0.1';
+    expect(await addressOf(listed, { client: '10.0.0.2' })).toBe('10.0.0.2');
+    await Promise.all([trusted.close({ graceMs: 0 }), listed.close({ graceMs: 0 })]);
+  });
+
+  it('a value that is no header name is refused at startup, naming the setting and what to write', async () => {
+    await expect(createNodeHandler({ ...config, http: { clientAddressHeader: 'CF-Connecting-IP: 1.2.3.4' } })).rejects.toThrow(
+      "http.clientAddressHeader: a header name, like 'cf-connecting-ip' or 'x-real-ip'",
+    );
+  });
+
+  it("the AWS Lambda recipe passes the function URL's sourceIp (through a stand-in: Lambda cannot run here)", async () => {
+    installAwsLambdaGlobal();
+    const mcp = createFetchHandler(Server);
+    const app = new Hono();
+    app.all('/mcp', (c) => mcp(c.req.raw, { client: getConnInfo(c).remote.address }));
+    const lambdaFetch = functionUrlFetch(streamHandle(app), { sourceIp: '198.51.100.23' });
+    exporter.reset();
+    const request = mcpRequest('tools/call', { name: 'broken', arguments: {} }, { headers: spoofed });
+    expect((await lambdaFetch(request)).status).toBe(200);
+    expect(named('tools/call broken')[0]!.attributes['client.address']).toBe('198.51.100.23');
+    await mcp.close({ graceMs: 0 });
+  });
+
+  it('createNodeHandler mounted in an app passes its socket peer', async () => {
+    const mcp = await createNodeHandler(Server);
+    const app = createServer((req, res) => mcp(req, res));
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    exporter.reset();
+    const { port } = app.address() as AddressInfo;
+    const request = mcpRequest('tools/call', { name: 'broken', arguments: {} }, { url: `http://127.0.0.1:${port}/mcp` });
+    expect((await fetch(request)).status).toBe(200);
+    expect(named('tools/call broken')[0]!.attributes['client.address']).toBe('127.0.0.1');
+    await mcp.close({ graceMs: 0 });
+    app.closeAllConnections();
+    await new Promise((resolve) => app.close(resolve));
   });
 });

@@ -174,7 +174,7 @@ describe('sessions in total', () => {
 
   it('holds no more than maxTotal sessions however many initializes arrive', async () => {
     const server = await buildServer(configWith({ sessions: { maxPerCaller: 25, maxTotal: 40 } }));
-    const handler: Handler = (r, options) => handlePost(server, r, options?.auth);
+    const handler: Handler = (r, options) => handlePost(server, r, { auth: options?.auth });
     const statuses = new Map<number, number>();
     const callers = Array.from({ length: 10 }, (_, i) => ({ user: { sub: `flood-${i}` } }));
     for (let round = 0; round < 20; round++) {
@@ -195,7 +195,7 @@ describe('idle sessions', () => {
   it('end idleTtlMs after their last request, free their place, and every request keeps one alive', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const server = await buildServer(configWith({ sessions: { maxPerCaller: 2, idleTtlMs: 1_000 } }));
-    const handler: Handler = (r, options) => handlePost(server, r, options?.auth);
+    const handler: Handler = (r, options) => handlePost(server, r, { auth: options?.auth });
     const kept = await open(handler);
     const left = await open(handler);
     expect((await initialize(handler)).response.status).toBe(429);
@@ -213,7 +213,7 @@ describe('idle sessions', () => {
   it('sweeps idle sessions when another request comes, without being asked for them', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const server = await buildServer(configWith({ sessions: { maxPerCaller: 50, idleTtlMs: 1_000 } }));
-    const handler: Handler = (r, options) => handlePost(server, r, options?.auth);
+    const handler: Handler = (r, options) => handlePost(server, r, { auth: options?.auth });
     for (let i = 0; i < 30; i++) await open(handler);
     expect(server.legacy.sessions.count()).toBe(30);
     vi.advanceTimersByTime(1_001);
@@ -237,7 +237,7 @@ describe('idle sessions', () => {
   it('is not a session with a call still running: its question can be answered after idleTtlMs', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const server = await buildServer(configWith({ sessions: { idleTtlMs: 1_000 } }));
-    const handler: Handler = (r, options) => handlePost(server, r, options?.auth);
+    const handler: Handler = (r, options) => handlePost(server, r, { auth: options?.auth });
     const session = await open(handler);
     const events = sseReader(await callTool(handler, session, 'close_ticket', { id: 'T-1' }));
     const question = (await events.next())!;
@@ -322,7 +322,7 @@ describe('streams per session', () => {
 describe('questions waiting per session and per caller', () => {
   it('ends a call that asks past elicitation.pending.maxPerSession with a LIMIT_REACHED tool error, and frees what it asked', async () => {
     const server = await buildServer(configWith({ pending: { maxPerSession: 1 } }));
-    const handler: Handler = (r, options) => handlePost(server, r, options?.auth);
+    const handler: Handler = (r, options) => handlePost(server, r, { auth: options?.auth });
     const session = await open(handler);
     const events = sseReader(await callTool(handler, session, 'ask_two'));
     let result: any;
@@ -389,8 +389,8 @@ describe('sessions in a store two instances share (SQLite)', () => {
       const shared = (sessions: Record<string, number>) => ({ ...configWith({ sessions }), sqlite: { path: join(dir, 'store.db') } });
       const [a, b] = await Promise.all([buildServer(shared({ idleTtlMs: 1_000 })), buildServer(shared({ idleTtlMs: 1_000, maxTotal: 1 }))]);
       expect(a.elicitationStore?.sessionsDistributed).toBe(true);
-      const onA: Handler = (r, options) => handlePost(a, r, options?.auth);
-      const onB: Handler = (r, options) => handlePost(b, r, options?.auth);
+      const onA: Handler = (r, options) => handlePost(a, r, { auth: options?.auth });
+      const onB: Handler = (r, options) => handlePost(b, r, { auth: options?.auth });
       const session = await open(onA);
       // Served by B only: B renews the stored record, so A still knows the session after more than idleTtlMs.
       for (let i = 0; i < 4; i++) {

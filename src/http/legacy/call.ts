@@ -12,13 +12,19 @@ import type { AuthInfo } from '../../server';
 import type { EventStream } from './event-stream';
 import { openStream } from './open-stream';
 
+/** What the host knows of a call beyond its Request: its waitUntil (a Worker's ctx) and the caller's address. */
+export interface CallHost {
+  keepAlive?: KeepAlive;
+  client?: string;
+}
+
 export async function callTool(
   server: ParleyServer,
   session: LiveSession,
   message: JsonRpcRequest,
   auth: AuthInfo,
   request: Request,
-  keepAlive?: KeepAlive,
+  { keepAlive, client }: CallHost = {},
 ): Promise<Response> {
   const trace = server.telemetry?.request({
     method: 'tools/call',
@@ -29,6 +35,7 @@ export async function callTool(
     store: server.elicitationStore?.info.type,
     session: session.record.sessionId,
     headers: request.headers,
+    client,
   });
   let call: ReturnType<typeof prepareToolCall>;
   let stream: EventStream | undefined;

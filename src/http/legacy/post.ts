@@ -1,6 +1,5 @@
 // POST from a client before 2026-07-28: initialize opens a session; every later message names it in Mcp-Session-Id.
 import {
-  type KeepAlive,
   callerKey,
   type Delivery,
   type ParleyServer,
@@ -29,7 +28,7 @@ import { readEnv, traced } from '../../runtime';
 import type { AuthInfo } from '../../server';
 import { resolveCaller } from '../auth';
 import { refuseScope } from '../challenge';
-import { callTool } from './call';
+import { callTool, type CallHost } from './call';
 
 export const SESSION_SECRET_REQUIRED =
   'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
@@ -69,11 +68,11 @@ export function handleLegacyPost(
   request: Request,
   message: JsonRpcMessage,
   given?: AuthInfo,
-  keepAlive?: KeepAlive,
+  host: CallHost = {},
 ): Promise<Response> {
   // An answer's id is its question's: an answer refused goes back under it, as a request's error goes under the request's.
   const id = isRequest(message) || isResponse(message) ? message.id : null;
-  return answering(server, id, () => legacyPost(server, request, message, id, { given, keepAlive }));
+  return answering(server, id, () => legacyPost(server, request, message, id, { given, host }));
 }
 
 async function legacyPost(
@@ -81,7 +80,7 @@ async function legacyPost(
   request: Request,
   message: JsonRpcMessage,
   id: JsonRpcId | null,
-  { given, keepAlive }: { given?: AuthInfo; keepAlive?: KeepAlive },
+  { given, host }: { given?: AuthInfo; host: CallHost },
 ): Promise<Response> {
   const params = (isResponse(message) ? undefined : message.params) ?? {};
   // Shutting down: no new session, no new call; answers to waiting questions are still taken.
@@ -108,6 +107,7 @@ async function legacyPost(
         version,
         session: session.record.sessionId,
         headers: request.headers,
+        client: host.client,
       })
       .end({});
     return server.respond.json({ jsonrpc: '2.0', id, result: initializeResult(server, version) }, 200, {
@@ -134,7 +134,7 @@ async function legacyPost(
   try {
     if (message.method === 'initialize')
       throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
-    if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, keepAlive);
+    if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, host);
     const trace = server.telemetry?.request({
       method: message.method,
       era: 'legacy',
@@ -143,6 +143,7 @@ async function legacyPost(
       version: session.record.version,
       session: session.record.sessionId,
       headers: request.headers,
+      client: host.client,
     });
     const result = await traced(trace, legacyMethod(server, message.method, params, { session, auth, signal: request.signal }));
     return server.respond.result(message.id, result);

@@ -1,0 +1,72 @@
+// What a task is in the store: its record, how it ended, its statuses, and the shape of its ids.
+import { randomBytes, toBase64Url } from '../../crypto';
+
+/** The five statuses of both eras' wire. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export type EndStatus = 'completed' | 'failed' | 'cancelled';
+
+/** One question the task waits on, as both eras send it: a server→client request without a JSON-RPC id. */
+export interface InputRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** A JSON-RPC error object, as a failed task carries it. */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * How a task ended, kept in 2026-07-28's terms: `completed` for any tool result (`isError` included), `failed` only
+ * for a protocol error, `cancelled`. The 2025-11-25 projection maps `completed` with `isError` to `failed`.
+ */
+export type TaskEnd =
+  | { status: 'completed'; result: Record<string, unknown>; statusMessage?: string }
+  | { status: 'failed'; error: TaskError; statusMessage?: string }
+  | { status: 'cancelled'; statusMessage?: string };
+
+/** The task's record while it lives: written at creation, then only by the instance running the work. */
+export interface TaskRecord {
+  taskId: string;
+  /** The verified caller's subject; absent for an anonymous task, which belongs to whoever holds its id. */
+  owner?: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Its status is not kept: `input_required` while a question of inputRequests is still open, `working` otherwise. */
+  statusMessage?: string;
+  /** The questions asked and not yet taken in by the work, in the order asked (entries: a key may be any string). */
+  inputRequests: [string, InputRequest][];
+  /** Every key ever asked, in order: keys are unique over the task's life, and a resumed run reads their answers. */
+  asked: string[];
+  createdAt: number;
+  lastUpdatedAt: number;
+  /** Counted from createdAt; Parley always sets one, so a task never outlives its store entry. */
+  ttlMs: number;
+  pollIntervalMs: number;
+}
+
+/** What `tasks/get` shows at one moment: the record, its end when it has one, and the questions still open. */
+export interface TaskSnapshot {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: number;
+  lastUpdatedAt: number;
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** Only with status input_required: every question still unanswered. */
+  inputRequests?: [string, InputRequest][];
+  result?: Record<string, unknown>;
+  error?: TaskError;
+}
+
+/** `tsk_` and 18 random bytes (144 bits), base64url: unguessable, so an anonymous task's id can be its bearer handle. */
+const ID_BYTES = 18;
+const TASK_ID = /^tsk_[A-Za-z0-9_-]{24}$/;
+
+export const newTaskId = (): string => `tsk_${toBase64Url(randomBytes(ID_BYTES))}`;
+
+/** Whether a value from outside can be a task id at all; anything else is unknown without a look in the store. */
+export const isTaskId = (value: unknown): value is string => typeof value === 'string' && TASK_ID.test(value);

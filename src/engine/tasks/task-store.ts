@@ -1,0 +1,425 @@
+// The task store: each task's record, end, questions and answers on the configured StoreBackend, sealed and expiring
+// with the task; what must happen once (the first answer to a question, the one end of a task) is a `take` of a token;
+// answers and cancels are published on the task's channel, so the instance running the work hears them.
+import { sha256, toBase64Url } from '../../crypto';
+import { isObject, LimitError } from '../../protocol';
+import type { ElicitationStore } from '../../stores';
+import { openTaskValue, sealTaskValue } from './task-seal';
+import { isTaskId, newTaskId, type EndStatus, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
+
+/**
+ * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller may hold, and how
+ * long the work's lease lasts without a renewal (`hold`) before the task is taken for orphaned.
+ */
+export interface TaskLimits {
+  ttlMs: number;
+  pollIntervalMs: number;
+  maxPerOwner: number;
+  leaseMs: number;
+}
+
+/**
+ * A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller, and a
+ * lease of 30 s (the work renews it every 10 s; a Worker's work after its response is cut at about 30 s).
+ */
+export const TASK_DEFAULTS: Readonly<TaskLimits> = Object.freeze({
+  ttlMs: 86_400_000,
+  pollIntervalMs: 1_000,
+  maxPerOwner: 100,
+  leaseMs: 30_000,
+});
+
+/** The end of a task whose work stopped renewing its lease: its instance died, or the platform cut the work. */
+export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object.freeze({
+  status: 'failed',
+  error: Object.freeze({ code: -32603, message: 'The server instance running this task stopped before the task ended' }),
+  statusMessage: 'The server instance running this task stopped before the task ended; call the tool again',
+});
+
+/** What a task's channel carries: that keys were answered (never with what: the store holds it, sealed), or the end. */
+export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'end'; status: EndStatus };
+
+export interface NewTask {
+  /** The verified caller's subject; absent when anonymous. */
+  owner?: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  statusMessage?: string;
+}
+
+/** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
+export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
+
+/** How long a caller at its cap is told to wait: a task of theirs has to end first, which polling will show. */
+const CAP_RETRY_AFTER_S = 30;
+
+/** An owner index entry: a task id, when it expires, and 1 while it has not ended. */
+type IndexEntry = [string, number, 0 | 1];
+/** Ended tasks an owner's index keeps listed (the newest), so a busy caller's index stays small. */
+const LISTED_ENDED = 100;
+/** The entries to keep: every live one, and the newest ended ones. */
+function trimmed(entries: IndexEntry[]): IndexEntry[] {
+  const ended = entries.filter(([, , live]) => live === 0);
+  const drop = new Set(ended.slice(0, Math.max(0, ended.length - LISTED_ENDED)));
+  return entries.filter((entry) => !drop.has(entry));
+}
+/** An end as stored: the end and when it happened. */
+type StoredEnd = TaskEnd & { at: number };
+
+const hashOf = async (text: string): Promise<string> => toBase64Url(await sha256(text));
+
+/**
+ * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:w` the work's lease (it
+ * expires unless renewed), `:e` the end, `:q:<key>` a
+ * question's open token the first answer takes, `:a:<key>` its answer; `task-owner:<owner>` an owner's index. Ids,
+ * question keys and owners appear only as SHA-256 digests, so reading the store does not give out bearer ids.
+ */
+export class TaskStore {
+  // Writes this instance makes to one record or index, one after another (instance state, per key).
+  readonly #chains = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly home: TaskHome,
+    readonly limits: TaskLimits = TASK_DEFAULTS,
+  ) {}
+
+  /** Whether what is published on a task's channel reaches other processes (else the work reads the store as well). */
+  get channelsReachOtherInstances(): boolean {
+    return this.home.backend.supportsPubSub;
+  }
+
+  /**
+   * Creates a task in `working`, its lease held by the caller (who runs the work and renews it with `hold`), and returns
+   * once it is in the store (a `tasks/get` on any instance finds it), or throws a LimitError (429, Retry-After) when
+   * the owner already holds `maxPerOwner` live tasks.
+   */
+  async create(task: NewTask): Promise<TaskRecord> {
+    const now = Date.now();
+    const record: TaskRecord = {
+      taskId: newTaskId(),
+      ...(task.owner === undefined ? {} : { owner: task.owner }),
+      tool: task.tool,
+      arguments: task.arguments,
+      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+      inputRequests: [],
+      asked: [],
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.limits.ttlMs,
+      pollIntervalMs: this.limits.pollIntervalMs,
+    };
+    const expiresAt = now + record.ttlMs;
+    const index = await this.#indexKey(task.owner);
+    await this.#serial(index, async () => {
+      const entries = (await this.#readIndex(index)).filter(([, until]) => until > now);
+      const max = this.limits.maxPerOwner;
+      if (entries.filter(([, , live]) => live === 1).length >= max) {
+        const who = task.owner === undefined ? 'anonymous callers (without a token they count as one caller)' : 'this caller';
+        throw new LimitError(
+          `Too many tasks still running for ${who}: at most ${max} (tasks.maxPerCaller). Cancel one or wait for one to end, then try again`,
+          CAP_RETRY_AFTER_S,
+          'caller',
+          { limit: 'tasks.maxPerCaller', max },
+        );
+      }
+      const { taskId } = record;
+      const [r, l, w] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l'), this.#name(taskId, 'w')]);
+      await this.home.backend.set(l, '1', record.ttlMs);
+      await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
+      await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
+      await this.#writeIndex(index, trimmed([...entries, [record.taskId, expiresAt, 1]]), expiresAt - now);
+    });
+    return record;
+  }
+
+  /**
+   * The task as `tasks/get` shows it now, or undefined for anything not a live task of this owner: an id of the wrong
+   * shape, unknown, expired, unreadable, or another caller's (an anonymous task belongs to whoever holds its id). A task
+   * whose lease lapsed (nobody runs its work any more) is ended here as ORPHANED, once, by whichever reader sees it.
+   */
+  async snapshot(taskId: unknown, owner: string | undefined): Promise<TaskSnapshot | undefined> {
+    const record = await this.#record(taskId, owner);
+    if (!record) return undefined;
+    const base = {
+      taskId: record.taskId,
+      createdAt: record.createdAt,
+      ttlMs: record.ttlMs,
+      pollIntervalMs: record.pollIntervalMs,
+    };
+    let end = await this.#readEnd(record.taskId);
+    if (!end && !(await this.#held(record.taskId))) {
+      await this.#endOnce(record, ORPHANED);
+      end = await this.#readEnd(record.taskId);
+    }
+    if (end) {
+      const { at, status, statusMessage } = end;
+      return {
+        ...base,
+        status,
+        ...(statusMessage === undefined ? {} : { statusMessage }),
+        lastUpdatedAt: at,
+        ...(end.status === 'completed' ? { result: end.result } : {}),
+        ...(end.status === 'failed' ? { error: end.error } : {}),
+      };
+    }
+    const open = await this.#outstanding(record);
+    return {
+      ...base,
+      status: open.length > 0 ? 'input_required' : 'working',
+      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+      lastUpdatedAt: record.lastUpdatedAt,
+      ...(open.length > 0 ? { inputRequests: open } : {}),
+    };
+  }
+
+  /** The whole record (tool, arguments, questions asked) for a run that resumes it; the same lookup as snapshot. */
+  record(taskId: unknown, owner: string | undefined): Promise<TaskRecord | undefined> {
+    return this.#record(taskId, owner);
+  }
+
+  /**
+   * The work is still running: renews its lease for another `leaseMs`. False once the task has ended (cancelled, or
+   * taken for orphaned while this instance was away) or expired: the work should stop.
+   */
+  async hold(taskId: string): Promise<boolean> {
+    const record = await this.#raw(taskId);
+    if (!record || (await this.#readEnd(taskId))) return false;
+    const left = record.createdAt + record.ttlMs - Date.now();
+    await this.home.backend.set(await this.#name(taskId, 'w'), '1', Math.min(this.limits.leaseMs, Math.max(1, left)));
+    return true;
+  }
+
+  /** The work says where it is: the status message of a working task (2026: what progress() becomes). */
+  progress(taskId: string, statusMessage: string): Promise<boolean> {
+    return this.#change(taskId, (record) => ({ ...record, statusMessage }));
+  }
+
+  /**
+   * The work asks: each question's open token is stored, then the record lists it, so the task is `input_required`
+   * until every one is answered. A key already asked in this task's life is a programming error (keys never repeat).
+   */
+  async ask(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
+    return this.#change(taskId, async (record) => {
+      const asked = new Set(record.asked);
+      for (const [key] of questions) {
+        if (asked.has(key)) throw new Error(`Task question key ${JSON.stringify(key)} was already asked in this task`);
+        asked.add(key);
+      }
+      const ttl = record.createdAt + record.ttlMs - Date.now();
+      await Promise.all(questions.map(async ([key]) => this.home.backend.set(await this.#name(taskId, 'q', key), '1', ttl)));
+      return {
+        ...record,
+        inputRequests: [...record.inputRequests, ...questions],
+        asked: [...record.asked, ...questions.map(([key]) => key)],
+      };
+    });
+  }
+
+  /**
+   * Answers from `tasks/update` or the inbox: of every answer to one question, on any instance, exactly the first is
+   * kept. Keys not open now (never asked, answered, or of an ended task) are ignored. Resolves once the answered keys
+   * have left the open set (so a `tasks/get` right after shows them gone) with the keys this call answered, or
+   * undefined when the task is not a live task of this owner.
+   */
+  async answer(taskId: unknown, owner: string | undefined, responses: Record<string, unknown>): Promise<string[] | undefined> {
+    const record = await this.#record(taskId, owner);
+    if (!record) return undefined;
+    if (await this.#readEnd(record.taskId)) return [];
+    const open = new Map(record.inputRequests);
+    const ttl = record.createdAt + record.ttlMs - Date.now();
+    const taken: string[] = [];
+    for (const key of Object.keys(responses)) {
+      if (!open.has(key)) continue;
+      const token = await this.#name(record.taskId, 'q', key);
+      if ((await this.home.backend.take(token)) === undefined) continue;
+      const name = await this.#name(record.taskId, 'a', key);
+      await this.home.backend.set(name, await this.#seal(responses[key], name), ttl);
+      taken.push(key);
+    }
+    if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
+    return taken;
+  }
+
+  /** The answers stored for the given keys (default: every key the task asked), for the work to take in. */
+  async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
+    const record = keys ? undefined : await this.#raw(taskId);
+    const wanted = keys ?? record?.asked ?? [];
+    const found = await Promise.all(
+      wanted.map(async (key): Promise<[string, unknown]> => {
+        const name = await this.#name(taskId, 'a', key);
+        return [key, await openTaskValue(await this.home.backend.get(name), name, this.home.secret)];
+      }),
+    );
+    return new Map(found.filter(([, value]) => value !== undefined));
+  }
+
+  /** The work took these answers in: their questions leave the record (the task is `working` again once none is left). */
+  settle(taskId: string, keys: readonly string[]): Promise<boolean> {
+    const done = new Set(keys);
+    return this.#change(taskId, (record) => ({ ...record, inputRequests: record.inputRequests.filter(([key]) => !done.has(key)) }));
+  }
+
+  /**
+   * Ends the task, once: of the work finishing and a cancel, on any instances, the first to take the live token sets
+   * the end; the others get false and change nothing.
+   */
+  async finish(taskId: string, end: TaskEnd): Promise<boolean> {
+    const record = await this.#raw(taskId);
+    return record !== undefined && this.#endOnce(record, end);
+  }
+
+  /**
+   * Cancels the owner's task: `cancelled` at once unless it already ended, and its end on its channel for the work.
+   * Resolves 'cancelled', 'ended' (it had ended before: 2026 acks, 2025 answers -32602), or undefined for no such task.
+   */
+  async cancel(taskId: unknown, owner: string | undefined, statusMessage?: string): Promise<'cancelled' | 'ended' | undefined> {
+    const record = await this.#record(taskId, owner);
+    if (!record) return undefined;
+    const end: TaskEnd = statusMessage === undefined ? { status: 'cancelled' } : { status: 'cancelled', statusMessage };
+    return (await this.#endOnce(record, end)) ? 'cancelled' : 'ended';
+  }
+
+  /**
+   * Hears the task's answers and its end (a cancel included), published on any instance when the backend has pub/sub, on this store
+   * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
+   */
+  async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
+    return this.home.backend.subscribe(await this.#channel(taskId), (message) => {
+      const event = parseEvent(message);
+      if (event) onEvent(event);
+    });
+  }
+
+  /** The owner's tasks that have not expired, oldest first (2025-11-25 tasks/list; never for anonymous callers). */
+  async list(owner: string): Promise<TaskSnapshot[]> {
+    const now = Date.now();
+    const entries = (await this.#readIndex(await this.#indexKey(owner))).filter(([, until]) => until > now);
+    const found = await Promise.all(entries.map(([id]) => this.snapshot(id, owner)));
+    return found.filter((s): s is TaskSnapshot => s !== undefined).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async #record(taskId: unknown, owner: string | undefined): Promise<TaskRecord | undefined> {
+    // Fast path: an id of the wrong shape (`__proto__`, a probe) is unknown without a look in the store.
+    if (!isTaskId(taskId)) return undefined;
+    const record = await this.#raw(taskId);
+    return record && (record.owner === undefined || record.owner === owner) ? record : undefined;
+  }
+
+  async #raw(taskId: string): Promise<TaskRecord | undefined> {
+    const name = await this.#name(taskId, 'r');
+    const record = await openTaskValue<TaskRecord>(await this.home.backend.get(name), name, this.home.secret);
+    if (!isObject(record) || record.taskId !== taskId) return undefined;
+    return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
+  }
+
+  async #readEnd(taskId: string): Promise<StoredEnd | undefined> {
+    const name = await this.#name(taskId, 'e');
+    const end = await openTaskValue<StoredEnd>(await this.home.backend.get(name), name, this.home.secret);
+    return isObject(end) ? end : undefined;
+  }
+
+  async #endOnce(record: TaskRecord, end: TaskEnd): Promise<boolean> {
+    const { taskId } = record;
+    if ((await this.home.backend.take(await this.#name(taskId, 'l'))) === undefined) return false;
+    const ttl = record.createdAt + record.ttlMs - Date.now();
+    const name = await this.#name(taskId, 'e');
+    await this.home.backend.set(name, await this.#seal({ ...end, at: Date.now() }, name), Math.max(1, ttl));
+    // Its open questions close with it: a late answer is ignored, as an unknown key is.
+    await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
+    await this.#publish(taskId, { kind: 'end', status: end.status });
+    const index = await this.#indexKey(record.owner);
+    await this.#serial(index, async () => {
+      const now = Date.now();
+      const entries = (await this.#readIndex(index)).filter(([, until]) => until > now);
+      const kept = trimmed(entries.map(([id, until, live]): IndexEntry => [id, until, id === taskId ? 0 : live]));
+      const longest = Math.max(0, ...kept.map(([, until]) => until - now));
+      if (longest > 0) await this.#writeIndex(index, kept, longest);
+    });
+    return true;
+  }
+
+  async #held(taskId: string): Promise<boolean> {
+    return (await this.home.backend.get(await this.#name(taskId, 'w'))) !== undefined;
+  }
+
+  /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */
+  async #outstanding(record: TaskRecord): Promise<[string, InputRequest][]> {
+    const open = await Promise.all(
+      record.inputRequests.map(async ([key]) => (await this.home.backend.get(await this.#name(record.taskId, 'q', key))) !== undefined),
+    );
+    return record.inputRequests.filter((_, i) => open[i]);
+  }
+
+  /** A change the work makes to its live record, one at a time in this instance; false once it expired or is gone. */
+  #change(taskId: string, change: (record: TaskRecord) => TaskRecord | Promise<TaskRecord>): Promise<boolean> {
+    return this.#serial(`r:${taskId}`, async () => {
+      const record = await this.#raw(taskId);
+      if (!record) return false;
+      const next = { ...(await change(record)), lastUpdatedAt: Date.now() };
+      const ttl = next.createdAt + next.ttlMs - next.lastUpdatedAt;
+      if (ttl <= 0) return false;
+      const name = await this.#name(taskId, 'r');
+      await this.home.backend.set(name, await this.#seal(next, name), ttl);
+      return true;
+    });
+  }
+
+  async #publish(taskId: string, event: TaskEvent): Promise<void> {
+    await this.home.backend.publish(await this.#channel(taskId), JSON.stringify(event));
+  }
+
+  async #readIndex(name: string): Promise<IndexEntry[]> {
+    const entries = await openTaskValue<unknown>(await this.home.backend.get(name), name, this.home.secret);
+    return Array.isArray(entries) ? entries.filter(isIndexEntry) : [];
+  }
+
+  async #writeIndex(name: string, entries: IndexEntry[], ttlMs: number): Promise<void> {
+    await this.home.backend.set(name, await this.#seal(entries, name), ttlMs);
+  }
+
+  #seal(value: unknown, name: string): Promise<string> {
+    return sealTaskValue(value, name, this.home.secret);
+  }
+
+  async #name(taskId: string, part: 'r' | 'l' | 'w' | 'e' | 'q' | 'a', key?: string): Promise<string> {
+    const id = await hashOf(`task\u0000${taskId}`);
+    return `${this.home.keyPrefix}task:${id}:${part}${key === undefined ? '' : `:${await hashOf(key)}`}`;
+  }
+
+  async #channel(taskId: string): Promise<string> {
+    return `${this.home.keyPrefix}task:${await hashOf(`channel\u0000${taskId}`)}`;
+  }
+
+  async #indexKey(owner: string | undefined): Promise<string> {
+    return `${this.home.keyPrefix}task-owner:${await hashOf(JSON.stringify(['owner', owner ?? null]))}`;
+  }
+
+  async #serial<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.#chains.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => undefined);
+    this.#chains.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.#chains.get(key) === tail) this.#chains.delete(key);
+    }
+  }
+}
+
+const isIndexEntry = (entry: unknown): entry is IndexEntry =>
+  Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && (entry[2] === 0 || entry[2] === 1);
+
+function parseEvent(message: string): TaskEvent | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(event)) return undefined;
+  if (event.kind === 'end' && (event.status === 'completed' || event.status === 'failed' || event.status === 'cancelled'))
+    return { kind: 'end', status: event.status };
+  if (event.kind === 'answer' && Array.isArray(event.keys) && event.keys.every((k) => typeof k === 'string'))
+    return { kind: 'answer', keys: event.keys as string[] };
+  return undefined;
+}

@@ -1,0 +1,161 @@
+// The running side of one task, on the instance that runs its work: an Asker whose questions park the task in
+// input_required until an answer comes from any instance, the AbortSignal a cancel fires, and the lease it renews.
+import {
+  ELICIT_METHOD,
+  elicitationModes,
+  missingFor,
+  type Asker,
+  type ElicitParams,
+  type OtherInputMethod,
+  type RawAnswer,
+} from '../../elicitation';
+import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
+import type { InputRequest, TaskEnd, TaskRecord } from './task-record';
+import type { TaskEvent, TaskStore } from './task-store';
+
+/** Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). */
+export class TaskStoppedError extends Error {
+  constructor(readonly why: 'cancelled' | 'ended') {
+    super(why === 'cancelled' ? 'The task was cancelled' : 'The task ended or expired while its work ran');
+    this.name = 'TaskStoppedError';
+  }
+}
+
+/**
+ * One task's work on this instance. Start it right after `TaskStore.create` (or to resume a task: answers already in
+ * the store are `known`, and a question asked before and still open is waited on, not asked again), hand it to the run
+ * as its Asker and its signal, and `finish` or `close` it when the run is over.
+ */
+export class TaskWork implements Asker {
+  readonly #controller = new AbortController();
+  // The answers the task already has (a resumed run replays them), and the questions this run waits on.
+  readonly #known: Map<string, unknown>;
+  readonly #asked: Set<string>;
+  readonly #waiting = new Map<string, (answer: RawAnswer) => void>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+
+  private constructor(
+    private readonly store: TaskStore,
+    readonly task: TaskRecord,
+    /** The client capabilities of the request that created the task: they decide what may be asked (choice 6). */
+    private readonly capabilities: Record<string, unknown>,
+    known: Map<string, unknown>,
+  ) {
+    this.#known = known;
+    this.#asked = new Set(task.asked);
+  }
+
+  /** Listens on the task's channel, reads the answers it already has, and renews its lease until closed. */
+  static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>): Promise<TaskWork> {
+    const work = new TaskWork(store, task, capabilities, await store.answers(task.taskId));
+    work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+    // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
+    // pub/sub across instances it only renews the lease, a third of leaseMs apart.
+    const lease = store.limits.leaseMs / 3;
+    const every = Math.max(50, store.channelsReachOtherInstances ? lease : Math.min(lease, task.pollIntervalMs));
+    work.#timer = setInterval(() => void work.#tick(), every);
+    return work;
+  }
+
+  /** Fires on a cancel from any instance, and when the task ended or expired without this run. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  canShow(mode: 'form' | 'url'): boolean {
+    return elicitationModes(this.capabilities)[mode];
+  }
+
+  known(key: string): { replayed: boolean } | undefined {
+    return this.#known.has(key) ? { replayed: true } : undefined;
+  }
+
+  async ask(key: string, params: ElicitParams): Promise<RawAnswer> {
+    const mode = params.mode === 'url' ? 'url' : 'form';
+    if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    return this.#input(key, { method: ELICIT_METHOD, params: { ...params } });
+  }
+
+  async request(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
+    const lacking = missingFor(method, params, this.capabilities);
+    if (lacking) throw new PublicMcpError(lacking.message, 'INPUT_NOT_SUPPORTED');
+    return this.#input(key, { method, params });
+  }
+
+  /** What the work reports while it runs: the task's status message. */
+  progress(message: string): Promise<boolean> {
+    return this.store.progress(this.task.taskId, message);
+  }
+
+  /** Ends the task with the run's outcome (false when a cancel or another end came first) and stops listening. */
+  async finish(end: TaskEnd): Promise<boolean> {
+    try {
+      return await this.store.finish(this.task.taskId, end);
+    } finally {
+      await this.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
+  }
+
+  async #input(key: string, request: InputRequest): Promise<RawAnswer> {
+    if (this.#known.has(key)) return this.#known.get(key) as RawAnswer;
+    this.signal.throwIfAborted();
+    const answer = new Promise<RawAnswer>((resolve, reject) => {
+      this.#waiting.set(key, resolve);
+      this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+    });
+    answer.catch(() => undefined); // the caller gets the rejection below; this only keeps it from going unhandled meanwhile
+    // A question a resumed run asked before is still open in the store: wait for it, never ask it twice.
+    if (!this.#asked.has(key)) {
+      this.#asked.add(key);
+      await this.store.ask(this.task.taskId, [[key, request]]);
+    }
+    await this.#collect([key]); // answered before this run listened (a resumed run)
+    return answer;
+  }
+
+  #heard(event: TaskEvent): void {
+    if (event.kind === 'answer') void this.#collect(event.keys).catch(() => undefined);
+    else this.#stop(event.status === 'cancelled' ? 'cancelled' : 'ended');
+  }
+
+  /** Takes in the stored answers of questions this run waits on, and settles them in the record. */
+  async #collect(keys: readonly string[]): Promise<void> {
+    const wanted = keys.filter((key) => this.#waiting.has(key));
+    if (wanted.length === 0) return;
+    const found = await this.store.answers(this.task.taskId, wanted);
+    if (found.size === 0) return;
+    for (const [key, value] of found) {
+      this.#known.set(key, value);
+      this.#waiting.get(key)?.(value as RawAnswer);
+      this.#waiting.delete(key);
+    }
+    await this.store.settle(this.task.taskId, [...found.keys()]);
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      if (!(await this.store.hold(this.task.taskId))) {
+        const now = await this.store.snapshot(this.task.taskId, this.task.owner);
+        return this.#stop(now?.status === 'cancelled' ? 'cancelled' : 'ended');
+      }
+      if (this.#waiting.size === 0) return;
+      await this.#collect([...this.#waiting.keys()]);
+    } catch {
+      // The store is away for a moment: the next tick tries again, and the lease covers a few missed ones.
+    }
+  }
+
+  #stop(why: 'cancelled' | 'ended'): void {
+    if (!this.signal.aborted) this.#controller.abort(new TaskStoppedError(why));
+    void this.close();
+  }
+}

@@ -1,0 +1,248 @@
+// The inbox page's script: signs in with the link's code, renders each question's form from its schema, follows the
+// SSE view live and posts answers. scripts/inbox-page.ts bundles it (the server's types are erased, INBOX_BASE inlined).
+import { INBOX_BASE } from '../../protocol';
+import type { InboxView } from '../inbox';
+import type { QuestionView, StoredAnswer } from '../question-store';
+import { byId, h } from './dom';
+import { type Field, field, type Property } from './form';
+
+type Action = StoredAnswer['action'];
+type Origin = NonNullable<QuestionView['from']>;
+
+/** What POST …/questions/:id/answer answers (routes.ts): where the answer went on a 200, else why not. */
+interface AnswerReply {
+  delivered?: 'waiting-call' | 'next-call';
+  message?: string;
+}
+
+interface Card {
+  q: QuestionView;
+  node: HTMLElement;
+  meta: HTMLElement;
+}
+
+/** An answer this page sent (or saw given elsewhere), until the question leaves the view and it goes in the log. */
+interface Answered {
+  message: string;
+  action: string;
+  where?: string;
+  delivered?: boolean;
+}
+
+const cards = new Map<string, Card>();
+const answered = new Map<string, Answered>();
+let source: EventSource | null = null;
+let linkFailed = false;
+
+const setStatus = (text: string) => {
+  byId('status').textContent = text;
+};
+const when = (ms: number) => new Date(ms).toLocaleString();
+
+// Where a question came from and why it is here (the unanswered-question policy, or a tool's persist).
+const REASONS = new Map(
+  Object.entries({
+    persist: 'the tool keeps it until you answer',
+    'client-never-answered': 'the client never answered it',
+    'client-cannot-show-forms': 'the client cannot show forms',
+    'filed-with-round': 'asked in the client too: the first answer counts',
+  } satisfies Record<Origin['reason'], string>),
+);
+
+function originOf(from: Origin): string {
+  let why = REASONS.get(from.reason) || 'asked by the tool';
+  if (from.reason === 'client-never-answered' && typeof from.afterMs === 'number') why += ` within ${Math.round(from.afterMs / 1000)} s`;
+  return `from ${String(from.tool)} · ${why}`;
+}
+
+function badges(card: Card, q: QuestionView): void {
+  const state = q.state === 'answered' ? ' answered' : q.waiting ? ' waiting' : '';
+  const text =
+    q.state === 'answered'
+      ? q.waiting
+        ? 'answered · being delivered'
+        : 'answered · waits for the next call'
+      : q.waiting
+        ? 'a call is waiting now'
+        : 'no call waiting';
+  card.meta.replaceChildren(
+    h('span', { className: `badge${state}`, text }),
+    h('span', { text: `key ${q.key}` }),
+    h('span', { text: `asked ${when(q.createdAt)}` }),
+    h('span', { text: `expires ${when(q.expiresAt)}` }),
+  );
+  if (q.from) card.meta.append(h('span', { className: 'from', text: originOf(q.from) }));
+}
+
+function createCard(q: QuestionView): Card {
+  const schema = q.requestedSchema as { properties?: Record<string, Property>; required?: unknown };
+  const props = schema.properties ?? {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const fields: { name: string; f: Field }[] = Object.keys(props).map((name) => ({
+    name,
+    f: field(q.id, name, props[name] ?? {}, required.includes(name)),
+  }));
+  const result = h('p', { className: 'result', role: 'status' });
+  const buttons = [
+    h('button', { type: 'submit', className: 'primary', text: 'Submit' }),
+    h('button', { type: 'button', text: 'Decline', onclick: () => send('decline') }),
+    h('button', { type: 'button', text: 'Cancel', onclick: () => send('cancel') }),
+  ];
+  const onsubmit = (e: Event) => {
+    e.preventDefault();
+    send('accept');
+  };
+  const form = h('form', { noValidate: false, onsubmit }, [...fields.map((x) => x.f.node), h('div', { className: 'actions' }, buttons)]);
+  const meta = h('p', { className: 'meta' });
+  const card: Card = {
+    q,
+    meta,
+    node: h('article', { className: 'question', 'data-id': q.id }, [h('h2', { text: q.message }), meta, form, result]),
+  };
+
+  const enable = (on: boolean) => {
+    for (const b of buttons) b.disabled = !on;
+  };
+  const failed = (text: string) => {
+    answered.delete(q.id);
+    enable(true);
+    result.className = 'result error';
+    result.textContent = text;
+  };
+
+  async function send(action: Action): Promise<void> {
+    const body: { action: Action; content?: Record<string, unknown> } = { action };
+    if (action === 'accept') {
+      if (!form.reportValidity()) return;
+      const content: Record<string, unknown> = Object.create(null); // keyed by the schema's field names, so __proto__ is a field like any other
+      for (const x of fields) {
+        const v = x.f.read();
+        if (v !== undefined) content[x.name] = v;
+      }
+      body.content = content;
+    }
+    enable(false);
+    result.className = 'result';
+    result.textContent = 'Sending…';
+    // The live view may drop the question (delivered) before this reply comes: it is logged as ours either way.
+    answered.set(q.id, { message: q.message, action, where: 'sent' });
+    let status: number;
+    let data: AnswerReply;
+    try {
+      const r = await fetch(`${INBOX_BASE}/questions/${encodeURIComponent(q.id)}/answer`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      status = r.status;
+      data = await r.json().catch(() => ({}));
+    } catch {
+      return failed('Could not reach the server. Try again.');
+    }
+    if (status === 200) {
+      const where = data.delivered === 'waiting-call' ? 'the waiting call gets it now' : `it waits for the next call that asks ${q.key}`;
+      answered.set(q.id, { message: q.message, action, where });
+      result.className = 'result ok';
+      result.textContent = `${action === 'accept' ? 'Accepted' : action === 'decline' ? 'Declined' : 'Cancelled'}: ${where}.`;
+      for (const el of Array.from(form.elements)) if ('disabled' in el) el.disabled = true;
+      return;
+    }
+    failed(
+      status === 409
+        ? 'This question already has an answer.'
+        : status === 404
+          ? 'This question is gone.'
+          : data.message || `Error ${status}`,
+    );
+    if (status === 401) signedOut();
+  }
+  return card;
+}
+
+function logDone(id: string, a: Answered): void {
+  answered.delete(id);
+  byId('done').hidden = false;
+  byId('log').prepend(
+    h('li', { text: `${a.message} — ${a.action}${a.delivered ? ', delivered to the call that asked' : `, ${a.where}`}` }),
+  );
+}
+
+function render(view: InboxView): void {
+  byId('who').textContent = `Questions for ${view.signedInAs}`;
+  const seen = new Set<string>();
+  for (const q of view.questions) {
+    seen.add(q.id);
+    let card = cards.get(q.id);
+    if (!card) {
+      card = createCard(q);
+      cards.set(q.id, card);
+      byId('questions').append(card.node);
+    }
+    card.q = q;
+    badges(card, q);
+  }
+  for (const [id, card] of cards) {
+    if (seen.has(id)) continue;
+    card.node.remove();
+    cards.delete(id);
+    const mine = answered.get(id);
+    if (mine) logDone(id, { ...mine, delivered: true });
+    else if (card.q.state === 'answered') logDone(id, { message: card.q.message, action: 'answered elsewhere', delivered: true });
+  }
+  byId('empty').hidden = cards.size > 0;
+}
+
+function signedOut(): void {
+  source?.close();
+  byId('live').className = 'live';
+  byId('live').textContent = 'signed out';
+  byId('who').textContent = 'Not signed in';
+  if (!linkFailed) setStatus('Open the one-time inbox link the server printed for you (each link works once).');
+}
+
+function connect(): void {
+  source = new EventSource(`${INBOX_BASE}/questions/events`);
+  source.addEventListener('open', () => {
+    byId('live').className = 'live on';
+    byId('live').textContent = 'live';
+    setStatus('');
+  });
+  // The same view as GET /questions (events.ts), sent at once and again on every change.
+  source.addEventListener('questions', (e) => render(JSON.parse((e as MessageEvent<string>).data) as InboxView));
+  source.addEventListener('error', () => {
+    byId('live').className = 'live';
+    byId('live').textContent = 'reconnecting';
+    fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin' }).then(
+      (r) => r.status === 401 && signedOut(),
+      () => {},
+    );
+  });
+}
+
+async function start(): Promise<void> {
+  const match = /(?:^#|&)code=([A-Za-z0-9_-]+)/.exec(location.hash);
+  try {
+    if (match) {
+      history.replaceState(null, '', location.pathname + location.search); // the code leaves the address bar
+      const r = await fetch(`${INBOX_BASE}/sign-in`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: match[1] }),
+      });
+      if (!r.ok) {
+        linkFailed = true;
+        setStatus('This link was already used or has expired. Ask for a new one.');
+      }
+    }
+    const r = await fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin' });
+    if (r.status === 401) return signedOut();
+    render((await r.json()) as InboxView);
+    connect();
+  } catch {
+    setStatus('Could not reach the server.');
+  }
+}
+
+void start();

@@ -1,0 +1,407 @@
+// The task store as one test body over every store backend, each against the real thing: two TaskStores ("two
+// instances") on backends that share their data, created, asked, answered, raced, cancelled and expired.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ElicitationNotSupportedError, LimitError } from '../../src/protocol';
+import type { StoreBackend } from '../../src/stores';
+import { isTaskId, type InputRequest } from '../../src/engine/tasks/task-record';
+import { TaskStoppedError, TaskWork } from '../../src/engine/tasks/task-work';
+import { ORPHANED, TASK_DEFAULTS, TaskStore, type TaskEvent, type TaskLimits } from '../../src/engine/tasks/task-store';
+
+/** Two backends that share their data (for a backend without pub/sub, the same object twice). */
+export type BackendPair = () => Promise<[StoreBackend, StoreBackend]>;
+
+const SECRET = 'a task secret for the contract';
+const question = (message: string): InputRequest => ({
+  method: 'elicitation/create',
+  params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+});
+
+/** Every key and value a backend was asked to store, and every channel and message it published. */
+function recording(backend: StoreBackend): { backend: StoreBackend; written: string[]; published: string[] } {
+  const written: string[] = [];
+  const published: string[] = [];
+  const wrapped: StoreBackend = {
+    type: backend.type,
+    supportsPubSub: backend.supportsPubSub,
+    distributed: backend.distributed,
+    get: (key) => backend.get(key),
+    set: (key, value, ttlMs) => (written.push(key, value), backend.set(key, value, ttlMs)),
+    delete: (key) => backend.delete(key),
+    take: (key) => backend.take(key),
+    publish: (channel, message) => (published.push(channel, message), backend.publish(channel, message)),
+    subscribe: (channel, onMessage) => backend.subscribe(channel, onMessage),
+    close: () => backend.close(),
+  };
+  return { backend: wrapped, written, published };
+}
+
+export function describeTaskStore(name: string, pair: BackendPair): void {
+  describe(`task store: ${name}`, () => {
+    const opened: StoreBackend[] = [];
+    afterEach(async () => {
+      await Promise.all([...new Set(opened.splice(0))].map((b) => b.close()));
+    });
+    /** Two instances' task stores, with their own prefix so tests never see each other's keys. */
+    const instances = async (limits: Partial<TaskLimits> = {}, secrets: [string?, string?] = [SECRET, SECRET]) => {
+      const [one, two] = await pair();
+      opened.push(one, two);
+      const keyPrefix = `t${crypto.randomUUID().slice(0, 8)}:`;
+      const made = [one, two].map((b) => recording(b));
+      const stores = made.map(
+        ({ backend }, i) => new TaskStore({ backend, keyPrefix, secret: secrets[i] }, { ...TASK_DEFAULTS, ...limits }),
+      );
+      return {
+        a: stores[0]!,
+        b: stores[1]!,
+        keyPrefix,
+        written: () => made.flatMap((m) => m.written),
+        published: () => made.flatMap((m) => m.published),
+        backends: [one, two] as const,
+      };
+    };
+    const heard = (store: TaskStore, taskId: string) => {
+      const events: TaskEvent[] = [];
+      return { events, stop: store.listen(taskId, (e) => events.push(e)) };
+    };
+
+    it('creates a task that the other instance finds at once, working, with its times, ttl and poll interval', async () => {
+      const { a, b } = await instances({ ttlMs: 60_000, pollIntervalMs: 250 });
+      const task = await a.create({ owner: 'alice', tool: 'export', arguments: { year: 2025 } });
+      expect(isTaskId(task.taskId)).toBe(true);
+      const seen = await b.snapshot(task.taskId, 'alice');
+      expect(seen).toEqual({
+        taskId: task.taskId,
+        status: 'working',
+        createdAt: task.createdAt,
+        lastUpdatedAt: task.createdAt,
+        ttlMs: 60_000,
+        pollIntervalMs: 250,
+      });
+      expect((await b.record(task.taskId, 'alice'))?.arguments).toEqual({ year: 2025 });
+      const ids = new Set(await Promise.all(Array.from({ length: 20 }, async () => (await a.create({ tool: 't', arguments: {} })).taskId)));
+      expect(ids.size).toBe(20);
+    });
+
+    it('shows progress, then two questions at once; an answer on the other instance closes its key before the ack', async () => {
+      const { a, b, backends } = await instances();
+      const { taskId } = await a.create({ tool: 'multi', arguments: {} });
+      // Without pub/sub across processes, the work listens on the backend the answers come through (same object).
+      const { events, stop } = heard(backends[0].supportsPubSub ? a : b, taskId);
+      await stop;
+      await a.progress(taskId, 'Exported 12 of 18');
+      expect((await b.snapshot(taskId, undefined))?.statusMessage).toBe('Exported 12 of 18');
+      await a.ask(taskId, [
+        ['q-name', question('Name?')],
+        ['q-confirm', question('Sure?')],
+      ]);
+      expect(await b.snapshot(taskId, undefined)).toMatchObject({
+        status: 'input_required',
+        inputRequests: [
+          ['q-name', question('Name?')],
+          ['q-confirm', question('Sure?')],
+        ],
+      });
+      expect(
+        await b.answer(taskId, undefined, {
+          'q-name': { action: 'accept', content: { name: 'partial-1' } },
+          'unknown-key': { ignored: true },
+        }),
+      ).toEqual(['q-name']);
+      expect(await a.snapshot(taskId, undefined)).toMatchObject({
+        status: 'input_required',
+        inputRequests: [['q-confirm', question('Sure?')]],
+      });
+      expect(await b.answer(taskId, undefined, { 'q-confirm': { action: 'accept', content: { confirm: true } } })).toEqual(['q-confirm']);
+      const after = await a.snapshot(taskId, undefined);
+      expect(after?.status).toBe('working');
+      expect(after?.inputRequests).toBeUndefined();
+      expect(await a.answers(taskId)).toEqual(
+        new Map([
+          ['q-name', { action: 'accept', content: { name: 'partial-1' } }],
+          ['q-confirm', { action: 'accept', content: { confirm: true } }],
+        ]),
+      );
+      await expect
+        .poll(() => events)
+        .toEqual([
+          { kind: 'answer', keys: ['q-name'] },
+          { kind: 'answer', keys: ['q-confirm'] },
+        ]);
+      expect(await a.settle(taskId, ['q-name', 'q-confirm'])).toBe(true);
+      expect((await b.record(taskId, undefined))?.inputRequests).toEqual([]);
+      expect((await b.record(taskId, undefined))?.asked).toEqual(['q-name', 'q-confirm']);
+      await expect(a.ask(taskId, [['q-name', question('Again?')]])).rejects.toThrow(/already asked/);
+      await (await stop)();
+    });
+
+    it('of two instances answering the same question at once, exactly one wins, every time', async () => {
+      const { a, b } = await instances();
+      for (let round = 0; round < 10; round++) {
+        const { taskId } = await a.create({ tool: 'confirm', arguments: {} });
+        await a.ask(taskId, [['q', question('Delete?')]]);
+        const [fromA, fromB] = await Promise.all([
+          a.answer(taskId, undefined, { q: { action: 'accept', content: { by: 'a' } } }),
+          b.answer(taskId, undefined, { q: { action: 'decline', content: { by: 'b' } } }),
+        ]);
+        expect([...fromA!, ...fromB!]).toEqual(['q']);
+        const kept = (await a.answers(taskId)).get('q') as { content: { by: string } };
+        expect(kept.content.by).toBe(fromA!.length === 1 ? 'a' : 'b');
+        await a.finish(taskId, { status: 'completed', result: { content: [] } });
+      }
+    });
+
+    it('a cancel on one instance is heard on the other, ends the task once, and the work cannot end it again', async () => {
+      const { a, b, backends } = await instances();
+      const { taskId } = await a.create({ owner: 'alice', tool: 'slow', arguments: {} });
+      await a.ask(taskId, [['q', question('Go on?')]]);
+      // Without pub/sub across processes, the work listens on the backend the cancel is sent through (same object).
+      const listener = backends[0].supportsPubSub ? a : b;
+      const { events, stop } = heard(listener, taskId);
+      await stop;
+      expect(await b.cancel(taskId, 'alice', 'Stopped by the user')).toBe('cancelled');
+      await expect.poll(() => events).toContainEqual({ kind: 'end', status: 'cancelled' });
+      expect(await a.snapshot(taskId, 'alice')).toMatchObject({ status: 'cancelled', statusMessage: 'Stopped by the user' });
+      expect((await a.snapshot(taskId, 'alice'))?.inputRequests).toBeUndefined();
+      expect(await a.finish(taskId, { status: 'completed', result: { content: [] } })).toBe(false);
+      expect(await b.cancel(taskId, 'alice')).toBe('ended');
+      expect(await b.answer(taskId, 'alice', { q: { action: 'accept' } })).toEqual([]);
+      expect((await a.snapshot(taskId, 'alice'))?.status).toBe('cancelled');
+      await (await stop)();
+    });
+
+    it('ends once: of the work finishing on two instances and a cancel, one end is kept', async () => {
+      const { a, b } = await instances();
+      for (let round = 0; round < 5; round++) {
+        const { taskId } = await a.create({ tool: 'job', arguments: {} });
+        const outcomes = await Promise.all([
+          a.finish(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'a' }] } }),
+          b.finish(taskId, { status: 'failed', error: { code: -32603, message: 'b' }, statusMessage: 'b failed' }),
+          b.cancel(taskId, undefined).then((r) => r === 'cancelled'),
+        ]);
+        expect(outcomes.filter(Boolean)).toHaveLength(1);
+        const end = await b.snapshot(taskId, undefined);
+        const winner = outcomes.indexOf(true);
+        expect(end?.status).toBe(['completed', 'failed', 'cancelled'][winner]);
+        if (winner === 0) expect(end?.result).toEqual({ content: [{ type: 'text', text: 'a' }] });
+        if (winner === 1) expect(end).toMatchObject({ error: { code: -32603, message: 'b' }, statusMessage: 'b failed' });
+      }
+    });
+
+    it('expires on its own after its ttl: unknown afterwards, and the work can no longer write it', async () => {
+      const { a, b } = await instances({ ttlMs: 300 });
+      const { taskId } = await a.create({ tool: 'short', arguments: {} });
+      expect(await b.snapshot(taskId, undefined)).toBeDefined();
+      await expect.poll(() => b.snapshot(taskId, undefined), { timeout: 5_000, interval: 100 }).toBeUndefined();
+      expect(await a.progress(taskId, 'still here?')).toBe(false);
+      expect(await b.cancel(taskId, undefined)).toBeUndefined();
+      expect(await b.snapshot(taskId, undefined)).toBeUndefined();
+    });
+
+    it('ends a task whose work stopped renewing its lease failed, once, whoever reads it; work that holds it keeps it', async () => {
+      const { a, b } = await instances({ leaseMs: 300 });
+      const held = await a.create({ tool: 'long', arguments: {} });
+      const orphan = await a.create({ tool: 'long', arguments: {} });
+      await a.ask(orphan.taskId, [['q', question('Still there?')]]);
+      const renewing = setInterval(() => void a.hold(held.taskId), 50);
+      try {
+        await expect
+          .poll(() => b.snapshot(orphan.taskId, undefined), { timeout: 5_000, interval: 100 })
+          .toMatchObject({
+            status: 'failed',
+            error: ORPHANED.error,
+            statusMessage: ORPHANED.statusMessage,
+          });
+        expect((await b.snapshot(held.taskId, undefined))?.status).toBe('working');
+      } finally {
+        clearInterval(renewing);
+      }
+      // The work, back from wherever it was, learns it lost the task and cannot end it otherwise.
+      expect(await a.hold(orphan.taskId)).toBe(false);
+      expect(await a.finish(orphan.taskId, { status: 'completed', result: { content: [] } })).toBe(false);
+      expect(await b.answer(orphan.taskId, undefined, { q: { action: 'accept' } })).toEqual([]);
+      expect(await a.hold(held.taskId)).toBe(true);
+    });
+
+    it('runs work that asks two questions at once; answers given on the other instance reach it, then it ends', async () => {
+      const { a, b } = await instances({ pollIntervalMs: 100 });
+      const task = await a.create({ owner: 'alice', tool: 'multi', arguments: {} });
+      const work = await TaskWork.start(a, task, { elicitation: { form: {} } });
+      try {
+        const asked = Promise.all([
+          work.ask('name', { message: 'Name?', requestedSchema: { type: 'object' } }),
+          work.ask('confirm', { message: 'Sure?', requestedSchema: { type: 'object' } }),
+        ]);
+        await expect.poll(async () => (await b.snapshot(task.taskId, 'alice'))?.inputRequests?.length).toBe(2);
+        await b.answer(task.taskId, 'alice', { confirm: { action: 'accept', content: { confirm: true } } });
+        await b.answer(task.taskId, 'alice', { name: { action: 'accept', content: { name: 'partial-2' } } });
+        expect(await asked).toEqual([
+          { action: 'accept', content: { name: 'partial-2' } },
+          { action: 'accept', content: { confirm: true } },
+        ]);
+        await expect.poll(async () => (await b.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+        expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('working');
+        expect(await work.finish({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })).toBe(true);
+        expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
+      } finally {
+        await work.close();
+      }
+    });
+
+    it("fires the work's signal on a cancel sent to the other instance; the question it waited on fails with it", async () => {
+      const { a, b } = await instances({ pollIntervalMs: 100 });
+      const task = await a.create({ tool: 'slow', arguments: {} });
+      const work = await TaskWork.start(a, task, { elicitation: {} });
+      try {
+        // Its failure is caught from the start: with pub/sub in this process, the cancel rejects it before cancel() returns.
+        const waiting = work.ask('go', { message: 'Go?' }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
+        await b.cancel(task.taskId, undefined);
+        expect(await waiting).toBeInstanceOf(TaskStoppedError);
+        expect(work.signal.reason).toMatchObject({ why: 'cancelled' });
+        expect(await work.finish({ status: 'completed', result: { content: [] } })).toBe(false);
+        expect((await b.snapshot(task.taskId, undefined))?.status).toBe('cancelled');
+      } finally {
+        await work.close();
+      }
+    });
+
+    it('resumes on another instance: answers given replay, a question still open is waited on, not asked again', async () => {
+      const { a, b } = await instances({ pollIntervalMs: 100 });
+      const task = await a.create({ tool: 'two-steps', arguments: {} });
+      const first = await TaskWork.start(a, task, { elicitation: {} });
+      const one = first.ask('one', { message: 'First?' });
+      await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
+      await b.answer(task.taskId, undefined, { one: { action: 'accept', content: { n: 1 } } });
+      expect(await one).toEqual({ action: 'accept', content: { n: 1 } });
+      void first.ask('two', { message: 'Second?' }).catch(() => undefined);
+      await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.inputRequests?.map(([k]) => k)).toEqual(['two']);
+      await first.close(); // the instance is gone
+      const again = await TaskWork.start(b, (await b.record(task.taskId, undefined))!, { elicitation: {} });
+      try {
+        expect(again.known('one')).toEqual({ replayed: true });
+        expect(await again.ask('one', { message: 'First?' })).toEqual({ action: 'accept', content: { n: 1 } });
+        const two = again.ask('two', { message: 'Second?' });
+        await a.answer(task.taskId, undefined, { two: { action: 'decline' } });
+        expect(await two).toEqual({ action: 'decline' });
+        expect((await a.record(task.taskId, undefined))?.asked).toEqual(['one', 'two']);
+      } finally {
+        await again.close();
+      }
+    });
+
+    it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {
+      const { a } = await instances();
+      const task = await a.create({ tool: 't', arguments: {} });
+      const work = await TaskWork.start(a, task, {});
+      try {
+        await expect(work.ask('q', { message: 'Sure?' })).rejects.toBeInstanceOf(ElicitationNotSupportedError);
+        await expect(work.request('s', 'sampling/createMessage', { messages: [] })).rejects.toThrow();
+        expect((await a.snapshot(task.taskId, undefined))?.status).toBe('working');
+      } finally {
+        await work.close();
+      }
+    });
+
+    it('keeps arguments, questions, answers, results, ids and owners out of what it writes (sealed at rest)', async () => {
+      const { a, b, written, published } = await instances();
+      const { taskId } = await a.create({ owner: 'alice@example.com', tool: 'pay', arguments: { iban: 'DE-SECRET-IBAN' } });
+      await a.ask(taskId, [['q-approve', question('Refund the SECRET-ORDER?')]]);
+      await b.answer(taskId, 'alice@example.com', { 'q-approve': { action: 'accept', content: { note: 'SECRET-NOTE' } } });
+      await a.finish(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'SECRET-RESULT' }] } });
+      const all = written().join('\n');
+      expect(all.length).toBeGreaterThan(0);
+      for (const secret of ['DE-SECRET-IBAN', 'SECRET-ORDER', 'SECRET-NOTE', 'SECRET-RESULT', 'alice@example.com', taskId, 'q-approve'])
+        expect(all).not.toContain(secret);
+      // The channel says that a key was answered, never with what, nor whose task it is.
+      const heardAll = published().join('\n');
+      expect(heardAll).toContain('q-approve');
+      for (const secret of ['SECRET-NOTE', 'SECRET-RESULT', 'alice@example.com', taskId]) expect(heardAll).not.toContain(secret);
+    });
+
+    it('opens records under a secret list (rotation) and refuses them under another secret or none', async () => {
+      const { a, backends, keyPrefix } = await instances({}, ['old secret', 'old secret']);
+      const { taskId } = await a.create({ tool: 't', arguments: { x: 1 } });
+      const under = (secret?: string) => new TaskStore({ backend: backends[1], keyPrefix, secret });
+      expect((await under('new secret, old secret').record(taskId, undefined))?.arguments).toEqual({ x: 1 });
+      expect(await under('another secret').snapshot(taskId, undefined)).toBeUndefined();
+      expect(await under(undefined).snapshot(taskId, undefined)).toBeUndefined();
+    });
+
+    it("answers another caller's task as it answers an unknown id; an anonymous task belongs to whoever holds its id", async () => {
+      const { a, b } = await instances();
+      const { taskId } = await a.create({ owner: 'alice', tool: 't', arguments: {} });
+      await a.ask(taskId, [['q', question('?')]]);
+      for (const stranger of ['bob', undefined]) {
+        expect(await b.snapshot(taskId, stranger)).toBeUndefined();
+        expect(await b.record(taskId, stranger)).toBeUndefined();
+        expect(await b.answer(taskId, stranger, { q: { action: 'accept' } })).toBeUndefined();
+        expect(await b.cancel(taskId, stranger)).toBeUndefined();
+      }
+      expect((await b.snapshot(taskId, 'alice'))?.status).toBe('input_required');
+      const open = await a.create({ tool: 't', arguments: {} });
+      expect((await b.snapshot(open.taskId, 'bob'))?.status).toBe('working');
+      expect(await b.list('bob')).toEqual([]);
+      expect((await b.list('alice')).map((t) => t.taskId)).toEqual([taskId]);
+    });
+
+    it('caps the live tasks of a caller (a 429 LimitError with Retry-After), counts anonymous callers as one, frees a slot on end', async () => {
+      const { a, b } = await instances({ maxPerOwner: 2 });
+      const first = await a.create({ owner: 'alice', tool: 't', arguments: {} });
+      await b.create({ owner: 'alice', tool: 't', arguments: {} });
+      const refused = await a.create({ owner: 'alice', tool: 't', arguments: {} }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(LimitError);
+      expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 30, data: { limit: 'tasks.maxPerCaller', max: 2 } });
+      await a.create({ owner: 'bob', tool: 't', arguments: {} });
+      await b.finish(first.taskId, { status: 'completed', result: { content: [] } });
+      await a.create({ owner: 'alice', tool: 't', arguments: {} });
+      await a.create({ tool: 't', arguments: {} });
+      await b.create({ tool: 't', arguments: {} });
+      await expect(a.create({ tool: 't', arguments: {} })).rejects.toThrow(/anonymous callers/);
+    });
+
+    it("keeps a caller's index small: the live tasks and the newest 100 ended ones are listed", async () => {
+      const { a } = await instances({ maxPerOwner: 2 });
+      const ids: string[] = [];
+      for (let n = 0; n < 103; n++) {
+        const { taskId } = await a.create({ owner: 'busy', tool: 't', arguments: {} });
+        await a.finish(taskId, { status: 'completed', result: { content: [] } });
+        ids.push(taskId);
+      }
+      const live = await a.create({ owner: 'busy', tool: 't', arguments: {} });
+      expect((await a.list('busy')).map((t) => t.taskId)).toEqual([...ids.slice(3), live.taskId]);
+    });
+
+    it('takes hostile ids and keys as unknown: prototype names, wrong shapes, non-strings, a valid shape never issued', async () => {
+      const { a, b } = await instances();
+      const { taskId } = await a.create({ tool: 't', arguments: {} });
+      const hostile: unknown[] = [
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        '',
+        'x'.repeat(100_000),
+        42,
+        null,
+        {},
+        [taskId],
+      ];
+      hostile.push(`tsk_${'A'.repeat(24)}`, `${taskId} `, taskId.toUpperCase());
+      for (const id of hostile) {
+        expect(await b.snapshot(id, undefined)).toBeUndefined();
+        expect(await b.answer(id, undefined, { q: {} })).toBeUndefined();
+        expect(await b.cancel(id, undefined)).toBeUndefined();
+      }
+      // Keys from outside: prototype names are ordinary keys, open only when the work asked them.
+      await a.ask(taskId, [['__proto__', question('A key named __proto__')]]);
+      const responses = JSON.parse('{"__proto__":{"action":"accept","content":{"ok":true}},"constructor":{"x":1},"toString":1}');
+      expect(await b.answer(taskId, undefined, responses)).toEqual(['__proto__']);
+      expect((await a.answers(taskId)).get('__proto__')).toEqual({ action: 'accept', content: { ok: true } });
+      expect(({} as Record<string, unknown>).ok).toBeUndefined();
+      expect((await b.snapshot(taskId, undefined))?.status).toBe('working');
+    });
+  });
+}

@@ -1,0 +1,63 @@
+// The task store contract over every backend: memory, SQLite (two connections to one file), Redis on a real
+// redis-server (two clients), Redis over HTTP through the project's Upstash REST server on that Redis.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskStore } from '../../src/engine/tasks/task-store';
+import { MemoryStore } from '../../src/stores';
+import { createRedisStore } from '../../src/stores/redis';
+import { RedisHttpStore } from '../../src/stores/redis-http';
+import { createSqliteStore } from '../../src/stores/sqlite';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { describeTaskStore } from './task-store-contract';
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-tasks-'));
+let redis: RunningRedis;
+let upstash: UpstashServer;
+beforeAll(async () => {
+  redis = await startRedis();
+  upstash = await startUpstashServer(redis.url);
+});
+afterAll(async () => {
+  await upstash?.close();
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describeTaskStore('memory', async () => {
+  const one = new MemoryStore();
+  return [one, one];
+});
+describeTaskStore('sqlite', async () => {
+  const path = join(dir, 'tasks.sqlite');
+  return [await createSqliteStore({ path }), await createSqliteStore({ path })];
+});
+describeTaskStore('redis', async () => [await createRedisStore(redis.url), await createRedisStore(redis.url)]);
+describeTaskStore('redis-http', async () => [
+  new RedisHttpStore({ url: upstash.url, token: upstash.token }),
+  new RedisHttpStore({ url: upstash.url, token: upstash.token }),
+]);
+
+describe('task store on Redis, read with another client', () => {
+  it('holds nothing readable: every key and value of a task that asked and was answered, straight from Redis', async () => {
+    const backend = await createRedisStore(redis.url);
+    const raw = new Redis(redis.url);
+    try {
+      const store = new TaskStore({ backend, keyPrefix: 'raw-check:', secret: 'the secret' });
+      const { taskId } = await store.create({ owner: 'carol', tool: 'pay', arguments: { card: '4111-1111' } });
+      await store.ask(taskId, [['q', { method: 'elicitation/create', params: { message: 'PIN-QUESTION' } }]]);
+      await store.answer(taskId, 'carol', { q: { action: 'accept', content: { pin: '9876' } } });
+      const keys = await raw.keys('raw-check:*');
+      expect(keys.length).toBeGreaterThanOrEqual(4);
+      const dump = [...keys, ...(await raw.mget(...keys)).map(String)].join('\n');
+      for (const hidden of ['4111-1111', 'PIN-QUESTION', '9876', 'carol', taskId]) expect(dump).not.toContain(hidden);
+      for (const key of keys) expect(await raw.pttl(key)).toBeGreaterThan(0);
+    } finally {
+      raw.disconnect();
+      await backend.close();
+    }
+  });
+});
