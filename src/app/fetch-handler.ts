@@ -1,16 +1,14 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
-import { shuttingDown, type KeepAlive, type ParleyServer, type Platform } from '../engine';
+import { closeServer, shuttingDown, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { ErrorCode, fetchResponder, HEADER, INBOX_BASE, McpWireError, methodNotAllowed } from '../protocol';
 import {
   handlePost,
-  closeServer,
   handleLegacyDelete,
   handleLegacyGet,
-  type CloseOptions,
   checkRequestOrigin,
   clientAddress,
   corsOrigin,
@@ -26,7 +24,7 @@ import {
 } from '../http';
 import { probePaths } from './probes';
 import { AS_METADATA_PATH, authorizationServerMirror } from './as-metadata';
-export type { CloseOptions } from '../http';
+export type { CloseOptions } from '../engine';
 
 export interface HandlerOptions {
   /**

@@ -8,5 +8,4 @@ export { isBrowserVisit, landingPage } from './landing-page';
 export { publicOrigin } from './public-url';
 export { isMetadataPath, resourceMetadata } from './resource-metadata';
 export { authorizationServersOf } from './resource';
-export { closeServer, handleLegacyDelete, handleLegacyGet } from './legacy/index';
-export type { CloseOptions } from './legacy/index';
+export { handleLegacyDelete, handleLegacyGet } from './legacy/index';
