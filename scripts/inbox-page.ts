@@ -38,6 +38,7 @@ async function script(): Promise<string> {
     platform: 'browser',
     target: 'es2020',
     legalComments: 'none',
+    define: { __INBOX_BASE__: JSON.stringify(INBOX_BASE) },
     charset: 'utf8',
     logLevel: 'silent',
   });

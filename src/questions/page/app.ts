@@ -1,10 +1,14 @@
 // The inbox page's script: signs in with the link's code, renders each question's form from its schema, follows the
 // SSE view live and posts answers. scripts/inbox-page.ts bundles it (the server's types are erased, INBOX_BASE inlined).
-import { INBOX_BASE } from '../../protocol';
 import type { InboxView } from '../inbox';
 import type { QuestionView, StoredAnswer } from '../question-store';
 import { byId, h } from './dom';
 import { type Field, field, type Property } from './form';
+
+/** protocol's INBOX_BASE, written in by the build (esbuild's define), so the page's bundle reads no server module: a
+ * change elsewhere in protocol/ cannot change the minified script. */
+declare const __INBOX_BASE__: string;
+const INBOX_BASE = __INBOX_BASE__;
 
 type Action = StoredAnswer['action'];
 type Origin = NonNullable<QuestionView['from']>;
