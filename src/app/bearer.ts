@@ -1,6 +1,6 @@
 // The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
 import type { BearerVerifier } from '../engine';
-import { utf8 } from '../crypto';
+import { type HmacFactory, randomBytes, utf8 } from '../crypto';
 import { callerFromClaims, type FrontMcpConfig, toCaller } from '../server';
 import { discoverJwksUrl } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
@@ -50,7 +50,7 @@ function keyOf(auth: Auth): { key: JwtKey; algorithms: string[] } {
  * HS256 key lives in its closure only: the server's own copy of its config has the secret redacted. Verified tokens are
  * kept until they expire; the audience is checked on every request, since the resource is the request's.
  */
-export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifier | undefined {
+export function createBearerVerifier(auth: FrontMcpConfig['auth'], hmac?: HmacFactory): BearerVerifier | undefined {
   if (!auth) return undefined;
   if (auth.verify) return customVerifier(auth.verify);
   const { key, algorithms } = keyOf(auth);
@@ -65,7 +65,9 @@ export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifi
         : auth.secret !== undefined && auth.resource === undefined
           ? undefined
           : 'resource';
-  const cache = createTokenCache<JwtFields>();
+  // On Node the cache's key is node:crypto's HMAC under a key of this process (synchronous): WebCrypto's digest is a
+  // thread-pool round trip that held every signed-in call far longer than the verifying it saves.
+  const cache = createTokenCache<JwtFields>({ digest: hmac?.(randomBytes(32)).sign });
   return async (token, resource) => {
     const cached = await cache.get(token);
     let claims = cached.value;
