@@ -187,6 +187,20 @@ describe('the JWS', () => {
     } finally {
       served = served.filter((k) => !['enc', 'sign-only', 'fine'].includes(k.kid!));
     }
+    // A token that names no key, against a JWKS where only one key may verify: that one, not "several keys match".
+    const all = served;
+    const mine = await generateKeyPair('ES256', { extractable: true });
+    served = [
+      { ...jwk, use: 'enc' },
+      { ...jwk, key_ops: ['sign'] },
+      { ...(await exportJWK(mine.publicKey)), key_ops: ['verify'] },
+    ];
+    try {
+      const unnamed = await new SignJWT(claims()).setProtectedHeader({ alg: 'ES256' }).sign(mine.privateKey);
+      expect(await status(server({ jwksUrl }), unnamed)).toBe(200);
+    } finally {
+      served = all;
+    }
   });
 });
 
@@ -205,7 +219,13 @@ describe('the claims', () => {
     const handler = withSecret();
     for (const payload of ['[1]', '"alice"', 'null', '12', '{"sub":"alice",', `${JSON.stringify(claims())} x`])
       expect(await status(handler, await signRaw(payload, { alg: 'HS256' })), payload).toBe(401);
-    const latin1 = new Uint8Array([...new TextEncoder().encode(JSON.stringify(claims({ name: 'x' }))).slice(0, -2), 0xe9, 0x7d]);
+    // Latin-1's é inside a string: valid JSON once decoded loosely (as U+FFFD), but not UTF-8.
+    const text = JSON.stringify(claims({ name: 'x' }));
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode(text.slice(0, text.indexOf('"x"') + 1)),
+      0xe9,
+      ...new TextEncoder().encode('"}'),
+    ]);
     expect(await status(handler, await new CompactSign(latin1).setProtectedHeader({ alg: 'HS256' }).sign(HMAC))).toBe(401);
   });
 
@@ -259,6 +279,15 @@ describe('verifyJwt', () => {
       { iss: 'https://a.example' },
     ])
       await expect(verifyJwt(await hs(extra), key, checks), JSON.stringify(extra)).rejects.toThrow();
+  });
+
+  it('refuses a header or payload that is JSON but not an object, before any key is asked for', async () => {
+    const noKey = () => Promise.reject(new Error('no key was to be asked for'));
+    for (const [head, body] of [
+      [part({ alg: 'HS256' }), part([{ exp: now() + 60 }])],
+      [part(['HS256']), part({ exp: now() + 60 })],
+    ])
+      await expect(verifyJwt(`${head}.${body}.AA`, noKey, { algorithms: ['HS256'] })).rejects.toThrow('not a JSON object');
   });
 
   it('refuses a key that is not for the algorithm, whoever looked it up', async () => {
