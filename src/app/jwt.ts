@@ -1,5 +1,5 @@
 // Verifies a compact JWT on crypto.subtle: its algorithm (from the caller's allowlist), its signature and its claims.
-// Parley's own, in place of jose (~6.5 KB gzip in every Worker for the little of it Parley used).
+// Parley's own, in place of jose, which put ~5.6 KB gzip into every Worker for the little of it Parley used.
 import { fromBase64Url, toBase64Url, utf8 } from '../crypto';
 import { parseJson } from '../protocol';
 
