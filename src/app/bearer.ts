@@ -1,14 +1,13 @@
 // The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
-import { decodeJwt, type JWTPayload, jwtVerify } from 'jose';
 import type { BearerVerifier } from '../engine';
+import { type HmacFactory, randomBytes, utf8 } from '../crypto';
 import { callerFromClaims, type FrontMcpConfig, toCaller } from '../server';
 import { discoverJwksUrl } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
+import { type JwtFields, type JwtKey, verifyJwt } from './jwt';
 import { createTokenCache } from './token-cache';
-import { type HmacFactory, randomBytes } from '../crypto';
 
 type Auth = NonNullable<FrontMcpConfig['auth']>;
-type KeyInput = Parameters<typeof jwtVerify>[1];
 
 // One trailing slash is tolerated on either side: https://mcp.example/mcp and https://mcp.example/mcp/ name one resource.
 const trimSlash = (value: string) => (value.endsWith('/') ? value.slice(0, -1) : value);
@@ -19,11 +18,16 @@ function audienceMatches(aud: unknown, expected: readonly string[]): boolean {
 }
 
 /** The key (or key lookup) and the algorithms it may verify: HS256 alone for a secret, asymmetric ones for a JWKS. */
-function keyOf(auth: Auth): { key: KeyInput; algorithms: string[] } {
-  if (auth.secret !== undefined) return { key: new TextEncoder().encode(auth.secret), algorithms: ['HS256'] };
-  if (auth.jwksUrl !== undefined) return { key: remoteKeySet(new URL(auth.jwksUrl)) as KeyInput, algorithms: JWKS_ALGORITHMS };
+function keyOf(auth: Auth): { key: JwtKey; algorithms: string[] } {
+  if (auth.secret !== undefined) {
+    const secret = utf8(auth.secret);
+    let imported: Promise<CryptoKey> | undefined;
+    const key = () => (imported ??= crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']));
+    return { key, algorithms: ['HS256'] };
+  }
+  if (auth.jwksUrl !== undefined) return { key: remoteKeySet(new URL(auth.jwksUrl)), algorithms: JWKS_ALGORITHMS };
   // Each issuer's JWKS, found from its metadata on first use; a failed discovery is tried again by the next token.
-  const keySets = new Map<string, ReturnType<typeof remoteKeySet>>();
+  const keySets = new Map<string, JwtKey>();
   for (const issuer of [auth.issuer ?? []].flat()) {
     let found: Promise<URL> | undefined;
     const jwksUrl = () =>
@@ -33,25 +37,24 @@ function keyOf(auth: Auth): { key: KeyInput; algorithms: string[] } {
       }));
     keySets.set(issuer, remoteKeySet(jwksUrl));
   }
-  const key = (header: Parameters<ReturnType<typeof remoteKeySet>>[0], jws: { payload: string }) => {
-    const { iss } = decodeJwt(`e30.${jws.payload}.`);
-    const keys = typeof iss === 'string' ? keySets.get(iss) : undefined;
+  const key: JwtKey = (header, claims) => {
+    const keys = typeof claims.iss === 'string' ? keySets.get(claims.iss) : undefined;
     if (!keys) throw new Error('The token names an issuer this server does not trust');
-    return keys(header);
+    return keys(header, claims);
   };
-  return { key: key as KeyInput, algorithms: JWKS_ALGORITHMS };
+  return { key, algorithms: JWKS_ALGORITHMS };
 }
 
 /**
- * The verifier for `auth`, or undefined without it. The HS256 key lives in its closure only: the server's own copy of
- * its config has the secret redacted. Verified tokens are kept until they expire; the audience is checked on every
- * request, since the resource is the request's.
+ * The verifier for `auth`, or undefined without it: verifyJwt (app/jwt.ts) with the key and algorithms of `auth`. The
+ * HS256 key lives in its closure only: the server's own copy of its config has the secret redacted. Verified tokens are
+ * kept until they expire; the audience is checked on every request, since the resource is the request's.
  */
 export function createBearerVerifier(auth: FrontMcpConfig['auth'], hmac?: HmacFactory): BearerVerifier | undefined {
   if (!auth) return undefined;
   if (auth.verify) return customVerifier(auth.verify);
   const { key, algorithms } = keyOf(auth);
-  const options = { issuer: auth.issuer, algorithms, requiredClaims: ['exp'], clockTolerance: auth.clockToleranceSec };
+  const checks = { algorithms, issuer: auth.issuer, clockToleranceSec: auth.clockToleranceSec };
   // The audience: as configured; else the resource. A shared secret is this server's own, so its tokens are checked
   // against the resource only when one is configured (`parley token` signs tokens with no audience).
   const audience =
@@ -64,13 +67,13 @@ export function createBearerVerifier(auth: FrontMcpConfig['auth'], hmac?: HmacFa
           : 'resource';
   // On Node the cache's key is node:crypto's HMAC under a key of this process (synchronous): WebCrypto's digest is a
   // thread-pool round trip that held every signed-in call far longer than the verifying it saves.
-  const cache = createTokenCache<JWTPayload>({ digest: hmac?.(randomBytes(32)).sign });
+  const cache = createTokenCache<JwtFields>({ digest: hmac?.(randomBytes(32)).sign });
   return async (token, resource) => {
     const cached = await cache.get(token);
     let claims = cached.value;
     if (!claims) {
       try {
-        claims = (await jwtVerify(token, key, options)).payload;
+        claims = await verifyJwt(token, key, checks);
       } catch (error) {
         if (error instanceof IdpUnavailableError) return { unavailable: error.message };
         return { refused: 'The token could not be verified' };

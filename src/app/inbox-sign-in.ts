@@ -1,13 +1,13 @@
 // The provider's side of people signing in to the inbox (`http.auth.oidc`): OpenID Connect's authorization code flow
 // with PKCE at the issuer the server already trusts, ending in the subject the person's agents file questions under.
 // Node only: loaded with persistent questions (app/question-setup.ts).
-import { jwtVerify } from 'jose';
 import { randomBytes, sha256, toBase64Url } from '../crypto';
 import type { Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import { questionSubjectOf, SignInRefusedError, type PersonSignIn } from '../questions';
 import { discoverIssuer } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
+import { verifyJwt } from './jwt';
 
 type OidcOptions = NonNullable<NonNullable<FrontMcpConfig['http']['auth']>['oidc']>;
 
@@ -91,12 +91,8 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
         return outage(new IdpUnavailableError(`The token endpoint answered ${answer.status} without an ID token`));
       let claims: Record<string, unknown>;
       try {
-        ({ payload: claims } = await jwtVerify(body.id_token, keys, {
-          issuer,
-          audience: oidc.clientId,
-          algorithms: JWKS_ALGORITHMS,
-          requiredClaims: ['exp', 'sub'],
-        }));
+        // As a bearer token is checked, and the ID token's audience must be this client; no sub is refused below.
+        claims = await verifyJwt(body.id_token, keys, { algorithms: JWKS_ALGORITHMS, issuer, audience: oidc.clientId });
       } catch (error) {
         if (error instanceof IdpUnavailableError) return outage(error);
         throw new SignInRefusedError('the ID token could not be verified');

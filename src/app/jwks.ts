@@ -1,35 +1,29 @@
 // The keys of `auth: { jwksUrl }` (or the issuer's jwks_uri): the JWKS fetched on first use and kept ten minutes,
 // fetched again (at most every 30 s) when a token names a key it lacks. Each key signs only for its own family: never
 // HMAC, never 'none'. A JWKS that cannot be fetched is the identity provider's outage (503), not a bad token (401).
-import { importJWK, type JWK, type JWTHeaderParameters } from 'jose';
+import { JWS_ALGORITHMS, type JwtKey } from './jwt';
 
 const MAX_AGE_MS = 10 * 60_000;
 const COOLDOWN_MS = 30_000;
 const TIMEOUT_MS = 5_000;
-
-/** The key type each accepted algorithm needs. */
-const KEY_TYPE = new Map<string, string>([
-  ...['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'].map((alg) => [alg, 'RSA'] as const),
-  ...['ES256', 'ES384', 'ES512'].map((alg) => [alg, 'EC'] as const),
-  ...['EdDSA', 'Ed25519'].map((alg) => [alg, 'OKP'] as const),
-]);
-
-type Key = Awaited<ReturnType<typeof importJWK>>;
 
 /** The identity provider (its metadata or its JWKS) could not be reached or answered nonsense: a 503, not a 401. */
 export class IdpUnavailableError extends Error {
   override name = 'IdpUnavailableError';
 }
 
-/** The algorithms a JWKS may sign with (jwtVerify's allowlist). */
-export const JWKS_ALGORITHMS = [...KEY_TYPE.keys()];
+/** The algorithms a JWKS may sign with: the asymmetric ones, each verified by a key of its own family (kty). */
+export const JWKS_ALGORITHMS = [...JWS_ALGORITHMS].filter(([, algorithm]) => algorithm.kty !== 'oct').map(([alg]) => alg);
 
-/** jwtVerify's key lookup for a JWKS URL: the one key that the token's header names and may use. */
-export function remoteKeySet(url: URL | (() => Promise<URL>)): (header: JWTHeaderParameters) => Promise<Key> {
-  let keys: JWK[] = [];
+/**
+ * verifyJwt's key lookup for a JWKS URL: the one key that the token's header names and may use, as the JWK itself
+ * allows (its `alg`, `use` and `key_ops`).
+ */
+export function remoteKeySet(url: URL | (() => Promise<URL>)): JwtKey {
+  let keys: JsonWebKey[] = [];
   let fetchedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<void> | undefined;
-  const imported = new Map<JWK, Promise<Key>>();
+  const imported = new Map<string, Promise<CryptoKey>>(); // by the key's place in the JWKS and the algorithm
   const load = () =>
     (loading ??= (url instanceof URL ? Promise.resolve(url) : url())
       .then(fetchKeys)
@@ -42,15 +36,16 @@ export function remoteKeySet(url: URL | (() => Promise<URL>)): (header: JWTHeade
         loading = undefined;
       }));
   return async (header) => {
-    const kty = KEY_TYPE.get(header.alg);
-    if (!kty) throw new Error(`A token signed with ${header.alg} is not accepted with a JWKS`);
+    const algorithm = JWKS_ALGORITHMS.includes(header.alg) ? JWS_ALGORITHMS.get(header.alg) : undefined;
+    if (!algorithm) throw new Error(`A token signed with ${header.alg} is not accepted with a JWKS`);
     const usable = () =>
       keys.filter(
         (k) =>
-          k.kty === kty &&
-          (header.kid === undefined || k.kid === header.kid) &&
+          k.kty === algorithm.kty &&
+          (header.kid === undefined || (k as { kid?: unknown }).kid === header.kid) &&
           (k.alg === undefined || k.alg === header.alg) &&
-          (k.use === undefined || k.use === 'sig'),
+          (k.use === undefined || k.use === 'sig') &&
+          (k.key_ops === undefined || (Array.isArray(k.key_ops) && k.key_ops.includes('verify'))),
       );
     const age = Date.now() - fetchedAt;
     if (age > MAX_AGE_MS || (usable().length === 0 && age > COOLDOWN_MS)) await load();
@@ -60,8 +55,14 @@ export function remoteKeySet(url: URL | (() => Promise<URL>)): (header: JWTHeade
         found.length === 0 ? 'No key of the JWKS matches the token' : 'Several keys of the JWKS match the token, which names none (kid)',
       );
     const key = found[0]!;
-    let pending = imported.get(key);
-    if (!pending) imported.set(key, (pending = importJWK(key, header.alg)));
+    const id = `${keys.indexOf(key)} ${header.alg}`;
+    let pending = imported.get(id);
+    // alg and use were matched above; WebCrypto checks key_ops, and refuses a private key for 'verify'.
+    if (!pending)
+      imported.set(
+        id,
+        (pending = crypto.subtle.importKey('jwk', { ...key, alg: undefined, use: undefined }, algorithm.key, false, ['verify'])),
+      );
     return pending;
   };
 }
@@ -82,8 +83,8 @@ export async function fetchIdpJson(url: URL, what: string, init: RequestInit = {
   return body as Record<string, unknown>;
 }
 
-async function fetchKeys(url: URL): Promise<JWK[]> {
+async function fetchKeys(url: URL): Promise<JsonWebKey[]> {
   const body = await fetchIdpJson(url, 'The JWKS');
   if (!Array.isArray(body.keys)) throw new IdpUnavailableError(`The JWKS at ${url.href} has no keys`);
-  return body.keys.filter((k): k is JWK => typeof k === 'object' && k !== null && typeof (k as JWK).kty === 'string');
+  return body.keys.filter((k): k is JsonWebKey => typeof k === 'object' && k !== null && typeof (k as JsonWebKey).kty === 'string');
 }

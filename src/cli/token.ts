@@ -1,12 +1,22 @@
 // parley token --sub alice: an HS256 bearer token for a server with `auth: { secret }`, for trying it out. Dev only.
 import { parseArgs } from 'node:util';
-import { SignJWT } from 'jose';
+import { hmac, importHmacKey, toBase64Url, utf8 } from '../crypto';
 
 export const TOKEN_USAGE = `Usage: parley token --sub <subject> [--secret <secret>] [--iss <issuer>] [--aud <audience>] [--expires 1h]
 
 Prints an HS256 JWT for a server with auth: { secret } (the inbox example: AUTH_SECRET). The secret is --secret, else
 AUTH_SECRET; --expires takes 30m, 1h, 7d (default 1h). Send it as "Authorization: Bearer <token>".
 For development only: refused when NODE_ENV=production (a production server's callers get tokens from its issuer).`;
+
+const SECONDS = new Map([
+  ['s', 1],
+  ['m', 60],
+  ['h', 3600],
+  ['d', 86_400],
+  ['w', 604_800],
+]);
+
+const part = (value: object) => toBase64Url(utf8(JSON.stringify(value)));
 
 interface TokenIo {
   stdout: { write(text: string): unknown };
@@ -41,14 +51,12 @@ export async function runToken(
   if (!values.sub) return fail(`--sub is required (the caller's subject, e.g. --sub alice)\n${TOKEN_USAGE}`);
   const secret = values.secret ?? io.env.AUTH_SECRET;
   if (!secret) return fail("no secret: pass --secret, or set AUTH_SECRET to the server's auth.secret");
-  if (!/^\d+\s*[smhdw]$/.test(values.expires)) return fail(`--expires must be like 30m, 1h or 7d, not ${values.expires}`);
-  let jwt = new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(values.sub)
-    .setIssuedAt()
-    .setExpirationTime(values.expires);
-  if (values.iss) jwt = jwt.setIssuer(values.iss);
-  if (values.aud) jwt = jwt.setAudience(values.aud);
-  io.stdout.write(`${await jwt.sign(new TextEncoder().encode(secret))}\n`);
+  const expires = /^(\d+)\s*([smhdw])$/.exec(values.expires);
+  if (!expires) return fail(`--expires must be like 30m, 1h or 7d, not ${values.expires}`);
+  const iat = Math.floor(Date.now() / 1000);
+  const claims = { sub: values.sub, iat, exp: iat + Number(expires[1]) * SECONDS.get(expires[2]!)!, iss: values.iss, aud: values.aud };
+  // HS256 on crypto.subtle, as the server verifies it (app/jwt.ts): the package needs no JWT library.
+  const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  io.stdout.write(`${input}.${toBase64Url(await hmac(await importHmacKey(secret), input))}\n`);
   return 0;
 }

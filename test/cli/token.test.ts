@@ -1,4 +1,5 @@
 // parley token signs a dev HS256 token that a server with auth: { secret } accepts as that caller; never in production.
+import { jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { App, createFetchHandler, Tool, ToolContext } from 'parley-mcp';
 import { runToken } from '../../src/cli/token';
@@ -52,6 +53,20 @@ describe('parley token', () => {
     expect((await whoami(good.stdout.trim())).body.result.content[0].text).toBe('bob');
     const bad = await token(['--sub', 'bob', '--iss', 'dev'], { AUTH_SECRET: 'another-secret-entirely-0123456789abcdef' });
     expect((await whoami(bad.stdout.trim())).status).toBe(401);
+  });
+
+  it('signs a standard HS256 JWT that another library verifies: its claims, header and lifetime', async () => {
+    const { stdout } = await token(['--sub', 'alice', '--iss', 'dev', '--aud', 'https://mcp.example/mcp', '--expires', '2h'], {
+      AUTH_SECRET: SECRET,
+    });
+    const { payload, protectedHeader } = await jwtVerify(stdout.trim(), new TextEncoder().encode(SECRET), { algorithms: ['HS256'] });
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toMatchObject({ sub: 'alice', iss: 'dev', aud: 'https://mcp.example/mcp' });
+    expect(payload.exp! - payload.iat!).toBe(7200);
+    const bare = await token(['--sub', 'bob', '--expires', '1d'], { AUTH_SECRET: SECRET });
+    const claims = (await jwtVerify(bare.stdout.trim(), new TextEncoder().encode(SECRET))).payload;
+    expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'sub']);
+    expect(claims.exp! - claims.iat!).toBe(86_400);
   });
 
   it('refuses in production, and prints no token', async () => {

@@ -33,7 +33,7 @@ export async function bundleWorker(
   return { code: result.outputFiles[0]!.text, nodeImports, metafile: result.metafile };
 }
 
-/** The bundle budget: the help-desk Worker (Parley with hono, zod and jose), minified and gzipped. 110 KB since #32 and
+/** The bundle budget: the help-desk Worker (Parley with hono and zod), minified and gzipped. 110 KB since #32 and
  * #36 (sign-in, validated JSON Schema) set it there; it was 100 KB. */
 export const WORKER_BUDGET_BYTES = 110 * 1024;
 
