@@ -4,7 +4,7 @@ import { buildServer, configOf, type ServerInput } from './build-server';
 import { shuttingDown, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
-import { ErrorCode, fetchResponder, HEADER, INBOX_BASE, McpWireError, methodNotAllowed } from '../protocol';
+import { fetchResponder, HEADER, INBOX_BASE, methodNotAllowed, wireError } from '../protocol';
 import {
   handlePost,
   closeServer,
@@ -127,7 +127,7 @@ function buildRoutes(server: ParleyServer): Route {
     const problem = checkRequestOrigin(request, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
-      return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
+      return server.respond.error(null, wireError('FORBIDDEN', `Forbidden: ${problem}`));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
     if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`))) {

@@ -1,16 +1,18 @@
 // The protocol subsystem's door: revisions, JSON-RPC parsing, wire errors and reserved names.
+export { ErrorCode, WIRE_ERRORS, type WireErrorKey, type WireErrorRow } from './error-table';
 export {
-  ErrorCode,
   InsufficientScopeError,
   LimitError,
   McpWireError,
+  RefusedMessage,
   RetryLaterError,
   headerMismatch,
   invalidParams,
   methodNotFound,
+  wireError,
 } from './errors';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
-export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage, RefusedMessage } from './jsonrpc';
+export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
 export { HEADER, INBOX_BASE, META } from './meta';
 export { MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
