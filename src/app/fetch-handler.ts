@@ -116,10 +116,7 @@ function buildRoutes(server: ParleyServer): Route {
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
   // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
-  const elsewhere = {
-    error: 'not_found',
-    message: `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`,
-  };
+  const elsewhere = `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`;
   return (request, options) => {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
@@ -137,9 +134,13 @@ function buildRoutes(server: ParleyServer): Route {
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
-    return inbox && path.startsWith(`${INBOX_BASE}/`) ? inbox.fetch(request) : server.respond.json(elsewhere, 404);
+    return inbox && path.startsWith(`${INBOX_BASE}/`) ? inbox.fetch(request) : server.respond.problem(404, 'not_found', elsewhere);
   };
 }
+
+/** The answer to every request while the server cannot start (its config, a store): the details are in the log. */
+export const serverStartFailed = (): Response =>
+  fetchResponder.problem(503, 'SERVER_START_FAILED', 'The server failed to start; see its log.');
 
 /** What a failed build says, redacted: a driver's message may carry a URL's credentials or a password. */
 function startFailure(input: ServerInput, env: EnvSource, error: unknown): string {
@@ -235,7 +236,7 @@ function handlerOver(
       started = await start(options.env);
     } catch (error) {
       logFailure(options.env, error);
-      return fetchResponder.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
+      return serverStartFailed();
     }
     return started(request, options);
   };

@@ -30,7 +30,9 @@ export {
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
 export {
   fetchResponder,
+  INTERNAL_ERROR,
   methodNotAllowed,
+  problemBody,
   Responder,
   SSE_HEADERS,
   STORE_RETRY_AFTER_S,

@@ -56,10 +56,24 @@ export class Responder {
     return this.json({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, { ...retry, ...headers });
   }
 
+  /**
+   * The one shape of an error that is not JSON-RPC (off the MCP path, the inbox, a start that failed): `error`, a word a
+   * program can test, and `message`, a sentence a person can act on. Bearer refusals keep OAuth's own shape.
+   */
+  problem(status: number, error: string, message: string, headers?: Record<string, string>): Response {
+    return this.json(problemBody(error, message), status, headers);
+  }
+
   accepted(): Response {
     return this.#make(null, 202, {});
   }
 }
+
+/** The message of a 500 that is not JSON-RPC: what failed is in the log, never in the answer. */
+export const INTERNAL_ERROR = 'The server could not answer this request; see its log.';
+
+/** The body of every error that is not JSON-RPC: see `Responder.problem`. */
+export const problemBody = (error: string, message: string): { error: string; message: string } => ({ error, message });
 
 /** Fetch Responses: for answers made before a server is built, and where no platform passed its own maker. */
 export const fetchResponder = new Responder();

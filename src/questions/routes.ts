@@ -1,6 +1,15 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in with a one-time code, the JSON view, its SSE, answers.
 import { Hono, type Context } from 'hono';
-import { fetchResponder, INBOX_BASE, McpWireError, parseJson, readBody, STORE_RETRY_AFTER_S, StoreUnavailableError } from '../protocol';
+import {
+  fetchResponder,
+  INBOX_BASE,
+  INTERNAL_ERROR,
+  McpWireError,
+  parseJson,
+  readBody,
+  STORE_RETRY_AFTER_S,
+  StoreUnavailableError,
+} from '../protocol';
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
@@ -20,7 +29,7 @@ const PAGE_HEADERS = {
 };
 
 const problem = (status: number, error: string, message: string, headers?: Record<string, string>) =>
-  fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store', ...headers });
+  fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
 /** Refuses a request another site made: its Origin must be this server's own, and the browser must not call it cross-site. */
 function crossSite(request: Request): Response | undefined {
@@ -125,19 +134,19 @@ export function questionRoutes(service: Inbox): Hono {
 
   app.all('*', () => problem(404, 'not_found', 'Not found'));
   // The store not answering (or failing) is for the page to try again, as on the MCP endpoint: 503 with Retry-After.
-  // Anything else is Hono's own 500.
-  app.onError((error, c) => {
+  // Anything else is a 500 in the same shape, its details in the log only.
+  app.onError((error) => {
     if (error instanceof StoreUnavailableError)
       return problem(503, 'store_unavailable', error.message, { 'retry-after': String(STORE_RETRY_AFTER_S) });
     console.error(error);
-    return c.text('Internal Server Error', 500);
+    return problem(500, 'internal_error', INTERNAL_ERROR);
   });
   return app;
 }
 
-/** The inbox as an app of its own: its routes under /_frontmcp, and `{ error: 'not_found' }` (404) off them. */
+/** The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. */
 export function inboxApp(service: Inbox): Hono {
   const app = new Hono().route(INBOX_BASE, questionRoutes(service));
-  app.notFound(() => fetchResponder.json({ error: 'not_found' }, 404));
+  app.notFound(() => problem(404, 'not_found', 'Not found'));
   return app;
 }
