@@ -1,13 +1,21 @@
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { PROJECTS, projectFiles } from './test/architecture/projects.js';
+
+const files = projectFiles();
 
 // Tests import parley-mcp by name and get its TypeScript source: the "parley-source" export condition (package.json).
+// Three projects, chosen by what each file imports (test/architecture/projects.ts): unit runs in this process only
+// (setup: any process it starts throws), services starts programs, package installs the packed package.
 export default defineConfig({
   // Not "module": @opentelemetry/api's module build has extensionless imports that Node, which loads it, can't resolve.
   ssr: { resolve: { conditions: ['parley-source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: PROJECTS.map((name) => ({
+      extends: true,
+      test: { name, include: files[name], setupFiles: name === 'unit' ? ['test/helpers/no-processes.ts'] : [] },
+    })),
   },
 });

@@ -1,10 +1,10 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8 --pending 10000
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9 --pending 10000
 // --questions-sessions 16 --questions-per-session 8 (row 7) --runtimes node@20,node@22,node@24,bun,deno (row 8)
 // --max-other 0.3 --retries 2 (a run during which other processes used more than 0.3 cores is run again, at most twice)
 // --skip-peers (leave out the servers of bench/peers) --write (bench/RESULTS.md) --profile (cpu-prof Parley).
 // It always prints the table: a row that fails says why (with its servers' last log lines) and the others still report.
-// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... row 8 = 128).
+// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... row 8 or 9 = 128).
 import { execFile } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { runtimeCommand, runtimeVersion, type RuntimeSpec } from './lib/runtimes
 import { cellRows, loadCell, markdownTable, ms, times, type TableRow } from './lib/table';
 import { measureWorkerd } from './lib/workerd';
 import { discover, elicitationRound, simpleCall, toolsList, twoPlainCalls } from './scenarios';
+import { authenticatedCall, startJwks } from './lib/signed-in';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9' },
     pending: { type: 'string', default: '10000' },
     'questions-sessions': { type: 'string', default: '16' },
     'questions-per-session': { type: 'string', default: '8' },
@@ -488,6 +489,27 @@ try {
       );
     }
   });
+
+  await section('9', 'tools/call, simple tool, signed in (ES256 JWT) beside anonymous', async () => {
+    // A JWKS on loopback; the signed-in server fetches it once and keeps it. Every call carries the same token, as a
+    // client does for the token's lifetime: its signature is verified on first sight, later calls find it in the
+    // verified-token cache (a SHA-256 of the token) and check its expiry and audience.
+    const jwks = await startJwks();
+    try {
+      const signedIn = () => serve('parley-auth', 'parley', { env: { ...sessionSecret, BENCH_AUTH_JWKS: jwks.url } });
+      const entries: Entry[] = [
+        { label: 'Parley, anonymous', server: parley, scenario: () => simpleCall() },
+        { label: 'Parley, signed in (JWT, JWKS kept)', server: signedIn, scenario: () => authenticatedCall(jwks.token) },
+      ];
+      const cells = await measureEntries('9', entries);
+      const labels = entries.map((e) => e.label);
+      pushCells('9', 'tools/call, simple tool, anonymous and signed in', labels, cells, 'req');
+      const ratio = rate(cells.get(labels[1]!)) / rate(cells.get(labels[0]!));
+      goals.push(`- Signed-in simple call ÷ anonymous: ${pct(ratio)} by rate (goal ≥ 90%: ${verdict(ratio >= 0.9, ratio)})`);
+    } finally {
+      await jwks.close();
+    }
+  });
 } finally {
   await Promise.all(
     [...servers.values()].map((s) =>
@@ -545,4 +567,5 @@ if (values.write) {
 }
 if (failedRows.length)
   log(`FAILED rows: ${failedRows.join(', ')} (exit code ${failedRows.reduce((code, row) => code | (1 << (Number(row) - 1)), 0)})`);
-process.exit(failedRows.reduce((code, row) => code | (1 << (Number(row) - 1)), 0));
+// An exit code has 8 bits: rows 8 and 9 share the last.
+process.exit(failedRows.reduce((code, row) => code | (1 << Math.min(Number(row) - 1, 7)), 0));

@@ -32,4 +32,12 @@ export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 
   http: { sessions: { maxTotal: 10_000, maxPerCaller: 10_000, maxStreams: 128 } },
   logging: { level: 'warn' },
   ...(redis ? { redis } : {}),
+  // Row 9: callers signed in with an ES256 JWT checked against this JWKS (fetched once, then kept), for this resource.
+  ...(process.env.BENCH_AUTH_JWKS
+    ? { auth: { jwksUrl: process.env.BENCH_AUTH_JWKS, issuer: BENCH_ISSUER, audience: BENCH_AUDIENCE } }
+    : {}),
 });
+
+/** The issuer and audience of row 9's tokens. */
+export const BENCH_ISSUER = 'https://idp.bench.example';
+export const BENCH_AUDIENCE = 'https://bench.example/mcp';

@@ -66,7 +66,7 @@ function warningsOf(server: ParleyServer, facts: BannerFacts): string[] {
   if (!facts.loopback) {
     if (!server.verifyBearer)
       warnings.push(
-        `Listening beyond this machine (${facts.url}) with no auth: every caller is anonymous. Set auth: { secret } or { jwksUrl }, or serve behind a proxy that checks callers.`,
+        `Listening beyond this machine (${facts.url}) with no auth: every caller is anonymous. Set auth: { issuer } (its keys found from its metadata), { jwksUrl }, { verify } (opaque tokens, API keys, introspection from parley-mcp/introspection) or { secret } (HS256), or serve behind a proxy that checks callers (Parley's docs/auth.md).`,
       );
     if (server.config.http.allowedHosts === undefined)
       warnings.push(

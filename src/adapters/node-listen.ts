@@ -89,12 +89,13 @@ export function answerIncoming(fetch: Fetch, incoming: IncomingMessage, outgoing
 export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Listening> {
   const answering: Answering = { address: '', fast: (path) => options.fastPaths?.has(path) === true };
   let working = 0; // calls whose response has not ended: close() waits for them
+  let drained: (() => void) | undefined; // close()'s wait, told when the last of them ends
   const server = createServer((incoming, outgoing) => {
     // Streams that stay open until the client leaves (an older client's GET, subscriptions/listen, whose Mcp-Method
     // header the endpoint checks against the body) are no work to wait for.
     if (incoming.method !== 'GET' && incoming.headers['mcp-method'] !== 'subscriptions/listen') {
       working++;
-      outgoing.once('close', () => working--);
+      outgoing.once('close', () => --working === 0 && drained?.());
     }
     answerIncoming(fetch, incoming, outgoing, answering);
   });
@@ -107,7 +108,15 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
         address: answering.address,
         port: info.port,
         close: async (deadline = 0) => {
-          while (working > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+          // Whichever comes first: the last call's response ends, or the deadline.
+          if (working > 0 && deadline > Date.now()) {
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            await Promise.race([
+              new Promise<void>((done) => (drained = done)),
+              new Promise<void>((done) => (timer = setTimeout(done, deadline - Date.now()))),
+            ]);
+            clearTimeout(timer);
+          }
           const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeAllConnections();
           await closed;

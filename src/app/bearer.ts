@@ -5,6 +5,7 @@ import { callerFromClaims, type FrontMcpConfig, toCaller } from '../server';
 import { discoverJwksUrl } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { createTokenCache } from './token-cache';
+import { type HmacFactory, randomBytes } from '../crypto';
 
 type Auth = NonNullable<FrontMcpConfig['auth']>;
 type KeyInput = Parameters<typeof jwtVerify>[1];
@@ -46,7 +47,7 @@ function keyOf(auth: Auth): { key: KeyInput; algorithms: string[] } {
  * its config has the secret redacted. Verified tokens are kept until they expire; the audience is checked on every
  * request, since the resource is the request's.
  */
-export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifier | undefined {
+export function createBearerVerifier(auth: FrontMcpConfig['auth'], hmac?: HmacFactory): BearerVerifier | undefined {
   if (!auth) return undefined;
   if (auth.verify) return customVerifier(auth.verify);
   const { key, algorithms } = keyOf(auth);
@@ -61,7 +62,9 @@ export function createBearerVerifier(auth: FrontMcpConfig['auth']): BearerVerifi
         : auth.secret !== undefined && auth.resource === undefined
           ? undefined
           : 'resource';
-  const cache = createTokenCache<JWTPayload>();
+  // On Node the cache's key is node:crypto's HMAC under a key of this process (synchronous): WebCrypto's digest is a
+  // thread-pool round trip that held every signed-in call far longer than the verifying it saves.
+  const cache = createTokenCache<JWTPayload>({ digest: hmac?.(randomBytes(32)).sign });
   return async (token, resource) => {
     const cached = await cache.get(token);
     let claims = cached.value;

@@ -4,7 +4,7 @@
 import { createBearerVerifier } from './bearer';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
-import { createSettler, ListenTable, RunningCalls, type ParleyServer, type Platform } from '../engine';
+import { createLegacyState, createSettler, ListenTable, RunningCalls, watchChanges, type ParleyServer, type Platform } from '../engine';
 import {
   createLogger,
   createRedactor,
@@ -75,7 +75,15 @@ export async function buildServer(
   const questions = await createQuestionService(config, env, logger);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
-  return new BuiltServer(env, {
+  const legacy = createLegacyState({
+    settings: config,
+    store: elicitationStore,
+    logger,
+    sessionSecret: () => readEnv('MCP_SESSION_SECRET', env),
+    // Called when a session opens, so after the server below exists.
+    watch: (session, send) => watchChanges(server, session, send),
+  });
+  const server: ParleyServer = new BuiltServer(env, {
     config: redactor.data(config),
     info: config.info,
     tools,
@@ -95,13 +103,15 @@ export async function buildServer(
     ephemeralStateKey: secrets.length === 0,
     ephemeralKeyWarned,
     production,
-    verifyBearer: createBearerVerifier(config.auth),
+    verifyBearer: createBearerVerifier(config.auth, platform.hmac),
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
+    legacy,
     questions,
     loadUnanswered: drivers.unanswered,
     telemetry,
   });
+  return server;
 }
 
 /** A built server: its fields as given, and the environment behind a getter, so serializing the server never shows it. */

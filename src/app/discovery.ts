@@ -1,4 +1,5 @@
-// Where an issuer keeps its keys: `jwks_uri` from its OpenID Connect metadata, else from its RFC 8414 metadata.
+// An issuer's metadata (its OpenID Connect document, else its RFC 8414 one): where it keeps its keys, and for the
+// inbox's sign-in, its endpoints.
 import { fetchIdpJson, IdpUnavailableError } from './jwks';
 
 /** The two metadata locations of an issuer, in the order tried: OIDC appends, RFC 8414 inserts after the origin. */
@@ -12,10 +13,10 @@ function metadataUrls(issuer: string): URL[] {
 }
 
 /**
- * The issuer's `jwks_uri`, from the first metadata document that names this issuer (RFC 8414 §3.3: a document for
- * another issuer is refused). Rejects with IdpUnavailableError when neither can be read.
+ * The issuer's metadata: the first document that names this issuer (RFC 8414 §3.3: a document for another issuer is
+ * refused) and has `jwks_uri`. Rejects with IdpUnavailableError when neither can be read.
  */
-export async function discoverJwksUrl(issuer: string): Promise<URL> {
+export async function discoverIssuer(issuer: string): Promise<Record<string, unknown> & { jwks_uri: string }> {
   const problems: string[] = [];
   for (const url of metadataUrls(issuer)) {
     try {
@@ -24,10 +25,13 @@ export async function discoverJwksUrl(issuer: string): Promise<URL> {
         throw new IdpUnavailableError(`The metadata at ${url.href} is for issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
       if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri))
         throw new IdpUnavailableError(`The metadata at ${url.href} has no jwks_uri`);
-      return new URL(metadata.jwks_uri);
+      return metadata as Record<string, unknown> & { jwks_uri: string };
     } catch (error) {
       problems.push((error as Error).message);
     }
   }
   throw new IdpUnavailableError(problems.join('; '));
 }
+
+/** The issuer's `jwks_uri`, from its metadata. */
+export const discoverJwksUrl = async (issuer: string): Promise<URL> => new URL((await discoverIssuer(issuer)).jwks_uri);

@@ -1,16 +1,14 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
 import { buildServer, configOf, type ServerInput } from './build-server';
-import { shuttingDown, type KeepAlive, type ParleyServer, type Platform } from '../engine';
+import { closeServer, shuttingDown, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { fetchResponder, HEADER, INBOX_BASE, methodNotAllowed, wireError } from '../protocol';
 import {
   handlePost,
-  closeServer,
   handleLegacyDelete,
   handleLegacyGet,
-  type CloseOptions,
   checkRequestOrigin,
   clientAddress,
   corsOrigin,
@@ -25,7 +23,8 @@ import {
   withCors,
 } from '../http';
 import { probePaths } from './probes';
-export type { CloseOptions } from '../http';
+import { AS_METADATA_PATH, authorizationServerMirror } from './as-metadata';
+export type { CloseOptions } from '../engine';
 
 export interface HandlerOptions {
   /**
@@ -45,7 +44,8 @@ export interface HandlerOptions {
   readBody?: (limit: number) => Promise<string | undefined>;
   /**
    * The platform routed this request here (a Vercel route file): it is the MCP endpoint at whatever path the route
-   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs.
+   * is mounted, as well as at `http.path`; the inbox's `/_frontmcp/` routes keep theirs, and a `/.well-known/` path is
+   * never the endpoint.
    */
   mounted?: boolean;
   /**
@@ -115,26 +115,32 @@ function buildRoutes(server: ParleyServer): Route {
   const mcpPaths = new Set([http.path, '/']);
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
+  const mirror = authorizationServerMirror(server);
   // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
   const elsewhere = `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`;
   return (request, options) => {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
     if (isMetadataPath(server, path)) return resourceMetadata(server, request);
+    if (mirror && path === AS_METADATA_PATH) return mirror(request);
     const problem = checkRequestOrigin(request, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
       return server.respond.error(null, wireError('FORBIDDEN', `Forbidden: ${problem}`));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
-    if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`))) {
+    // Mounted, every path is the MCP endpoint but the inbox's and a well-known one: a route file for the metadata that
+    // gets another resource's path answers 404, as RFC 9728 clients expect, not the endpoint's 405.
+    if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`) && !path.startsWith('/.well-known/'))) {
       // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
       const cors = corsOrigin(request, http);
       if (cors === undefined) return mcpRoute(server, request, options);
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
-    return inbox && path.startsWith(`${INBOX_BASE}/`) ? inbox.fetch(request) : server.respond.problem(404, 'not_found', elsewhere);
+    return inbox && path.startsWith(`${INBOX_BASE}/`)
+      ? inbox.fetch(request, { origin: publicOrigin(request, http) })
+      : server.respond.problem(404, 'not_found', elsewhere);
   };
 }
 

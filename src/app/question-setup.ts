@@ -1,9 +1,11 @@
-// Building a server's persistent questions from their checked options: the store they name, the codec and people auth.
+// Building a server's persistent questions from their checked options: the store they name, the codec, people auth
+// and their sign-in.
 import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { FrontMcpConfig } from '../server';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
 import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
+import { createPersonSignIn, signInIssuer } from './inbox-sign-in';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
 import { drivers } from '#node-only';
 export { readPersistentOptions } from '../questions';
@@ -25,10 +27,14 @@ export async function buildQuestionService(
   env: EnvSource,
   logger: Logger,
 ): Promise<QuestionService> {
+  const oidc = config.http.auth?.oidc;
+  const issuer = oidc && signInIssuer(oidc, config.auth); // refused before any store is opened
   const secret = encryptionSecret(env);
   const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
-  const people = config.http.auth?.people === 'loopback-token' ? new LoopbackTokenAuth(config.info.name, backend, codec) : undefined;
+  // Sessions (and one-time codes) are people auth's, whichever way a person signs in.
+  const people =
+    config.http.auth?.people === 'loopback-token' || oidc ? new LoopbackTokenAuth(config.info.name, backend, codec) : undefined;
   // Debug, as the elicitation store's line: serve()'s banner shows the inbox; this is the detail behind it.
   logger.debug(
     `Created question store ${formatRecord({ type: backend.type, server: config.info.name, encrypted: codec.encrypted, inboxLinks: options.inboxLinks })}`,
@@ -39,6 +45,7 @@ export async function buildQuestionService(
     );
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
+  if (oidc && issuer) service.signIn = createPersonSignIn(oidc, issuer, logger);
   const notify = readNotifyOption(options.notify);
   if (notify) {
     if (typeof notify !== 'function' && notify.includeLink && !people)

@@ -15,15 +15,25 @@ export interface TokenCache<T> {
   set(key: string, value: T, until: number): void;
 }
 
+/** WebCrypto's SHA-256 of a token, base64url. */
+const sha256Key = async (token: string) => toBase64Url(await sha256(token));
+
 /**
- * A cache of what verifying a token gave. The key is the token's SHA-256, so the map never holds a token. At the bound
- * the oldest entry goes (a Map iterates in insertion order): a flood of distinct tokens costs the memory of the bound.
+ * A cache of what verifying a token gave. The key is the token's digest (`digest`: by default its SHA-256; a runtime's
+ * own keyed hash where the adapter passes one), so the map never holds a token. At the bound the oldest entry goes (a
+ * Map iterates in insertion order): a flood of distinct tokens costs the memory of the bound.
  */
-export function createTokenCache<T>(maxEntries = MAX_ENTRIES): TokenCache<T> {
+export function createTokenCache<T>({
+  digest = sha256Key,
+  maxEntries = MAX_ENTRIES,
+}: {
+  digest?: (token: string) => string | Promise<string>;
+  maxEntries?: number;
+} = {}): TokenCache<T> {
   const entries = new Map<string, Entry<T>>();
   return {
     async get(token) {
-      const key = toBase64Url(await sha256(token));
+      const key = await digest(token);
       const entry = entries.get(key);
       if (!entry) return { key };
       if (entry.until > Date.now()) return { key, value: entry.value };

@@ -2,7 +2,7 @@
 // runs the tool again, as the caller who was asked, with every answer so far.
 import { callerKey } from './round-call';
 import { elicitationModes, ttlOf, sealRecord, openRecord, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
-import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './pending';
+import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './legacy/pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import { wireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import { sha256, toBase64Url } from '../crypto';

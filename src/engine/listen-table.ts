@@ -14,6 +14,8 @@ export interface Listener {
   readonly caller: string;
   /** When it opened or last sent a notification; keep-alives do not count. */
   lastSentAt: number;
+  /** Ends the stream gracefully, with its closing result (set by the transport that opened it). */
+  end?: () => void;
 }
 
 /** Both sets are kept in order of activity (a notification moves a stream to the end): the first idles out first. */
@@ -83,6 +85,11 @@ export class ListenTable {
     const mine = this.byCaller.get(listener.caller);
     mine?.delete(listener);
     if (mine?.size === 0) this.byCaller.delete(listener.caller);
+  }
+
+  /** Ends every open stream gracefully (the server is shutting down): each client is told to listen again. */
+  endAll(): void {
+    for (const listener of [...this.open]) listener.end?.();
   }
 
   /** Seconds until the least recently active of these streams idles out: when a slot frees by itself, at the soonest. */

@@ -6,6 +6,7 @@ import type { ElicitationStore, StoreBackend } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
+import type { LegacyState } from './legacy/state';
 import type { RunningCalls } from './running-calls';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
@@ -37,7 +38,7 @@ export interface QuestionDesk {
   /** Where the questions are kept: readiness reads it. */
   readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
   forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
-  routes(): { fetch(request: Request): Response | Promise<Response> };
+  routes(): { fetch(request: Request, bindings: { origin: string }): Response | Promise<Response> };
   origin?: string;
 }
 
@@ -76,6 +77,8 @@ export interface ParleyServer {
   /** Checks bearer tokens when `auth` is set; its key lives in the verifier's closure. */
   verifyBearer?: BearerVerifier;
   cache: { ttlMs: number; scope: 'public' | 'private' };
+  /** The older era's sessions, waiting questions and shutdown flag, built with the server. */
+  legacy: LegacyState;
   /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
   elicitationStore?: ElicitationStore;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */

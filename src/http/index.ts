@@ -7,5 +7,5 @@ export { probeAnswer, storesAnswer } from './health';
 export { isBrowserVisit, landingPage } from './landing-page';
 export { publicOrigin } from './public-url';
 export { isMetadataPath, resourceMetadata } from './resource-metadata';
-export { closeServer, handleLegacyDelete, handleLegacyGet } from './legacy/index';
-export type { CloseOptions } from './legacy/index';
+export { authorizationServersOf } from './resource';
+export { handleLegacyDelete, handleLegacyGet } from './legacy/index';

@@ -1,8 +1,7 @@
 // subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it,
 // or until it has sent no notification for http.listen.idleTtlMs; the caller's and the process's caps come first.
-import { META, type JsonRpcId } from '../protocol';
-import { KEEPALIVE, KEEPALIVE_MS, type ParleyServer, openSubscription } from '../engine';
-import { sseEvent } from './sse';
+import { KEEPALIVE, KEEPALIVE_MS, META, sseMessage, type JsonRpcId } from '../protocol';
+import { type ParleyServer, openSubscription } from '../engine';
 
 /**
  * Throws (before any byte is sent) when the params are bad or a cap is reached (a LimitError: 429 or 503 with
@@ -32,19 +31,24 @@ export function listenResponse(
     unsubscribe = openSubscription(server, id, params, (message) => {
       if (!open) return;
       server.listens.sent(listener);
-      controller.enqueue(sseEvent(message));
+      controller.enqueue(sseMessage(message));
     });
   } catch (error) {
     stop();
     throw error;
   }
+  // Idle, or the server shutting down: a graceful end, with the closing result, so the client knows to listen again
+  // (here, or on another instance) if it still wants to.
+  listener.end = () => {
+    if (!open) return;
+    stop();
+    controller.enqueue(sseMessage({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META.subscriptionId]: id } } }));
+    controller.close();
+  };
   timer = setInterval(() => {
     if (!open) return;
     if (!server.listens.isIdle(listener)) return void controller.enqueue(KEEPALIVE);
-    // Idle: a graceful end, with the closing result, so the client knows to listen again if it still wants to.
-    stop();
-    controller.enqueue(sseEvent({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META.subscriptionId]: id } } }));
-    controller.close();
+    listener.end?.();
   }, KEEPALIVE_MS);
   signal.addEventListener(
     'abort',

@@ -1,11 +1,7 @@
 // One request's answer: plain JSON, or an SSE stream once the request sends a notification (progress, a log line) first.
-import { utf8 } from '../crypto';
-import { toWireError, type JsonRpcId } from '../protocol';
+import { sseMessage, toWireError, type JsonRpcId } from '../protocol';
 import type { ParleyServer } from '../engine';
 import type { Emit } from '../server';
-
-/** One SSE event carrying one JSON-RPC message. No ids: 2026-07-28 streams are not resumable. */
-export const sseEvent = (message: unknown): Uint8Array => utf8(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 
 /** A signal that fires when either one does. */
 export function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
@@ -40,7 +36,7 @@ class ResponseStream implements RequestStream {
 
   readonly emit: Emit = (method, params) => {
     if (this.closed) return;
-    const chunk = sseEvent({ jsonrpc: '2.0', method, params });
+    const chunk = sseMessage({ jsonrpc: '2.0', method, params });
     if (this.sink) this.sink.enqueue(chunk);
     else {
       this.queued.push(chunk);
@@ -85,7 +81,7 @@ export function respondToRequest(
     const settle = (message: () => Record<string, unknown>) => {
       if (stream.closed) return;
       stream.closed = true;
-      stream.sink!.enqueue(sseEvent(message()));
+      stream.sink!.enqueue(sseMessage(message()));
       stream.sink!.close();
     };
     const fail = (error: unknown) => {

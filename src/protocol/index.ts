@@ -41,4 +41,6 @@ export {
   type StreamResponseMaker,
   type StreamSource,
 } from './respond';
+export { KEEPALIVE, KEEPALIVE_MS, sseComment, sseFrame, sseMessage } from './sse';
+export type { SseFields } from './sse';
 export { EDGE_REFUSAL, InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './question-errors';

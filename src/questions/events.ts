@@ -1,10 +1,10 @@
 // The inbox's server-sent events: the same view as GET /questions, sent at once and again on every change.
+import { sseComment, sseFrame } from '../protocol';
 import type { Inbox } from './inbox';
 
 const HEARTBEAT_MS = 15_000;
 
 export function questionEvents(service: Inbox, subject: string, signal: AbortSignal): Response {
-  const encoder = new TextEncoder();
   let stop: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -12,10 +12,10 @@ export function questionEvents(service: Inbox, subject: string, signal: AbortSig
       let busy = false;
       let again = false;
       let closed = false;
-      const write = (chunk: string) => {
+      const write = (chunk: Uint8Array) => {
         if (closed) return;
         try {
-          controller.enqueue(encoder.encode(chunk));
+          controller.enqueue(chunk);
         } catch {
           stop?.(); // the reader went away
         }
@@ -30,11 +30,11 @@ export function questionEvents(service: Inbox, subject: string, signal: AbortSig
         busy = true;
         try {
           const data = JSON.stringify(await service.view(subject));
-          if (data !== last) write(`event: questions\ndata: ${data}\n\n`);
-          else write(': ping\n\n');
+          if (data !== last) write(sseFrame({ event: 'questions', data }));
+          else write(sseComment('ping'));
           last = data;
         } catch {
-          write(': refresh failed\n\n');
+          write(sseComment('refresh failed'));
         } finally {
           busy = false;
           if (again) {
@@ -57,7 +57,7 @@ export function questionEvents(service: Inbox, subject: string, signal: AbortSig
         }
       };
       signal.addEventListener('abort', stop, { once: true });
-      write('retry: 2000\n\n');
+      write(sseFrame({ retry: 2000 }));
       await refresh();
     },
     cancel() {

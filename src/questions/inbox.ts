@@ -1,5 +1,6 @@
 // What the inbox's routes and event stream read: the caller's questions, the store that answers them, people auth.
 import type { LoopbackTokenAuth } from './people';
+import type { PersonSignIn } from './sign-in';
 import type { QuestionStore, QuestionView } from './question-store';
 
 export interface InboxView {
@@ -10,5 +11,7 @@ export interface InboxView {
 export interface Inbox {
   readonly store: QuestionStore;
   readonly people: LoopbackTokenAuth | undefined;
+  /** OpenID Connect sign-in for people (`http.auth.oidc`), beside one-time codes. */
+  readonly signIn?: PersonSignIn;
   view(subject: string): Promise<InboxView>;
 }

@@ -1,4 +1,4 @@
-// People auth 'loopback-token': one-time codes bound to a subject, spent for an inbox session; and the startup token.
+// People auth: inbox sessions, opened by one-time codes bound to a subject, an OpenID Connect sign-in, or the startup token.
 import { randomBytes, toBase64Url } from '../crypto';
 import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
@@ -11,6 +11,12 @@ export const SESSION_COOKIE = 'parley_inbox';
 /** A signed-in person: `subject` is whose questions they see; undefined when they signed in with the startup token. */
 export interface PeopleSession {
   subject?: string;
+}
+
+/** What an OpenID Connect sign-in's callback needs from its start: the PKCE verifier and the nonce the ID token must carry. */
+export interface SignInFlow {
+  verifier: string;
+  nonce: string;
 }
 
 // The servers of this process with people auth, by name, so `LoopbackTokenAuth.createCode()` finds its server.
@@ -87,10 +93,36 @@ export class LoopbackTokenAuth {
     } else if (typeof proof.token === 'string' && (await sameSecret(proof.token, this.#startupToken))) {
       session = {};
     } else return undefined;
-    const id = toBase64Url(randomBytes(32));
-    const key = await this.#codec.tokenKey('session', id);
-    await this.#backend.set(key, await this.#codec.seal(session, '', key), SESSION_TTL_MS);
-    return id;
+    return this.#keep('session', toBase64Url(randomBytes(32)), session, SESSION_TTL_MS);
+  }
+
+  /** A new session for a subject a provider signed in (OpenID Connect): its id, for the cookie. */
+  openSession(subject: string): Promise<string> {
+    return this.#keep('session', toBase64Url(randomBytes(32)), { subject } satisfies PeopleSession, SESSION_TTL_MS);
+  }
+
+  /** Ends the session a cookie header names (signing out); nothing when it names none. */
+  async endSession(cookieHeader: string | null): Promise<void> {
+    const id = readCookie(cookieHeader, SESSION_COOKIE);
+    if (!id || id.length > 128) return;
+    for (const key of await this.#codec.tokenKeys('session', id)) await this.#backend.delete(key);
+  }
+
+  /** Keeps what an OpenID Connect sign-in needs back at its callback, under its `state`, for ten minutes. */
+  async keepSignIn(state: string, flow: SignInFlow): Promise<void> {
+    await this.#keep('sign-in', state, flow, CODE_TTL_MS);
+  }
+
+  /** Takes (once) what a sign-in kept under `state`, or undefined. */
+  takeSignIn(state: string): Promise<SignInFlow | undefined> {
+    return state.length > 128 ? Promise.resolve(undefined) : this.#read<SignInFlow>('sign-in', state, true);
+  }
+
+  /** Seals a record in the store under a token's key (its digest: the store never holds the token itself). */
+  async #keep(kind: string, token: string, record: object, ttlMs: number): Promise<string> {
+    const key = await this.#codec.tokenKey(kind, token);
+    await this.#backend.set(key, await this.#codec.seal(record, '', key), ttlMs);
+    return token;
   }
 
   /** The session a cookie header names, or undefined. */

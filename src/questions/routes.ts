@@ -1,4 +1,5 @@
-// The inbox's HTTP routes under /_frontmcp: the page, sign-in with a one-time code, the JSON view, its SSE, answers.
+// The inbox's HTTP routes under /_frontmcp: the page, sign-in (a one-time code or OpenID Connect) and sign-out, the JSON
+// view, its SSE, answers.
 import { Hono, type Context } from 'hono';
 import {
   fetchResponder,
@@ -12,8 +13,9 @@ import {
 } from '../protocol';
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
-import { SESSION_COOKIE, SESSION_TTL_MS } from './people';
 import type { Inbox } from './inbox';
+import { addSignInRoutes, cookie, type InboxBindings, sessionCookie } from './sign-in';
+import { SESSION_COOKIE } from './people';
 import { questionEvents } from './events';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -31,11 +33,19 @@ const PAGE_HEADERS = {
 const problem = (status: number, error: string, message: string, headers?: Record<string, string>) =>
   fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
-/** Refuses a request another site made: its Origin must be this server's own, and the browser must not call it cross-site. */
-function crossSite(request: Request): Response | undefined {
-  const origin = request.headers.get('origin');
-  const site = request.headers.get('sec-fetch-site');
-  if ((origin !== null && origin !== new URL(request.url).origin) || (site !== null && site !== 'same-origin' && site !== 'none'))
+type InboxContext = Context<{ Bindings: InboxBindings }>;
+
+/** The origin people reach the server at: the handler's, else (the inbox app on its own) the request's. */
+const originOf = (c: InboxContext) => c.env?.origin ?? new URL(c.req.url).origin;
+
+/**
+ * Refuses a request another site made: its Origin must be this server's own (as people reach it: behind a TLS proxy,
+ * not the request's http:// URL), and the browser must not call it cross-site.
+ */
+function crossSite(c: InboxContext): Response | undefined {
+  const origin = c.req.header('origin') ?? null;
+  const site = c.req.header('sec-fetch-site') ?? null;
+  if ((origin !== null && origin !== originOf(c)) || (site !== null && site !== 'same-origin' && site !== 'none'))
     return problem(403, 'forbidden', 'Answers are taken from this server’s own pages only');
   return undefined;
 }
@@ -55,12 +65,12 @@ async function readJson(request: Request): Promise<Record<string, unknown> | Res
   return problem(400, 'invalid_json', 'The body must be a JSON object');
 }
 
-export function questionRoutes(service: Inbox): Hono {
-  const app = new Hono();
+export function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
+  const app = new Hono<{ Bindings: InboxBindings }>();
   const text = (body: string, type: string) => new Response(body, { headers: { ...PAGE_HEADERS, 'content-type': type } });
 
   /** The signed-in person's subject, or a 401 (no session, an expired one, or the startup token's). */
-  const subjectOf = async (c: Context): Promise<string | Response> => {
+  const subjectOf = async (c: InboxContext): Promise<string | Response> => {
     const session = await service.people?.session(c.req.header('cookie') ?? null);
     if (!session) return problem(401, 'unauthorized', 'Sign in with the one-time link printed for you');
     if (!session.subject)
@@ -68,22 +78,43 @@ export function questionRoutes(service: Inbox): Hono {
     return session.subject;
   };
 
-  app.get('/inbox', () => text(INBOX_HTML, 'text/html; charset=utf-8'));
+  // The page, with the account control the server can tell: sign out when signed in, else the provider's sign-in.
+  app.get('/inbox', async (c) => {
+    const signedIn = (await service.people?.session(c.req.header('cookie') ?? null))?.subject !== undefined;
+    const account = signedIn
+      ? `<p class="account"><a href="${INBOX_BASE}/sign-out">Sign out</a></p>\n`
+      : service.signIn
+        ? `<p class="account"><a href="${INBOX_BASE}/sign-in/oidc">Sign in</a></p>\n`
+        : '';
+    return text(INBOX_HTML.replace('</header>', `${account}</header>`), 'text/html; charset=utf-8');
+  });
   app.get('/inbox/app.js', () => text(INBOX_SCRIPT, 'text/javascript; charset=utf-8'));
   app.get('/inbox/app.css', () => text(INBOX_CSS, 'text/css; charset=utf-8'));
 
   app.post('/sign-in', async (c) => {
-    const refused = crossSite(c.req.raw);
+    const refused = crossSite(c);
     if (refused) return refused;
     if (!service.people) return problem(404, 'not_found', "People auth is off: set http: { auth: { people: 'loopback-token' } }");
     const body = await readJson(c.req.raw);
     if (body instanceof Response) return body;
     const session = await service.people.signIn(body);
     if (!session) return problem(401, 'unauthorized', 'This link was already used or has expired: ask for a new one');
-    const secure = new URL(c.req.url).protocol === 'https:' ? '; Secure' : '';
-    const cookie = `${SESSION_COOKIE}=${session}; Path=${INBOX_BASE}; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
-    return new Response(null, { status: 204, headers: { 'set-cookie': cookie, 'cache-control': 'no-store' } });
+    return new Response(null, { status: 204, headers: { 'set-cookie': sessionCookie(session, originOf(c)), 'cache-control': 'no-store' } });
   });
+
+  // Signing out: the page's link (a form would post Origin: null under its no-referrer policy), refused cross-site like
+  // every change; the session ends in the store, not only in the browser.
+  app.get('/sign-out', async (c) => {
+    const refused = crossSite(c);
+    if (refused) return refused;
+    await service.people?.endSession(c.req.header('cookie') ?? null);
+    const cleared = cookie(SESSION_COOKIE, '', { path: INBOX_BASE, sameSite: 'Strict', maxAgeS: 0, origin: originOf(c) });
+    return new Response(null, {
+      status: 303,
+      headers: { location: `${INBOX_BASE}/inbox`, 'set-cookie': cleared, 'cache-control': 'no-store' },
+    });
+  });
+  if (service.people && service.signIn) addSignInRoutes(app, service.people, service.signIn, originOf);
 
   app.get('/questions', async (c) => {
     const subject = await subjectOf(c);
@@ -98,7 +129,7 @@ export function questionRoutes(service: Inbox): Hono {
   });
 
   app.post('/questions/:id/answer', async (c) => {
-    const refused = crossSite(c.req.raw);
+    const refused = crossSite(c);
     if (refused) return refused;
     const subject = await subjectOf(c);
     if (subject instanceof Response) return subject;
@@ -145,8 +176,8 @@ export function questionRoutes(service: Inbox): Hono {
 }
 
 /** The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. */
-export function inboxApp(service: Inbox): Hono {
-  const app = new Hono().route(INBOX_BASE, questionRoutes(service));
+export function inboxApp(service: Inbox): Hono<{ Bindings: InboxBindings }> {
+  const app = new Hono<{ Bindings: InboxBindings }>().route(INBOX_BASE, questionRoutes(service));
   app.notFound(() => problem(404, 'not_found', 'Not found'));
   return app;
 }

@@ -7,6 +7,7 @@ import type { AuthInfo, ElicitOptions } from '../server';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
+import type { InboxBindings, PersonSignIn } from './sign-in';
 import { claimQuestion, fileQuestion } from './filing';
 import type { QuestionStore, StoredQuestion } from './question-store';
 import type { Inbox, InboxView } from './inbox';
@@ -35,6 +36,8 @@ export class QuestionService implements Inbox {
   /** The origin this server was last reached at over HTTP; inbox links point there. */
   origin?: string;
   printer: LinkPrinter = stderrPrinter;
+  /** OpenID Connect sign-in for the inbox (`http.auth.oidc`), set when the server is built. */
+  signIn?: PersonSignIn;
 
   constructor(
     readonly store: QuestionStore,
@@ -45,7 +48,7 @@ export class QuestionService implements Inbox {
   ) {}
 
   /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
-  routes(): Hono {
+  routes(): Hono<{ Bindings: InboxBindings }> {
     return inboxApp(this);
   }
 

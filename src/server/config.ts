@@ -86,7 +86,22 @@ const httpSchema = z.strictObject({
   /** When set, the Host header must be loopback or one of these (the Node adapter sets loopback by default). */
   allowedHosts: z.array(z.string()).optional(),
   /** How people (not MCP clients) sign in to the server's pages, such as the inbox. */
-  auth: z.strictObject({ people: z.enum(['loopback-token']).optional() }).optional(),
+  auth: z
+    .strictObject({
+      people: z.enum(['loopback-token']).optional(),
+      /** People sign in to the inbox with OpenID Connect, at the provider the server's tokens come from (docs/auth.md). */
+      oidc: z
+        .strictObject({
+          /** The inbox's client at the provider; its redirect URI is `<public origin>/_frontmcp/sign-in/callback`. */
+          clientId: z.string().min(1),
+          /** The client's secret, for a confidential client (sent as HTTP Basic); left out, a public client with PKCE. */
+          clientSecret: z.string().min(1).exactOptional(),
+          /** The provider; by default auth.issuer (one of them, when it lists several). */
+          issuer: z.url().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
   /** Bounds on sessions of clients before 2026-07-28, per process (docs/stores-and-scaling.md: "Limits on older clients' sessions"). */
   sessions: z
     .strictObject({

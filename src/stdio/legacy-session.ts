@@ -35,7 +35,7 @@ export class StdioLegacySession {
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
       clientInfo: params.clientInfo,
     };
-    this.session = { record, calls: new Map(), streams: new Map() };
+    this.session = { record, calls: new Map() };
     // List changes and updates of subscribed resources go out as lines of their own, as on HTTP's GET stream.
     this.session.unwatch = watchChanges(server, this.session, send);
   }

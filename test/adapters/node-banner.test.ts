@@ -87,6 +87,10 @@ describe('the startup banner', () => {
     const warnings = lines('warn');
     expect(warnings).toContainEqual(expect.stringContaining('no MCP_SESSION_SECRET'));
     expect(warnings).toContainEqual(expect.stringContaining('with no auth'));
+    // Every way to check callers, not only the two a shared secret and a JWKS URL give.
+    const noAuth = warnings.find((line) => line.includes('with no auth'));
+    for (const way of ['auth: { issuer }', '{ jwksUrl }', '{ verify }', 'parley-mcp/introspection', '{ secret }'])
+      expect(noAuth).toContain(way);
     expect(warnings).toContainEqual(expect.stringContaining('http.allowedHosts'));
   });
 

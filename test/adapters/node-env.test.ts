@@ -2,7 +2,7 @@
 // where each setting came from, and a bad value refused with the variable's name and what to write.
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from 'parley-mcp/node';
-import { sparePort } from '../helpers/redis';
+import { sparePort } from '../helpers/ports';
 
 const VARS = ['HOST', 'PORT', 'LOG_LEVEL', 'PUBLIC_URL'] as const;
 const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
-import { startRedis, sparePort, type RunningRedis } from '../helpers/redis';
+import { sparePort } from '../helpers/ports';
+import { startRedis, type RunningRedis } from '../helpers/redis';
 import { mcpRequest, read } from '../helpers/requests';
 
 const REPO = resolve(__dirname, '../..');

@@ -1,6 +1,10 @@
 // The verified-token cache: kept until its time, bounded (the oldest goes first), keyed by a digest, never the token.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SignJWT } from 'jose';
+import { createBearerVerifier } from '../../src/app/bearer';
 import { createTokenCache } from '../../src/app/token-cache';
+import { utf8 } from '../../src/crypto';
+import { authSchema } from '../../src/server/auth-options';
 
 afterEach(() => vi.useRealTimers());
 
@@ -19,9 +23,28 @@ describe('createTokenCache', () => {
   });
 
   it('holds at most its bound, dropping the oldest first', async () => {
-    const cache = createTokenCache<number>(3);
+    const cache = createTokenCache<number>({ maxEntries: 3 });
     for (let i = 0; i < 4; i++) cache.set((await cache.get(`t${i}`)).key, i, Date.now() + 60_000);
     const values = await Promise.all([0, 1, 2, 3].map(async (i) => (await cache.get(`t${i}`)).value));
     expect(values).toEqual([undefined, 1, 2, 3]);
+  });
+});
+
+describe('the bearer verifier on a runtime with its own HMAC (parley-mcp/node passes node:crypto)', () => {
+  it("keys its verified tokens with the runtime's HMAC under a key of its own, not WebCrypto's digest", async () => {
+    const keys: Uint8Array[] = [];
+    const signed: string[] = [];
+    const hmac = (key: Uint8Array<ArrayBuffer>) => {
+      keys.push(key);
+      return { sign: (data: string) => (signed.push(data), `mac-of-${data.length}`) };
+    };
+    const secret = 'a-test-secret-for-the-cache';
+    const verify = createBearerVerifier(authSchema.parse({ secret }), hmac)!;
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('u').setExpirationTime('5m').sign(utf8(secret));
+    expect('caller' in (await verify(token, 'http://x/mcp', new Request('http://x/mcp')))).toBe(true);
+    expect('caller' in (await verify(token, 'http://x/mcp', new Request('http://x/mcp')))).toBe(true);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.length).toBe(32);
+    expect(signed).toEqual([token, token]);
   });
 });

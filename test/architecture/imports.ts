@@ -35,15 +35,21 @@ function resolve(from: string, spec: string): string | undefined {
   throw new Error(`${from}: cannot resolve '${spec}'`);
 }
 
+/** Every module a TypeScript source names in an import, export … from or import(), comments left out. */
+export function specifiers(text: string): { spec: string; dynamic: boolean }[] {
+  return [...text.replace(COMMENT, '$1').matchAll(SPECIFIER)].map((match) => ({
+    spec: match[1] ?? match[2]!,
+    dynamic: match[2] !== undefined,
+  }));
+}
+
 export function importEdges(): Edge[] {
-  return sourceFiles().flatMap((from) => {
-    const text = readFileSync(join(SRC, from), 'utf8').replace(COMMENT, '$1');
-    return [...text.matchAll(SPECIFIER)].flatMap((match) => {
-      const spec = match[1] ?? match[2]!;
+  return sourceFiles().flatMap((from) =>
+    specifiers(readFileSync(join(SRC, from), 'utf8')).flatMap(({ spec, dynamic }) => {
       const to = resolve(from, spec);
-      return to ? [{ from, to, spec, dynamic: match[2] !== undefined }] : [];
-    });
-  });
+      return to ? [{ from, to, spec, dynamic }] : [];
+    }),
+  );
 }
 
 /** The folder a file belongs to: its first path segment, or '.' for a file at src/'s top (index.ts). */

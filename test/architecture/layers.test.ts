@@ -1,5 +1,6 @@
 // The floors of src/ (docs/architecture.md): each folder imports only folders on floors below its own, through
-// their door (index.ts); nothing below app/ names the whole config; and the file graph has no circle.
+// their door (index.ts); nothing below app/ names the whole config; the file graph has no circle; and the engine keeps
+// no state of its own at module level (a server's state is the server's).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +56,22 @@ describe('the floors of src/', () => {
         /\bFrontMcpConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
     );
     expect(naming).toEqual([]);
+  });
+
+  it('keeps no module-level state in engine/: no top-level let or var, no WeakMap or WeakSet, no table it writes to', () => {
+    // A table at module level is a constant (UPPER_SNAKE, never written); state that lives as long as a server is held
+    // by the server (ParleyServer), built by app/, so two servers in one process never share it.
+    const found = sourceFiles()
+      .filter((file) => folderOf(file) === 'engine')
+      .flatMap((file) => {
+        const text = readFileSync(join(ROOT, 'src', file), 'utf8');
+        const lines = [...text.matchAll(/^(?:export )?(?:let|var) .*$|^(?:export )?const \w+\b[^=]*= new Weak(?:Map|Set)\b.*$/gm)];
+        const tables = [...text.matchAll(/^(?:export )?const (\w+)\b[^=]*= new (?:Map|Set)\b/gm)].map((m) => m[1]!);
+        const written = tables.filter(
+          (name) => !/^[A-Z][A-Z0-9_]*$/.test(name) || new RegExp(`\\b${name}\\.(?:set|add|delete|clear)\\(`).test(text),
+        );
+        return [...lines.map((m) => `${file}: ${m[0]}`), ...written.map((name) => `${file}: ${name}`)];
+      });
+    expect(found).toEqual([]);
   });
 });

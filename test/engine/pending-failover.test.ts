@@ -2,7 +2,7 @@
 // PendingQuestions (two instances' worth) over a real three-master cluster with a replica each. The answers go out
 // during the second after the failover, while the waiter's subscription is still moving to the new master.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PendingQuestions } from '../../src/engine/pending';
+import { PendingQuestions } from '../../src/engine/legacy/pending';
 import { createRedisStore } from '../../src/stores/redis';
 import { quiet, storeOf } from '../helpers/pending-store';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster';

@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PendingQuestions } from '../../src/engine/pending';
+import { PendingQuestions } from '../../src/engine/legacy/pending';
 import { createRedisStore } from '../../src/stores/redis';
 import { quiet, storeOf } from '../helpers/pending-store';
 import { startRedis, type RunningRedis } from '../helpers/redis';

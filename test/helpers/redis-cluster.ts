@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sparePort } from './redis';
+import { sparePort } from './ports';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 // Starts a real redis-server on a spare loopback port for a test, and stops it after.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { sparePort } from './ports';
 
 export interface RunningRedis {
   host: string;
@@ -10,18 +10,6 @@ export interface RunningRedis {
   stop(): Promise<void>;
   /** Sends the process a signal: SIGSTOP freezes it as a hung VM would (SIGCONT resumes it), SIGKILL ends it at once. */
   signal(signal: NodeJS.Signals): void;
-}
-
-/** A port nothing listens on right now (the OS picks it; redis-server then binds it). */
-export function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function launch(port: number, password?: string, aofDir?: string): Promise<ChildProcess> {

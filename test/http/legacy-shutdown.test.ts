@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
 import { legacyDesk } from '../fixtures/legacy-desk';
-import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
+import { LEGACY, legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
+import { mcpRequest } from '../helpers/requests';
+import { eventReader } from '../helpers/sse';
 
 const ask = async (handler: ReturnType<typeof createFetchHandler>, session: string, id: string) => {
   const events = sseReader(await handler(legacyPost(request('tools/call', { name: 'close_ticket', arguments: { id } }), session)));
@@ -44,5 +46,19 @@ describe('handler.close({ graceMs })', () => {
     const started = Date.now();
     await handler.close({ graceMs: 5_000 });
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("ends open streams cleanly: a listen stream with its closing result, a session's GET stream, and returns", async () => {
+    const handler = createFetchHandler(legacyDesk({ logging: { level: 'error' } }));
+    const listen = eventReader(await handler(mcpRequest('subscriptions/listen', { notifications: { toolsListChanged: true } })));
+    expect((await listen.next()).method).toBe('notifications/subscriptions/acknowledged');
+    const session = await openLegacySession(handler);
+    const headers = { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY };
+    const get = await handler(new Request('http://127.0.0.1/mcp', { method: 'GET', headers }));
+    expect(get.status).toBe(200);
+    await handler.close({ graceMs: 5_000 });
+    expect(await listen.next()).toMatchObject({ result: { resultType: 'complete' } });
+    await expect(listen.next()).rejects.toThrow('The stream ended');
+    expect(await get.text()).toMatch(/^id: /); // its priming event, then its end
   });
 });

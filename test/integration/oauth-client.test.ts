@@ -1,8 +1,9 @@
 // The official v2 client's OAuth support signs in to Parley with nothing but its URL, against a real OpenID provider on
 // loopback: the 401, Protected Resource Metadata, the provider's metadata, dynamic registration, authorization code
 // with PKCE, a call that elicits, then a 403 insufficient_scope the client steps up from. Then the provider's side:
-// client credentials, a rotated key, an outage, a token for another resource.
+// client credentials, a rotated key, an outage, a token for another resource. And a 2025-03-26 client's discovery.
 import { Client, type OAuthClientProvider, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { discoverOAuthMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App, Tool, ToolContext, z } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
@@ -132,6 +133,31 @@ describe.each(Object.entries(VERSIONS))('the official v2 client signing in, on %
     const closed = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-7' } });
     expect(closed.structuredContent).toEqual({ closed: true, by: 'alice' });
     await client.close();
+  });
+});
+
+describe('a 2025-03-26 client', () => {
+  it("finds the authorization server's metadata at the MCP server's origin: a copy of the provider's own", async () => {
+    // The v1 SDK's discovery as clients of that revision use it: the MCP server's URL taken for the authorization server's.
+    const metadata = await discoverOAuthMetadata(parley.url, { protocolVersion: '2025-03-26' });
+    expect(metadata).toMatchObject({ issuer: idp.issuer, registration_endpoint: `${idp.issuer}/reg` });
+    expect(metadata?.code_challenge_methods_supported).toContain('S256');
+  });
+
+  it('answers 503 with a log line while the provider is down, then the copy again', async () => {
+    const errors: string[] = [];
+    const fresh = await serve(config({ ...quiet, error: (line: string) => errors.push(line) }), { port: 0, quiet: true });
+    const url = new URL('/.well-known/oauth-authorization-server', fresh.url);
+    try {
+      idp.setDown(true);
+      expect((await fetch(url)).status).toBe(503);
+      expect(errors.join('\n')).toContain("The authorization server's metadata could not be read");
+      idp.setDown(false);
+      expect(((await (await fetch(url)).json()) as { issuer: string }).issuer).toBe(idp.issuer);
+    } finally {
+      idp.setDown(false);
+      await fresh.close({ graceMs: 0 });
+    }
   });
 });
 

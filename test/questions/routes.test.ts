@@ -193,6 +193,23 @@ describe('the inbox routes', () => {
     expect((await s.post('/_frontmcp/sign-in', { code: 'x' }, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
   });
 
+  it('behind a TLS proxy (http.publicUrl), takes sign-ins and answers from the public origin, not the inside one, with a Secure cookie', async () => {
+    const PUBLIC = 'https://inbox.example';
+    const s = inboxServer({ http: { publicUrl: PUBLIC, auth: { people: 'loopback-token' } } });
+    await s.handler(new Request(`${ORIGIN}/_frontmcp/inbox`));
+    const { code } = await LoopbackTokenAuth.createCode({ subject: 'principal:https://idp.example#dana', server: s.name });
+    const fromPage = { origin: PUBLIC, 'sec-fetch-site': 'same-origin' };
+    const signedIn = await s.post('/_frontmcp/sign-in', { code }, { headers: fromPage });
+    expect(signedIn.status).toBe(204);
+    expect(signedIn.headers.get('set-cookie')).toMatch(/; Secure$/);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const q = await pendingQuestion(s, cookie);
+    const answer = (headers: Record<string, string>) =>
+      s.post(`/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, { cookie, headers });
+    expect((await answer({ origin: ORIGIN })).status).toBe(403); // the request's own http:// origin is not where people are
+    expect((await answer(fromPage)).status).toBe(200);
+  });
+
   it('streams the view as server-sent events, again on every change', async () => {
     const s = inboxServer();
     const cookie = await s.signIn();

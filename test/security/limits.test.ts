@@ -5,12 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App, Tool, ToolContext, createFetchHandler, z, type FrontMcpConfigInput } from 'parley-mcp';
-import { pendingOf } from '../../src/engine/pending';
 import { ANONYMOUS } from '../../src/server/tool-types';
 import { handlePost } from '../../src/http/endpoint';
 import { fetchResponder } from '../../src/protocol';
-import { EventStream, MAX_KEPT_EVENTS } from '../../src/engine/legacy/event-stream';
-import { sessionsOf } from '../../src/engine/legacy/sessions';
+import { EventStream, MAX_KEPT_EVENTS } from '../../src/http/legacy/event-stream';
 import { parseConfig } from '../../src/server/config';
 import { buildServer } from '../../src/app/build-server';
 import { StdioLegacySession } from '../../src/stdio/legacy-session';
@@ -185,9 +183,9 @@ describe('sessions in total', () => {
       );
       for (const r of responses) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
-    expect(sessionsOf(server).count()).toBe(40);
+    expect(server.legacy.sessions.count()).toBe(40);
     for (const caller of ['anonymous', ...callers.map((c) => `#${c.user.sub}`)])
-      expect(sessionsOf(server).count(caller)).toBeLessThanOrEqual(25);
+      expect(server.legacy.sessions.count(caller)).toBeLessThanOrEqual(25);
     expect(statuses.get(200)).toBe(40);
     expect((statuses.get(429) ?? 0) + (statuses.get(503) ?? 0)).toBe(2000 - 40);
   });
@@ -206,7 +204,7 @@ describe('idle sessions', () => {
       expect((await listTools(handler, kept)).status).toBe(200); // 2.4 s in all, never 1 s quiet
     }
     expect((await listTools(handler, left)).status).toBe(404);
-    expect(sessionsOf(server).count()).toBe(1);
+    expect(server.legacy.sessions.count()).toBe(1);
     await open(handler); // its place is free again
     vi.advanceTimersByTime(1_000);
     expect((await listTools(handler, kept)).status).toBe(404);
@@ -217,10 +215,10 @@ describe('idle sessions', () => {
     const server = await buildServer(configWith({ sessions: { maxPerCaller: 50, idleTtlMs: 1_000 } }));
     const handler: Handler = (r, options) => handlePost(server, r, { auth: options?.auth });
     for (let i = 0; i < 30; i++) await open(handler);
-    expect(sessionsOf(server).count()).toBe(30);
+    expect(server.legacy.sessions.count()).toBe(30);
     vi.advanceTimersByTime(1_001);
     const fresh = await open(handler);
-    expect(sessionsOf(server).count()).toBe(1);
+    expect(server.legacy.sessions.count()).toBe(1);
     expect((await listTools(handler, fresh)).status).toBe(200);
   });
 
@@ -331,7 +329,7 @@ describe('questions waiting per session and per caller', () => {
     for (let event = await events.next(); event && !result; event = await events.next()) result = event.data.result;
     expect(result).toMatchObject({ isError: true, _meta: { code: 'LIMIT_REACHED' } });
     expect(result.content[0].text).toContain('Too many questions waiting in this session: at most 1 (elicitation.pending.maxPerSession)');
-    await expect.poll(() => pendingOf(server).waiting(session)).toBe(0);
+    await expect.poll(() => server.legacy.pending.waiting(session)).toBe(0);
     // The session can be asked again.
     const again = sseReader(await callTool(handler, session, 'close_ticket', { id: 'T-1' }));
     expect((await again.next())!.data.method).toBe('elicitation/create');

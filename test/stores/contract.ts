@@ -1,9 +1,23 @@
 // The store contract as one test body: every backend runs it against the real thing (memory, SQLite, Redis, Redis over HTTP).
+// STORES=memory,sqlite narrows it to some backends.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreBackend } from '../../src/stores';
 
 /** Makes a fresh backend; two made by one factory share their data when the backend is `distributed`. */
 export type StoreFactory = () => Promise<StoreBackend>;
+
+/** The backends the suite runs against, as each names its `type`; a suite's title starts with it. */
+const STORE_TYPES = ['memory', 'sqlite', 'redis', 'redis-cluster', 'redis-http'];
+
+/** STORES=memory,sqlite narrows the suite to those backends, for a quick run with no redis-server; unset, it runs all. */
+export function selectedStores(value: string | undefined): Set<string> | undefined {
+  if (!value?.trim()) return undefined;
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !STORE_TYPES.includes(name));
+  if (unknown.length > 0)
+    throw new Error(`STORES: no store named '${unknown.join("', '")}'; write some of ${STORE_TYPES.join(', ')}, separated by commas`);
+  return new Set(names);
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,12 +47,18 @@ function inbox() {
   return { messages, handler, waitFor };
 }
 
+/** Runs the contract against the backends `create` makes; `name` starts with their `type` (STORES= selects by it). */
 export function describeStoreContract(name: string, create: StoreFactory): void {
-  describe(`store contract: ${name}`, () => {
+  const type = /^[\w-]+/.exec(name)?.[0] ?? '';
+  if (!STORE_TYPES.includes(type))
+    throw new Error(`describeStoreContract('${name}'): start the title with one of ${STORE_TYPES.join(', ')}`);
+  const selected = selectedStores(process.env.STORES);
+  describe.skipIf(selected !== undefined && !selected.has(type))(`store contract: ${name}`, () => {
     const opened: StoreBackend[] = [];
     const open = async () => {
       const store = await create();
       opened.push(store);
+      expect(store.type, 'the title names the backend by its type, which STORES= selects').toBe(type);
       return store;
     };
     const unique = () => `contract:${crypto.randomUUID()}:`;

@@ -9,7 +9,8 @@ import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
 import { createElicitationStore } from '../../src/app/store-factory';
 import type { ElicitationStore } from '../../src/stores';
 import { mcpRequest } from '../helpers/requests';
-import { sparePort, startRedis, type RunningRedis } from '../helpers/redis';
+import { sparePort } from '../helpers/ports';
+import { startRedis, type RunningRedis } from '../helpers/redis';
 
 const ENV_NAMES = [
   'REDIS_URL',

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptionsSchema } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
-import { sparePort } from '../helpers/redis';
+import { sparePort } from '../helpers/ports';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster';
 import { describeStoreContract } from './contract';
 
@@ -22,7 +22,7 @@ const raw = (port: number) => new Redis({ host: '127.0.0.1', port, password: PAS
 
 const shardOf = (key: string) => cluster.shardOf(key);
 
-describeStoreContract('redis cluster (three masters, a replica each)', () => createRedisStore(options()));
+describeStoreContract('redis-cluster (three masters, a replica each)', () => createRedisStore(options()));
 
 describe('redis cluster store', () => {
   it('takes `cluster: [{ host, port }, …]` in the redis options, and refuses what a cluster has not', () => {

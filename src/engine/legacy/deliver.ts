@@ -1,6 +1,6 @@
 // An older client's answer to a question this server sent, handed to the call that waits for it, on any transport.
 import type { JsonRpcResponse } from '../../protocol';
-import { pendingOf, type Delivery } from '../pending';
+import type { Delivery } from './pending';
 import type { ParleyServer } from '../server';
 import type { LiveSession } from './sessions';
 
@@ -16,5 +16,5 @@ export async function deliverAnswer(server: ParleyServer, session: LiveSession, 
   const answer = message.error
     ? { action: 'cancel', error: { code: message.error.code, message: message.error.message } }
     : { ...message.result };
-  return pendingOf(server).deliver(session.record.sessionId, message.id, answer);
+  return server.legacy.pending.deliver(session.record.sessionId, message.id, answer);
 }

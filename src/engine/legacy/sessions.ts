@@ -1,38 +1,41 @@
 // Sessions of clients before 2026-07-28: a random id bound to its caller, held here, and in the store when instances share one.
 import { randomBytes, toBase64Url } from '../../crypto';
-import { openRecord, sealRecord } from '../../elicitation';
-import { LimitError, type JsonRpcId, type McpWireError } from '../../protocol';
-import { pendingOf, sessionEndedError } from '../pending';
-import { readEnv } from '../../runtime';
-import type { ParleyServer } from '../server';
+import { LimitError, type JsonRpcId, type McpWireError, type Responder } from '../../protocol';
+import type { PendingQuestions } from './pending';
+import { sessionEndedError } from './waiters';
+import type { Logger } from '../../runtime';
+import type { ServerSettings } from '../../server';
 import type { ElicitationStore } from '../../stores';
-import { watchChanges } from './changes';
-import { EventStream } from './event-stream';
+import { SessionRecords, type SessionRecord } from './session-records';
 
-export interface SessionRecord {
-  sessionId: string;
-  createdAt: number;
-  expiresAt: number;
-  version: string;
-  /** callerKey() of who opened it: the session serves only them. */
-  caller: string;
-  capabilities: Record<string, unknown>;
-  clientInfo?: unknown;
-}
+export type { SessionRecord } from './session-records';
 
 export interface LiveSession {
   record: SessionRecord;
   /** The calls running here, by request id, so notifications/cancelled and DELETE can stop them. */
   calls: Map<JsonRpcId, AbortController>;
-  /** This process's streams of the session, by stream id. */
-  streams: Map<string, EventStream>;
+  /** This process's streams of the session, by stream id (HTTP's; stdio has none). */
+  streams?: Map<string, SessionStream>;
   /** The GET stream, for messages that belong to no call. */
-  standalone?: EventStream;
+  standalone?: SessionStream;
   logLevel?: string;
   /** The resource URIs the client subscribed to: their updates go out on the GET stream. */
   subscriptions?: Set<string>;
   /** Stops forwarding the server's changes to the session. */
   unwatch?: () => void;
+}
+
+/** A stream of a session's messages, resumable: the transport makes it (http/legacy's EventStream). */
+export interface SessionStream {
+  send(message: unknown): void;
+  /** No more messages: it closes once the client has them all. */
+  end(): void;
+  /** Closes the client's connection without ending the stream. */
+  detach(): void;
+  readonly isEnded: boolean;
+  readonly isConnected: boolean;
+  /** A response carrying the messages after `after` (all, with a priming event, when absent), then the live ones. */
+  connect(respond: Responder, after?: number): Response;
 }
 
 const ID = /^[A-Za-z0-9_-]{16,128}$/;
@@ -55,33 +58,23 @@ export class SessionTable {
   private readonly live = new Map<string, Entry>();
   private readonly byCaller = new Map<string, Map<string, Entry>>();
   private warnedAt = -Infinity;
-  constructor(private readonly server: ParleyServer) {}
+  /** Calls running here, over every session, and who waits for the last of them to end (a shutdown's grace). */
+  private running = 0;
+  private idlers: (() => void)[] = [];
+  /** Where records go when instances share a store (sessionsDistributed), so any instance serves any session. */
+  private readonly shared?: SessionRecords;
+  constructor(private readonly parts: SessionParts) {
+    const { store, sessionSecret, limits } = parts;
+    if (store?.sessionsDistributed) this.shared = new SessionRecords(store, sessionSecret, limits.idleTtlMs);
+  }
 
   private get limits(): SessionLimits {
-    return this.server.config.http.sessions;
+    return this.parts.limits;
   }
 
   /** How many sessions this process holds, and how many of them are the caller's. */
   count(caller?: string): number {
     return caller === undefined ? this.live.size : (this.byCaller.get(caller)?.size ?? 0);
-  }
-
-  /**
-   * The store sessions live in, so any instance serves any session: a shared store (Redis, however it was found, or
-   * SQLite), as the docs' table says.
-   */
-  private get shared(): ElicitationStore | undefined {
-    const store = this.server.elicitationStore;
-    return store?.sessionsDistributed ? store : undefined;
-  }
-
-  /** Session records are sealed with MCP_SESSION_SECRET, so instances that share it serve each other's sessions whatever their MCP_ELICITATION_SECRET. */
-  private secret(store: ElicitationStore): string | undefined {
-    return readEnv('MCP_SESSION_SECRET', this.server.env) ?? store.secret;
-  }
-
-  private key(store: ElicitationStore, id: string): string {
-    return `${store.keyPrefix}session:${id}`;
   }
 
   /** Opens a session for the caller, or throws a LimitError (429 for the caller's cap, 503 when the process is full). */
@@ -94,8 +87,7 @@ export class SessionTable {
     const shared = this.shared;
     if (shared) {
       try {
-        entry.sealed = await sealRecord({ ...record }, this.secret(shared));
-        await shared.backend.set(this.key(shared, record.sessionId), entry.sealed, this.storeTtl(record, now));
+        entry.sealed = await shared.save(record, now);
       } catch (error) {
         this.drop(entry);
         throw error;
@@ -116,7 +108,7 @@ export class SessionTable {
     const shared = this.shared;
     if (shared) {
       // Ask the store every time: another instance may have ended the session.
-      const stored = await shared.backend.get(this.key(shared, id));
+      const stored = await shared.read(id);
       if (!stored) {
         if (entry)
           this.drop(entry, 'the store no longer holds it (it was ended on another instance, it expired, or the store lost its data)');
@@ -124,9 +116,9 @@ export class SessionTable {
       }
       entry ??= this.live.get(id); // adopted by a request that was waiting on the store with this one
       if (!entry) {
-        const opened = await openRecord<SessionRecord>(stored, this.secret(shared));
-        if (!opened.ok || opened.record.caller !== caller) return undefined;
-        entry = this.live.get(id) ?? this.adopt(opened.record, now);
+        const record = await shared.open(stored);
+        if (record?.caller !== caller) return undefined;
+        entry = this.live.get(id) ?? this.adopt(record, now);
         entry.sealed = stored;
         entry.storedAt = -Infinity; // when it was stored is not known here: renew it on this request
       }
@@ -148,9 +140,27 @@ export class SessionTable {
     if (entry?.session === session) this.drop(entry, why);
     const shared = this.shared;
     if (!shared) return;
-    await shared.backend.delete(this.key(shared, session.record.sessionId));
+    await shared.remove(session.record.sessionId);
     // Calls of the session waiting for an answer on other instances end now too, with the same reason.
-    await pendingOf(this.server).endSession(session.record.sessionId, why);
+    await this.parts.pending.endSession(session.record.sessionId, why);
+  }
+
+  /** Counts a call of the session in (notifications/cancelled and DELETE find it) until the returned function is called. */
+  track(session: LiveSession, id: JsonRpcId, controller: AbortController): () => void {
+    session.calls.set(id, controller);
+    this.running++;
+    let over = false;
+    return () => {
+      if (over) return;
+      over = true;
+      if (session.calls.get(id) === controller) session.calls.delete(id);
+      if (--this.running === 0) for (const idle of this.idlers.splice(0)) idle();
+    };
+  }
+
+  /** Resolves once no call runs here (at once when none does). */
+  idle(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.idlers.push(resolve));
   }
 
   /** Ends every session this process holds, their running calls with `reason` (the server is shutting down). */
@@ -158,42 +168,13 @@ export class SessionTable {
     for (const entry of [...this.live.values()]) this.drop(entry, reason);
   }
 
-  /**
-   * Opens a new stream in the session; it forgets the stream once the stream is over and delivered. Past maxStreams it
-   * first forgets the oldest stream that has ended (its replay is lost), and with none ended it throws a LimitError.
-   */
-  openStream(session: LiveSession): EventStream {
-    const max = this.limits.maxStreams;
-    if (session.streams.size >= max) {
-      for (const [id, stream] of session.streams) {
-        if (!stream.isEnded) continue;
-        stream.detach();
-        session.streams.delete(id);
-        break;
-      }
-      if (session.streams.size >= max)
-        throw new LimitError(
-          `Too many open streams in this session: at most ${max} (http.sessions.maxStreams). Wait for a call to finish, or close a stream, and try again`,
-          STREAM_RETRY_AFTER_S,
-          'caller',
-          { limit: 'http.sessions.maxStreams', max },
-        );
-    }
-    const id = toBase64Url(randomBytes(9));
-    const stream = new EventStream(
-      id,
-      () => session.streams.delete(id),
-      // Each event or keepalive the client is sent counts as the session's activity.
-      () => {
-        const entry = this.live.get(session.record.sessionId);
-        if (entry?.session === session)
-          void this.touch(entry, Date.now())?.catch((error: unknown) =>
-            this.server.logger.warn('Could not renew a session in the store', error),
-          );
-      },
-    );
-    session.streams.set(id, stream);
-    return stream;
+  /** Each event or keepalive a client is sent counts as the session's activity (its stream says so). */
+  active(session: LiveSession): void {
+    const entry = this.live.get(session.record.sessionId);
+    if (entry?.session === session)
+      void this.touch(entry, Date.now())?.catch((error: unknown) =>
+        this.parts.logger.warn('Could not renew a session in the store', error),
+      );
   }
 
   /** Counts the session in, or throws when the caller or the process is at its cap. */
@@ -215,7 +196,7 @@ export class SessionTable {
       // Once a minute at most: a flood of refusals must not become a flood of log lines.
       if (now - this.warnedAt >= 60_000) {
         this.warnedAt = now;
-        this.server.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
+        this.parts.logger.warn(`Refusing sessions: the process holds ${maxTotal} (http.sessions.maxTotal)`);
       }
       throw new LimitError(
         `The server holds as many sessions as it allows (${maxTotal}, http.sessions.maxTotal): retry after ${wait} s`,
@@ -227,10 +208,10 @@ export class SessionTable {
         },
       );
     }
-    const session: LiveSession = { record, calls: new Map(), streams: new Map() };
+    const session: LiveSession = { record, calls: new Map() };
     const entry: Entry = { session, lastActiveAt: now, storedAt: now };
     // Changes reach the client only on its GET stream; without one open, there is nowhere to send them.
-    session.unwatch = watchChanges(this.server, session, (message) => session.standalone?.send(message));
+    session.unwatch = this.parts.watch(session, (message) => session.standalone?.send(message));
     this.live.set(record.sessionId, entry);
     if (mine) mine.set(record.sessionId, entry);
     else this.byCaller.set(record.caller, new Map([[record.sessionId, entry]]));
@@ -250,7 +231,7 @@ export class SessionTable {
     const reason = typeof why === 'string' ? sessionEndedError(why) : why;
     for (const call of session.calls.values()) call.abort(reason);
     // Ended, not cut: a call's stream closes once its last event (that error) reached the client.
-    for (const stream of session.streams.values()) stream.end();
+    for (const stream of session.streams?.values() ?? []) stream.end();
   }
 
   /**
@@ -268,12 +249,7 @@ export class SessionTable {
     const shared = this.shared;
     if (!shared || entry.sealed === undefined || now - entry.storedAt < this.limits.idleTtlMs / 10) return undefined;
     entry.storedAt = now;
-    return shared.backend.set(this.key(shared, sessionId), entry.sealed, this.storeTtl(entry.session.record, now));
-  }
-
-  /** A stored record lives until the session would idle out, and never past its end. */
-  private storeTtl(record: SessionRecord, now: number): number {
-    return Math.max(1, Math.min(this.limits.idleTtlMs, record.expiresAt - now));
+    return shared.renew(entry.session.record, entry.sealed, now);
   }
 
   /**
@@ -297,21 +273,23 @@ export class SessionTable {
   }
 }
 
-type SessionLimits = ParleyServer['config']['http']['sessions'];
+type SessionLimits = ServerSettings['http']['sessions'];
 
-/** A full session's streams free when a call finishes: soon, usually. */
-const STREAM_RETRY_AFTER_S = 5;
+/** What the table is built from: app/ gives them when it builds the server. */
+export interface SessionParts {
+  limits: SessionLimits;
+  /** The elicitation store: session records go in it when it is shared (sessionsDistributed). */
+  store?: ElicitationStore;
+  /** MCP_SESSION_SECRET, read when a record is sealed or opened. */
+  sessionSecret(): string | undefined;
+  pending: PendingQuestions;
+  logger: Logger;
+  /** Sends the session the server's changes it may hear, until the returned function is called. */
+  watch(session: LiveSession, send: (message: Record<string, unknown>) => void): () => void;
+}
 
 const isBusy = (session: LiveSession): boolean => {
   if (session.calls.size > 0) return true;
-  for (const stream of session.streams.values()) if (stream.isConnected) return true;
+  for (const stream of session.streams?.values() ?? []) if (stream.isConnected) return true;
   return false;
 };
-
-const tables = new WeakMap<ParleyServer, SessionTable>();
-
-export function sessionsOf(server: ParleyServer): SessionTable {
-  let table = tables.get(server);
-  if (!table) tables.set(server, (table = new SessionTable(server)));
-  return table;
-}

@@ -1,16 +1,12 @@
-// Shutting down with older clients' calls in flight: no new calls, waiting questions get a grace period, the rest end
-// with a JSON-RPC error that says why. Nothing is cut in silence.
-import { pendingOf } from '../pending';
+// Shutting down with calls in flight: no new calls, waiting questions get a grace period, the rest end with a JSON-RPC
+// error that says why, and open streams end with their last event. Nothing is cut in silence.
 import { RetryLaterError } from '../../protocol';
 import type { ParleyServer } from '../server';
-import { sessionsOf } from './sessions';
 
 export interface CloseOptions {
   /** How long waiting questions may still be answered before their calls are ended. Default 10 s. */
   graceMs?: number;
 }
-
-const closing = new WeakSet<ParleyServer>();
 
 export const SHUTTING_DOWN = 'The server is shutting down: call again, and another instance (or this one, once restarted) serves you';
 
@@ -23,21 +19,28 @@ export const SHUTDOWN_RETRY_AFTER_S = 1;
 /** The refusal of a new call or session while the server shuts down (503, with Retry-After). */
 export const shuttingDown = () => new RetryLaterError('SHUTTING_DOWN', SHUTTING_DOWN, SHUTDOWN_RETRY_AFTER_S);
 
-export const isClosing = (server: ParleyServer): boolean => closing.has(server);
+export const isClosing = (server: ParleyServer): boolean => server.legacy.closing;
 
 /**
- * Stops taking new calls and sessions of older clients, waits up to `graceMs` for the questions waiting in this process
- * to be answered, then ends every call still running with `SHUTTING_DOWN` and closes the elicitation store.
+ * Stops taking new calls and sessions, waits up to `graceMs` for the questions waiting in this process to be answered
+ * and their calls to finish, then ends every call still running with `SHUTTING_DOWN` and closes the elicitation store.
  */
 export async function closeServer(server: ParleyServer, { graceMs = 10_000 }: CloseOptions = {}): Promise<void> {
-  closing.add(server);
-  const pending = pendingOf(server);
-  const deadline = Date.now() + graceMs;
-  while (pending.size > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+  const { legacy } = server;
+  legacy.closing = true;
+  // With questions waiting, whichever comes first: they are answered and the calls end, or the grace runs out. With
+  // none, a running call has nothing to wait for: it ends now.
+  if (legacy.pending.size > 0) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = legacy.pending.idle().then(() => legacy.sessions.idle());
+    await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+  }
   const error = shuttingDown();
-  sessionsOf(server).endAll(error);
-  pending.failAll(error);
+  // Streams end cleanly, never cut: a listen stream with its closing result, a session's streams once they are sent.
+  server.listens.endAll();
+  legacy.sessions.endAll(error);
+  legacy.pending.failAll(error);
   // The calls' last events go out before the store (and the process) goes.
   await new Promise((resolve) => setTimeout(resolve, 0));
   await server.elicitationStore?.backend.close();

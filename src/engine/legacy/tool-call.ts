@@ -7,9 +7,8 @@ import { createNotifier, type AuthInfo, type Emit } from '../../server';
 import { callTool, findCall } from '../call-tool';
 import { requireScopes } from '../scope-check';
 import { takesFallback } from '../fallback';
-import { pendingOf } from '../pending';
 import type { ParleyServer } from '../server';
-import { StreamAsker } from '../stream-asker';
+import { StreamAsker } from './stream-asker';
 import type { LiveSession } from './sessions';
 
 /** What the transport gives the call: its caller, its signal (the call's own), where questions and notifications go. */
@@ -42,7 +41,14 @@ export function prepareToolCall(
   if (call.entry) requireScopes(server, auth, call.entry.options.scopes, call.args, `tool "${call.name}"`);
   return {
     async run({ auth, signal, send, emit, trace }) {
-      const asker = new StreamAsker({ sessionId, caller: session.record.caller, capabilities, pending: pendingOf(server), send, signal });
+      const asker = new StreamAsker({
+        sessionId,
+        caller: session.record.caller,
+        capabilities,
+        pending: server.legacy.pending,
+        send,
+        signal,
+      });
       // Progress and log lines at the level the session set (logging/setLevel), unless the request names its own.
       const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: session.logLevel };
       const notifier = createNotifier(meta, emit, server.logger);

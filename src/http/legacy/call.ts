@@ -1,5 +1,5 @@
 // tools/call before 2026-07-28 over HTTP: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
-import { type KeepAlive, type ParleyServer, prepareToolCall, sessionsOf, type LiveSession } from '../../engine';
+import { type KeepAlive, type ParleyServer, prepareToolCall, type LiveSession } from '../../engine';
 import {
   McpWireError,
   errorResponse,
@@ -9,6 +9,8 @@ import {
   ElicitationNotSupportedError,
 } from '../../protocol';
 import type { AuthInfo } from '../../server';
+import type { EventStream } from './event-stream';
+import { openStream } from './open-stream';
 
 /** What the host knows of a call beyond its Request: its waitUntil (a Worker's ctx) and the caller's address. */
 export interface CallHost {
@@ -36,19 +38,19 @@ export async function callTool(
     client,
   });
   let call: ReturnType<typeof prepareToolCall>;
-  let stream: ReturnType<ReturnType<typeof sessionsOf>['openStream']> | undefined;
+  let stream: EventStream | undefined;
   try {
     // An unknown tool or bad arguments are refused before any stream opens.
     call = prepareToolCall(server, session, message.params ?? {}, auth);
     const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
     // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
-    stream = sse ? sessionsOf(server).openStream(session) : undefined;
+    stream = sse ? openStream(server, session) : undefined;
   } catch (error) {
     trace?.watch(Promise.reject(error)).catch(() => {}); // the refusal ends the span as the error it is
     throw error;
   }
   const controller = new AbortController();
-  session.calls.set(message.id, controller);
+  const untrack = server.legacy.sessions.track(session, message.id, controller);
   const send = (m: unknown) => {
     const target = stream ?? session.standalone;
     if (!target)
@@ -63,7 +65,7 @@ export async function callTool(
     (result) => ({ jsonrpc: '2.0' as const, id: message.id, result }),
     (error: unknown) => errorResponse(message.id, toWireError(error, server.logger)),
   );
-  const finished = reply.finally(() => session.calls.delete(message.id));
+  const finished = reply.finally(untrack);
   // The server ends a call with a reason (its session ended, the server shuts down): the client gets that error at
   // once, whatever the tool does meanwhile. A client's own cancellation carries no such reason, and gets nothing.
   const cut = (resolve: (response: JsonRpcResponse) => void) =>

@@ -8,7 +8,6 @@ import {
   initializeResult,
   legacyMethod,
   negotiate,
-  sessionsOf,
   deliverAnswer,
 } from '../../engine';
 import {
@@ -46,7 +45,7 @@ export async function openSession(server: ParleyServer, request: Request, given:
   const header = request.headers.get(HEADER.sessionId);
   if (header === null)
     return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required'));
-  const session = await answering(server, id, () => sessionsOf(server).find(header, callerKey(auth)));
+  const session = await answering(server, id, () => server.legacy.sessions.find(header, callerKey(auth)));
   if (session instanceof Response) return session;
   if (!session) return server.respond.error(id, sessionNotFound());
   return { auth, session };
@@ -98,7 +97,7 @@ async function legacyPost(
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    const session = await sessionsOf(server).create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });
+    const session = await server.legacy.sessions.create({ version, caller: callerKey(auth), capabilities, clientInfo: params.clientInfo });
     server.telemetry
       ?.request({
         method: 'initialize',

@@ -1,6 +1,8 @@
 // GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
 import { ErrorCode, LimitError, McpWireError } from '../../protocol';
-import { type ParleyServer, parseEventId, sessionsOf } from '../../engine';
+import type { ParleyServer } from '../../engine';
+import { parseEventId } from './event-stream';
+import { openStream } from './open-stream';
 import type { AuthInfo } from '../../server';
 import { answering, openSession } from './post';
 
@@ -17,7 +19,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
   const lastEventId = request.headers.get('last-event-id');
   if (lastEventId !== null) {
     const at = parseEventId(lastEventId);
-    const stream = at && session.streams.get(at.streamId);
+    const stream = at && session.streams?.get(at.streamId);
     if (!at || !stream)
       return server.respond.error(
         null,
@@ -27,7 +29,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
   }
   // One GET stream per session: a new one replaces the old connection.
   try {
-    session.standalone ??= sessionsOf(server).openStream(session);
+    session.standalone ??= openStream(server, session);
   } catch (error) {
     if (error instanceof LimitError) return server.respond.error(null, error);
     throw error;
@@ -39,6 +41,6 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
 export async function handleLegacyDelete(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
-  const ended = await answering(server, null, () => sessionsOf(server).end(opened.session));
+  const ended = await answering(server, null, () => server.legacy.sessions.end(opened.session));
   return ended instanceof Response ? ended : new Response(null, { status: 204 });
 }

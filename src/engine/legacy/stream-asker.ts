@@ -1,6 +1,6 @@
 // Before 2026-07-28: elicit(), sample() and listRoots() send their request on the call's stream and wait for the client's answer.
-import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError, McpWireError } from '../protocol';
-import type { ElicitOptions } from '../server';
+import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError, McpWireError } from '../../protocol';
+import type { ElicitOptions } from '../../server';
 import type { PendingQuestions } from './pending';
 import {
   DEFAULT_TTL_MS,
@@ -12,7 +12,7 @@ import {
   type ElicitParams,
   type OtherInputMethod,
   type RawAnswer,
-} from '../elicitation';
+} from '../../elicitation';
 
 /** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
 export function endedBy(signal: AbortSignal): Error {

@@ -1,10 +1,6 @@
 // One server-sent-events stream of a session: numbered events, kept so a client that lost the connection can resume.
-import { utf8 } from '../../crypto';
-import type { Responder } from '../../protocol';
-
-/** An SSE comment now and then while nothing happens: proxies keep the connection, and workerd sees it is not hung. */
-export const KEEPALIVE_MS = 15_000;
-export const KEEPALIVE = utf8(': keepalive\n\n');
+import { KEEPALIVE, KEEPALIVE_MS, sseFrame, type Responder } from '../../protocol';
+import type { SessionStream } from '../../engine';
 
 interface Event {
   seq: number;
@@ -27,7 +23,7 @@ export function parseEventId(value: string): { streamId: string; seq: number } |
   return m ? { streamId: m[1]!, seq: Number(m[2]) } : undefined;
 }
 
-export class EventStream {
+export class EventStream implements SessionStream {
   private seq = 0;
   /** The kept events, oldest first: events[i] has seq `dropped + i + 1`. */
   private events: Event[] = [];
@@ -64,7 +60,7 @@ export class EventStream {
     this.connection = connection;
     return respond.stream({
       start: (controller) => {
-        if (after === undefined) controller.enqueue(utf8(`id: ${this.id}:0\ndata: \n\n`));
+        if (after === undefined) controller.enqueue(sseFrame({ id: `${this.id}:0`, data: '' }));
       },
       pull: (controller) => this.write(connection, controller),
       cancel: () => {
@@ -141,7 +137,7 @@ export class EventStream {
   }
 
   private frame(event: Event): Uint8Array {
-    return utf8(`id: ${this.id}:${event.seq}\ndata: ${event.data}\n\n`);
+    return sseFrame({ id: `${this.id}:${event.seq}`, data: event.data });
   }
 }
 

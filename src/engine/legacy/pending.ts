@@ -1,21 +1,14 @@
-// Questions waiting for clients before 2026-07-28: each in the elicitation store under its session and its request id,
-// answered by publish/subscribe, and ended with an error (never in silence) when the store or the session lets it down.
-import { ErrorCode, McpWireError, PublicMcpError, StoreUnavailableError } from '../protocol';
-import type { Logger } from '../runtime';
-import { memoryStore, type ElicitationStore } from '../stores';
-import type { ParleyServer } from './server';
-import {
-  NO_LIMITS,
-  PendingCounts,
-  type Asking,
-  type PendingLimits,
-  openRecord,
-  sealRecord,
-  type ElicitParams,
-  type RawAnswer,
-} from '../elicitation';
+// Questions waiting for clients before 2026-07-28, as the store keeps them: each under its session and its request id,
+// answered by publish/subscribe from any instance, and ended with an error (never in silence) when the store or the
+// session lets it down. The waiting itself, in this process, is waiters.ts's.
+import { PublicMcpError, StoreUnavailableError } from '../../protocol';
+import type { Logger } from '../../runtime';
+import { memoryStore, type ElicitationStore } from '../../stores';
+import type { ServerSettings } from '../../server';
+import { type Asking, type PendingLimits, openRecord, sealRecord, type ElicitParams, type RawAnswer } from '../../elicitation';
+import { LocalWaiters } from './waiters';
 
-export type { Asking, PendingLimits } from '../elicitation';
+export type { Asking, PendingLimits } from '../../elicitation';
 
 export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
 
@@ -34,12 +27,6 @@ export interface OpenQuestion {
  */
 export type Delivery = 'delivered' | 'no-question' | 'no-listener' | 'unreadable';
 
-interface Waiter {
-  sessionId: string;
-  deliver(answer: RawAnswer): void;
-  fail(error: Error): void;
-}
-
 /** A channel subscription shared by every question of one session that waits here. */
 interface SessionWatch {
   count: number;
@@ -50,10 +37,6 @@ interface SessionWatch {
 export const QUESTION_LOST =
   'The question was lost while it waited: the elicitation store no longer holds it (Redis restarted without persistence, or the record was deleted). Call the tool again';
 
-/** The session of a waiting question ended (DELETE, or another instance found it gone): a JSON-RPC error on the call. */
-export const sessionEndedError = (why: string) =>
-  new McpWireError(ErrorCode.SessionNotFound, `Session ended while the call waited: ${why}`, { code: 'SESSION_ENDED' });
-
 /**
  * How long an answer is published again while nobody hears it (a subscriber reconnecting, or following a cluster
  * failover to the new master: a slots refresh is a second, then it subscribes again), and the first wait.
@@ -63,23 +46,22 @@ const PUBLISH_RETRY_MS = 150;
 
 export class PendingQuestions {
   // Questions asked by this process: an answer that reaches the instance that asked needs no store round trip.
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly waiters: LocalWaiters;
   private readonly sessions = new Map<string, SessionWatch>();
-  private readonly counts: PendingCounts;
   private stopRestored?: () => void;
   constructor(
     private readonly store: ElicitationStore,
     private readonly logger: Logger,
     /** Set when no store can keep questions here (the stateless edge opt-in): every question is refused with it. */
     readonly unavailable?: string,
-    limits: PendingLimits = NO_LIMITS,
+    limits?: PendingLimits,
   ) {
-    this.counts = new PendingCounts(limits);
+    this.waiters = new LocalWaiters(limits);
   }
 
   /** How many questions wait now in this process for the session. */
   waiting(sessionId: string): number {
-    return this.counts.waiting(sessionId);
+    return this.waiters.waiting(sessionId);
   }
 
   /** How many questions wait now in this process, over every session. */
@@ -95,12 +77,7 @@ export class PendingQuestions {
   async open(asking: Asking, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
     const { sessionId } = asking;
     // Counted before the first await, so questions asked together cannot pass the limits together.
-    const release = this.counts.reserve(asking);
-    let deliver!: (answer: RawAnswer) => void;
-    let fail!: (error: Error) => void;
-    const answer = new Promise<RawAnswer>((resolve, reject) => ((deliver = resolve), (fail = reject)));
-    answer.catch(() => undefined); // a question failed after its call stopped waiting is nobody's concern
-    this.waiters.set(elicitId, { sessionId, deliver, fail });
+    const { waiter, remove } = this.waiters.add(asking, elicitId);
     this.watchRestarts();
     const { backend, secret } = this.store;
     const questionKey = this.key('pending', `${sessionId}:${elicitId}`);
@@ -109,8 +86,7 @@ export class PendingQuestions {
     const answerKey = backend.onRestored && this.key('answer', `${sessionId}:${elicitId}`);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
-      this.waiters.delete(elicitId);
-      release();
+      remove();
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };
     const now = Date.now();
@@ -121,7 +97,7 @@ export class PendingQuestions {
           .subscribe(this.key('result', elicitId), (message) => {
             void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
               if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId)
-                deliver(opened.record.answer ?? {});
+                waiter.deliver(opened.record.answer ?? {});
               else
                 this.logger.warn(
                   `Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`,
@@ -145,7 +121,7 @@ export class PendingQuestions {
         : reason;
     }
     return {
-      answer,
+      answer: waiter.answer,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
         Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey), answerKey && backend.delete(answerKey)])
@@ -203,18 +179,19 @@ export class PendingQuestions {
    * JSON-RPC error naming why, and so do those waiting on other instances, told on the session's channel.
    */
   async endSession(sessionId: string, why: string): Promise<void> {
-    this.failSession(sessionId, why);
+    this.waiters.failSession(sessionId, why);
     if (this.store.backend.supportsPubSub)
       await this.store.backend.publish(this.key('ended', sessionId), JSON.stringify({ sessionId, why }));
   }
 
-  /** Fails every question waiting in this process (the server is shutting down). */
-  failAll(error: Error): void {
-    for (const waiter of [...this.waiters.values()]) waiter.fail(error);
+  /** Resolves once no question waits in this process (at once when none does). */
+  idle(): Promise<void> {
+    return this.waiters.idle();
   }
 
-  private failSession(sessionId: string, why: string): void {
-    for (const waiter of [...this.waiters.values()]) if (waiter.sessionId === sessionId) waiter.fail(sessionEndedError(why));
+  /** Fails every question waiting in this process (the server is shutting down). */
+  failAll(error: Error): void {
+    this.waiters.failAll(error);
   }
 
   /** One subscription per session with questions waiting here: another instance says on it that the session ended. */
@@ -230,7 +207,7 @@ export class PendingQuestions {
         } catch {
           return;
         }
-        this.failSession(sessionId, why);
+        this.waiters.failSession(sessionId, why);
       });
       this.sessions.set(sessionId, (watch = { count: 0, stop }));
       stop.catch(() => this.sessions.get(sessionId) === watch && this.sessions.delete(sessionId));
@@ -261,7 +238,7 @@ export class PendingQuestions {
   private async checkRecords(): Promise<void> {
     const { backend, secret } = this.store;
     await Promise.all(
-      [...this.waiters].map(async ([elicitId, waiter]) => {
+      this.waiters.entries().map(async ([elicitId, waiter]) => {
         const id = `${waiter.sessionId}:${elicitId}`;
         try {
           const [question, kept] = await Promise.all([backend.get(this.key('pending', id)), backend.get(this.key('answer', id))]);
@@ -281,8 +258,6 @@ export class PendingQuestions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const registry = new WeakMap<ParleyServer, PendingQuestions>();
-
 export const STATELESS_EDGE_REFUSAL =
   "Clients before 2026-07-28 can't be asked here: this server runs on an edge runtime with elicitation.edge: 'stateless' and no distributed store. Use a client that speaks 2026-07-28, or give the server a Redis store.";
 
@@ -290,16 +265,16 @@ export const STATELESS_EDGE_REFUSAL =
  * The server's pending questions. Without a store (elicitation off, so nothing is asked; or the stateless edge
  * opt-in, where every question is refused) an empty memory store stands in for answers that arrive anyway.
  */
-export function pendingOf(server: ParleyServer): PendingQuestions {
-  let pending = registry.get(server);
-  if (!pending) {
-    const store = server.elicitationStore ?? {
-      backend: memoryStore(),
-      keyPrefix: 'mcp:',
-      info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false },
-    };
-    const unavailable = server.elicitationStore || !server.config.elicitation.enabled ? undefined : STATELESS_EDGE_REFUSAL;
-    registry.set(server, (pending = new PendingQuestions(store, server.logger, unavailable, server.config.elicitation.pending)));
-  }
-  return pending;
+export function createPendingQuestions(
+  settings: ServerSettings['elicitation'],
+  store: ElicitationStore | undefined,
+  logger: Logger,
+): PendingQuestions {
+  const kept = store ?? {
+    backend: memoryStore(),
+    keyPrefix: 'mcp:',
+    info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: false },
+  };
+  const unavailable = store || !settings.enabled ? undefined : STATELESS_EDGE_REFUSAL;
+  return new PendingQuestions(kept, logger, unavailable, settings.pending);
 }

@@ -1,0 +1,32 @@
+// The authorization server's metadata at the MCP server's origin, for 2025-03-26 clients, which look for it there
+// (the path /.well-known/oauth-authorization-server). A copy of the first authorization server's own document, not a
+// redirect: the official SDK's discovery does not follow one. Read on first use and kept ten minutes.
+import type { ParleyServer } from '../engine';
+import { authorizationServersOf } from '../http';
+import { discoverIssuer } from './discovery';
+
+export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
+const KEEP_MS = 10 * 60_000;
+const HEADERS = { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=600' };
+
+/** The route answering the copy, or undefined when the server names no authorization server (no `auth`, or a bare secret). */
+export function authorizationServerMirror(server: ParleyServer): ((request: Request) => Promise<Response>) | undefined {
+  const [issuer] = authorizationServersOf(server);
+  if (issuer === undefined) return undefined;
+  let kept: { document: Promise<Record<string, unknown>>; until: number } | undefined;
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return server.respond.json({ error: 'method_not_allowed' }, 405, { ...HEADERS, allow: 'GET, HEAD' });
+    if (!kept || kept.until < Date.now()) kept = { document: discoverIssuer(issuer), until: Date.now() + KEEP_MS };
+    try {
+      const document = await kept.document;
+      return request.method === 'HEAD'
+        ? new Response(null, { headers: { ...HEADERS, 'content-type': 'application/json' } })
+        : server.respond.json(document, 200, HEADERS);
+    } catch (error) {
+      kept = undefined; // asked again by the next client
+      server.logger.error(`The authorization server's metadata could not be read for a 2025-03-26 client: ${(error as Error).message}`);
+      return server.respond.json({ error: 'temporarily_unavailable' }, 503, { 'retry-after': '5', 'cache-control': 'no-store' });
+    }
+  };
+}
