@@ -35,6 +35,12 @@ export function wireError(key: WireErrorKey, message?: string, data?: unknown): 
   return new McpWireError(row.code, message ?? row.message, dataOf(row, data), row.status);
 }
 
+/**
+ * Before 2026-07-28 a JSON-RPC error travels in a 200 (the era's rule, not the error's): the same error, answered 200.
+ * A refusal to retry later keeps its status and Retry-After, so it never comes here.
+ */
+export const inOkAnswer = (error: McpWireError): McpWireError => new McpWireError(error.code, error.message, error.data, 200);
+
 export const invalidParams = (message: string, data?: unknown) => wireError('INVALID_PARAMS', message, data);
 export const headerMismatch = (message: string) => wireError('HEADER_MISMATCH', message);
 export const methodNotFound = (method: string) => wireError('METHOD_NOT_FOUND', `Method not found: ${method}`);

@@ -7,6 +7,7 @@ export {
   RefusedMessage,
   RetryLaterError,
   headerMismatch,
+  inOkAnswer,
   invalidParams,
   methodNotFound,
   wireError,

@@ -11,13 +11,9 @@ const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts']);
 
 const textOf = (file: string) => readFileSync(join(ROOT, 'src', file), 'utf8');
 
-/** The older era's throw sites, moving under engine/legacy/ in the same issue: they take their keys once it lands (#35). */
-const LATER = new Set(['engine/legacy/waiters.ts', 'http/legacy/post.ts', 'http/legacy/session-routes.ts', 'stdio/connection.ts']);
-const checked = () => sourceFiles().filter((file) => !LATER.has(file));
-
 describe('the error table', () => {
   it('is the only way src/ builds a wire error: no `new McpWireError(` outside protocol/errors.ts', () => {
-    const found = checked()
+    const found = sourceFiles()
       .filter((file) => !BUILDERS.has(file))
       .flatMap((file) => [...textOf(file).matchAll(/new McpWireError\(/g)].map(() => file));
     expect(found).toEqual([]);
@@ -26,7 +22,7 @@ describe('the error table', () => {
   it('names no wire error code by number and no data.code by hand outside the table', () => {
     // `ErrorCode.X` at a throw site picks a code without its status; a `{ code: 'SHUTTING_DOWN' }` beside it repeats
     // the table's data.code, free to drift from it.
-    const found = checked()
+    const found = sourceFiles()
       .filter((file) => !file.startsWith('protocol/') && !file.startsWith('client/'))
       .filter((file) => /\bErrorCode\.\w+|new RetryLaterError\([^)]*\{ code: '/.test(textOf(file)));
     expect(found).toEqual([]);
