@@ -17,4 +17,18 @@ describe('the errors that are not JSON-RPC', () => {
       body: { error: 'method_not_allowed', message: 'Method not allowed: use GET, HEAD, OPTIONS' },
     });
   });
+
+  it("answer the authorization server's metadata mirror the same way, and its failure to read the issuer's", async () => {
+    // Nothing listens on port 9: the issuer's document cannot be read, so the mirror says so, in the one shape.
+    const handler = createFetchHandler({ info, auth: { jwksUrl: 'http://127.0.0.1:9/jwks', issuer: 'http://127.0.0.1:9' } } as never);
+    const url = 'http://127.0.0.1/.well-known/oauth-authorization-server';
+    expect(await read(await handler(new Request(url, { method: 'POST' })))).toEqual({
+      status: 405,
+      body: { error: 'method_not_allowed', message: 'Method not allowed: use GET, HEAD' },
+    });
+    expect(await read(await handler(new Request(url)))).toEqual({
+      status: 503,
+      body: { error: 'temporarily_unavailable', message: "The authorization server's metadata could not be read; try again shortly" },
+    });
+  });
 });
