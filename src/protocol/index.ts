@@ -44,4 +44,14 @@ export {
 } from './respond';
 export { KEEPALIVE, KEEPALIVE_MS, sseComment, sseFrame, sseMessage } from './sse';
 export type { SseFields } from './sse';
-export { EDGE_REFUSAL, InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './question-errors';
+export {
+  EDGE_REFUSAL,
+  INBOX_META,
+  InboxPendingError,
+  InvalidQuestionStoreError,
+  QuestionAlreadyAnsweredError,
+  QuestionPendingError,
+  QuestionSupersededError,
+  QuestionUnansweredError,
+  type InboxReason,
+} from './question-errors';
