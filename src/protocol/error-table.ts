@@ -22,52 +22,52 @@ export const ErrorCode = {
   StoreUnavailable: -31003,
 } as const;
 
-/** One situation on the wire. `dataCode` goes first in the error's `data` as `code`, for a client to act on. */
+/** One situation on the wire: its JSON-RPC code, and the HTTP status of the answer that carries it alone (200 where
+ * the error travels as a call's answer). `coded` rows put their key first in the error's `data`, as `code`. */
 export interface WireErrorRow {
   readonly code: number;
-  /** The HTTP status of the answer that carries it alone; 200 where the error travels beside a result's shape. */
   readonly status: number;
-  readonly dataCode?: string;
-  /** The message when the throw site has no more to say. */
-  readonly message: string;
+  readonly coded?: true;
 }
 
-const row = (code: number, status: number, message: string, dataCode?: string): WireErrorRow =>
-  dataCode === undefined ? { code, status, message } : { code, status, message, dataCode };
+const row = (code: number, status: number, coded?: true): WireErrorRow => (coded ? { code, status, coded } : { code, status });
 
 /**
- * Every wire error Parley sends, by key. A throw site names its key (`wireError('SESSION_NOT_FOUND')`) and never a
- * status; the first rows, named for their code, also give the status of an error built from a code alone.
+ * Every wire error Parley sends, by key. A throw site names its key and says what happened
+ * (`wireError('SESSION_NOT_FOUND', detail)`), never a status; a coded row's key is its `data.code`, what a client acts on.
+ * The first eight rows, named for their code, also give the status of an error built from a code alone. Codes are
+ * written as numbers (each is in ErrorCode above; a test checks it), so a Worker that never names ErrorCode does not
+ * carry its names.
  */
 export const WIRE_ERRORS = {
-  PARSE_ERROR: row(ErrorCode.ParseError, 400, 'Parse error'),
-  INVALID_REQUEST: row(ErrorCode.InvalidRequest, 400, 'Invalid request'),
-  METHOD_NOT_FOUND: row(ErrorCode.MethodNotFound, 404, 'Method not found'),
-  INVALID_PARAMS: row(ErrorCode.InvalidParams, 400, 'Invalid params'),
-  INTERNAL_ERROR: row(ErrorCode.InternalError, 500, 'Internal error'),
-  HEADER_MISMATCH: row(ErrorCode.HeaderMismatch, 400, 'A header does not match the request'),
-  MISSING_CAPABILITY: row(ErrorCode.MissingCapability, 400, 'The request requires a client capability'),
-  UNSUPPORTED_VERSION: row(ErrorCode.UnsupportedVersion, 400, 'Unsupported protocol version'),
+  PARSE_ERROR: row(-32700, 400),
+  INVALID_REQUEST: row(-32600, 400),
+  METHOD_NOT_FOUND: row(-32601, 404),
+  INVALID_PARAMS: row(-32602, 400),
+  INTERNAL_ERROR: row(-32603, 500),
+  HEADER_MISMATCH: row(-32020, 400),
+  MISSING_CAPABILITY: row(-32021, 400),
+  UNSUPPORTED_VERSION: row(-32022, 400),
   /** The Origin or Host check refused the request. */
-  FORBIDDEN: row(ErrorCode.InvalidRequest, 403, 'Forbidden'),
+  FORBIDDEN: row(-32600, 403),
   /** The token lacks a scope; over HTTP a bearer challenge answers instead (http/challenge.ts). */
-  INSUFFICIENT_SCOPE: row(ErrorCode.InvalidRequest, 403, 'Insufficient scope'),
-  METHOD_NOT_ALLOWED: row(ErrorCode.InvalidRequest, 405, 'Method not allowed'),
-  NOT_ACCEPTABLE: row(ErrorCode.InvalidRequest, 406, 'Not Acceptable'),
-  BODY_TOO_LARGE: row(ErrorCode.InvalidRequest, 413, 'Request body too large'),
-  SESSION_NOT_FOUND: row(ErrorCode.SessionNotFound, 404, 'Session not found'),
+  INSUFFICIENT_SCOPE: row(-32600, 403),
+  METHOD_NOT_ALLOWED: row(-32600, 405),
+  NOT_ACCEPTABLE: row(-32600, 406),
+  BODY_TOO_LARGE: row(-32600, 413),
+  SESSION_NOT_FOUND: row(-32001, 404),
   /** The session ended while a call waited on it; the call's own answer says so. */
-  SESSION_ENDED: row(ErrorCode.SessionNotFound, 200, 'Session ended while the call waited', 'SESSION_ENDED'),
+  SESSION_ENDED: row(-32001, 200, true),
   /** Older clients' sessions need a secret this deployment has not set. */
-  SESSION_SECRET_REQUIRED: row(ErrorCode.InternalError, 503, 'A session secret is required'),
-  ELICITATION_NOT_OWNED: row(ErrorCode.NotOwned, 200, 'The elicitation was not requested by this caller', 'ELICITATION_NOT_OWNED'),
+  SESSION_SECRET_REQUIRED: row(-32603, 503),
+  ELICITATION_NOT_OWNED: row(-32003, 200, true),
   /** A limit of the caller's own (too many sessions, streams): it may try again once it holds fewer. */
-  CALLER_LIMIT: row(ErrorCode.LimitReached, 429, 'A limit was reached'),
+  CALLER_LIMIT: row(-31000, 429),
   /** A limit of the whole process: another instance, or this one later, may serve it. */
-  SERVER_LIMIT: row(ErrorCode.LimitReached, 503, 'The server is full'),
-  ANSWER_UNDELIVERABLE: row(ErrorCode.AnswerUndeliverable, 410, 'No call waits for this answer', 'ANSWER_UNDELIVERABLE'),
-  SHUTTING_DOWN: row(ErrorCode.ShuttingDown, 503, 'The server is shutting down', 'SHUTTING_DOWN'),
-  STORE_UNAVAILABLE: row(ErrorCode.StoreUnavailable, 503, 'The store is unavailable', 'STORE_UNAVAILABLE'),
+  SERVER_LIMIT: row(-31000, 503),
+  ANSWER_UNDELIVERABLE: row(-31001, 410, true),
+  SHUTTING_DOWN: row(-31002, 503, true),
+  STORE_UNAVAILABLE: row(-31003, 503, true),
 } as const satisfies Record<string, WireErrorRow>;
 
 /** A key of the error table. */
@@ -75,16 +75,7 @@ export type WireErrorKey = keyof typeof WIRE_ERRORS;
 
 /** The status of an error built from a code alone (a McpWireError a tool throws itself): its code's row, else 200. */
 export const STATUS_OF_CODE: ReadonlyMap<number, number> = new Map(
-  (
-    [
-      'PARSE_ERROR',
-      'INVALID_REQUEST',
-      'METHOD_NOT_FOUND',
-      'INVALID_PARAMS',
-      'INTERNAL_ERROR',
-      'HEADER_MISMATCH',
-      'MISSING_CAPABILITY',
-      'UNSUPPORTED_VERSION',
-    ] as const
-  ).map((key) => [WIRE_ERRORS[key].code, WIRE_ERRORS[key].status]),
+  Object.values(WIRE_ERRORS)
+    .slice(0, 8) // the eight rows named for their code
+    .map((r) => [r.code, r.status]),
 );

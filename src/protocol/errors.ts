@@ -22,17 +22,17 @@ export class McpWireError extends Error {
   }
 }
 
-/** `data` with the row's `data.code` first, as clients read it. */
-const dataOf = (row: WireErrorRow, data: unknown) =>
-  row.dataCode === undefined ? data : { code: row.dataCode, ...(data as Record<string, unknown> | undefined) };
+/** `data` with a coded row's key first as `data.code`, as clients read it. */
+const dataOf = (key: WireErrorKey, data: unknown) =>
+  WIRE_ERRORS[key].coded ? { code: key, ...(data as Record<string, unknown> | undefined) } : data;
 
 /**
  * The one way Parley builds a wire error: the table's row for `key` gives the code, the status and `data.code`;
- * the throw site says only what happened (`message`, else the row's) and any more `data`.
+ * the throw site says only what happened, and any more `data`.
  */
-export function wireError(key: WireErrorKey, message?: string, data?: unknown): McpWireError {
+export function wireError(key: WireErrorKey, message: string, data?: unknown): McpWireError {
   const row: WireErrorRow = WIRE_ERRORS[key];
-  return new McpWireError(row.code, message ?? row.message, dataOf(row, data), row.status);
+  return new McpWireError(row.code, message, dataOf(key, data), row.status);
 }
 
 /**
@@ -65,7 +65,7 @@ export class RetryLaterError extends McpWireError {
   readonly retryAfterSeconds: number;
   constructor(key: WireErrorKey, message: string, afterSeconds: number, data?: Record<string, unknown>) {
     const row: WireErrorRow = WIRE_ERRORS[key];
-    super(row.code, message, { ...(dataOf(row, data) as object), retryAfterSeconds: afterSeconds }, row.status);
+    super(row.code, message, { ...(dataOf(key, data) as object), retryAfterSeconds: afterSeconds }, row.status);
     this.name = 'RetryLaterError';
     this.retryAfterSeconds = afterSeconds;
   }

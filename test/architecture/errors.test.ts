@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WIRE_ERRORS, wireError, RetryLaterError } from '../../src/protocol';
+import { ErrorCode, WIRE_ERRORS, wireError, RetryLaterError } from '../../src/protocol';
 import { ROOT, sourceFiles } from './imports';
 
 /** Where a McpWireError may be built by hand: the error classes, and the client, which rebuilds the error a server sent. */
@@ -29,7 +29,9 @@ describe('the error table', () => {
   });
 
   it('gives each key its code, its status and its data.code, the throw site only the words', () => {
+    const codes = new Set<number>(Object.values(ErrorCode));
     for (const [key, row] of Object.entries(WIRE_ERRORS)) {
+      expect(codes.has(row.code), `${key}'s code ${row.code} is in ErrorCode`).toBe(true);
       const error = wireError(key as keyof typeof WIRE_ERRORS, 'what happened', { more: 1 });
       expect({ key, code: error.code, status: error.status, message: error.message }).toEqual({
         key,
@@ -37,7 +39,7 @@ describe('the error table', () => {
         status: row.status,
         message: 'what happened',
       });
-      const dataCode = 'dataCode' in row ? { code: row.dataCode } : {};
+      const dataCode = 'coded' in row ? { code: key } : {};
       expect(error.data).toEqual({ ...dataCode, more: 1 });
     }
     const later = new RetryLaterError('SHUTTING_DOWN', 'going away', 1);
