@@ -54,7 +54,7 @@ export {
 } from './questions';
 export type { InboxLinks, PersistentOptions, QuestionStorage } from './questions';
 // When the client does not answer (docs/unanswered.md): the policy's options, what a refused retry throws, the nudge.
-export { QuestionAlreadyAnsweredError, QuestionUnansweredError } from './elicitation';
+export { QuestionAlreadyAnsweredError, QuestionUnansweredError } from './protocol';
 export type { InboxReason, UnansweredOption, UnansweredPolicy } from './server';
 export type { InboxNotice, NotifyFunction } from './questions';
 

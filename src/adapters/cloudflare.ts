@@ -1,5 +1,5 @@
 // Cloudflare Workers: a module Worker's default export. workerd takes a function export for a class, so this is an object.
-import { createStartingHandler, type FetchHandler, type ServerInput } from '../app';
+import { createStartingHandler, serverStartFailed, type FetchHandler, type ServerInput } from '../app';
 import type { ParleyServer } from '../engine';
 import { createRedactor, secretsIn } from '../runtime';
 import { serverOptionsOf } from '../server';
@@ -30,9 +30,7 @@ function fromEnv(configFor: WorkerConfig): WorkerExport {
       } catch (error) {
         const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         console.error(`[parley] ERROR Server failed to start: the config function threw ${createRedactor(secretsIn(env)).text(why)}`);
-        return Promise.resolve(
-          Response.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, { status: 503 }),
-        );
+        return Promise.resolve(serverStartFailed());
       }
       return handler.fetch(request, env, ctx);
     },

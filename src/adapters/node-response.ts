@@ -1,6 +1,7 @@
 // Writing a handler's Response to Node's ServerResponse, and the plain Response parley-mcp/node writes without building one.
 import type { ServerResponse } from 'node:http';
 import { createLogger, createRedactor, secretsIn } from '../runtime';
+import { INTERNAL_ERROR, problemBody } from '../protocol';
 import { standIn } from './stand-in';
 import { StreamedResponse } from './node-stream';
 
@@ -42,7 +43,7 @@ export const plainResponse = (text: string | null, status: number, headers: Reco
 export function answerFailure(outgoing: ServerResponse, error: unknown): void {
   createLogger('error', undefined, createRedactor(secretsIn())).error('Could not answer a request:', error);
   if (outgoing.headersSent) outgoing.end();
-  else outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal_error' }));
+  else outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(problemBody('internal_error', INTERNAL_ERROR)));
 }
 
 /** Writes a plain response's text as it is, with its content length. */

@@ -1,7 +1,7 @@
 // serveStdio: the server over newline-delimited JSON-RPC on stdin/stdout, with nothing but MCP on stdout.
 import type { Readable, Writable } from 'node:stream';
 import { ANONYMOUS, type AuthInfo } from '../server';
-import { ErrorCode, parseJson } from '../protocol';
+import { errorResponse, parseJson, wireError } from '../protocol';
 import type { EnvSource } from '../runtime';
 import { buildServer, type ServerInput } from '../app';
 import { nodeAead } from './node-aead';
@@ -10,12 +10,8 @@ import { StdioConnection, readLines, guardOutput } from '../stdio';
 
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const CLOSE_GRACE_MS = 2_000;
-const TOO_LARGE = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: message too large' } };
-const NOT_UTF8 = {
-  jsonrpc: '2.0',
-  id: null,
-  error: { code: ErrorCode.ParseError, message: 'Parse error: the message is not valid UTF-8' },
-};
+const TOO_LARGE = errorResponse(null, wireError('PARSE_ERROR', 'Parse error: message too large'));
+const NOT_UTF8 = errorResponse(null, wireError('PARSE_ERROR', 'Parse error: the message is not valid UTF-8'));
 
 export interface StdioOptions {
   /** Default process.stdin. */

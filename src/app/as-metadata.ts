@@ -16,7 +16,7 @@ export function authorizationServerMirror(server: ParleyServer): ((request: Requ
   let kept: { document: Promise<Record<string, unknown>>; until: number } | undefined;
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return server.respond.json({ error: 'method_not_allowed' }, 405, { ...HEADERS, allow: 'GET, HEAD' });
+      return server.respond.problem(405, 'method_not_allowed', 'Method not allowed: use GET, HEAD', { ...HEADERS, allow: 'GET, HEAD' });
     if (!kept || kept.until < Date.now()) kept = { document: discoverIssuer(issuer), until: Date.now() + KEEP_MS };
     try {
       const document = await kept.document;
@@ -26,7 +26,15 @@ export function authorizationServerMirror(server: ParleyServer): ((request: Requ
     } catch (error) {
       kept = undefined; // asked again by the next client
       server.logger.error(`The authorization server's metadata could not be read for a 2025-03-26 client: ${(error as Error).message}`);
-      return server.respond.json({ error: 'temporarily_unavailable' }, 503, { 'retry-after': '5', 'cache-control': 'no-store' });
+      return server.respond.problem(
+        503,
+        'temporarily_unavailable',
+        "The authorization server's metadata could not be read; try again shortly",
+        {
+          'retry-after': '5',
+          'cache-control': 'no-store',
+        },
+      );
     }
   };
 }

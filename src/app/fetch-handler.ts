@@ -4,7 +4,7 @@ import { buildServer, configOf, type ServerInput } from './build-server';
 import { closeServer, shuttingDown, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
-import { ErrorCode, fetchResponder, HEADER, INBOX_BASE, McpWireError, methodNotAllowed } from '../protocol';
+import { fetchResponder, HEADER, INBOX_BASE, methodNotAllowed, wireError } from '../protocol';
 import {
   handlePost,
   handleLegacyDelete,
@@ -117,10 +117,7 @@ function buildRoutes(server: ParleyServer): Route {
   const inbox = server.questions?.routes();
   const mirror = authorizationServerMirror(server);
   // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
-  const elsewhere = {
-    error: 'not_found',
-    message: `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`,
-  };
+  const elsewhere = `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`;
   return (request, options) => {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
@@ -129,7 +126,7 @@ function buildRoutes(server: ParleyServer): Route {
     const problem = checkRequestOrigin(request, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
-      return server.respond.error(null, new McpWireError(ErrorCode.InvalidRequest, `Forbidden: ${problem}`, undefined, 403));
+      return server.respond.error(null, wireError('FORBIDDEN', `Forbidden: ${problem}`));
     }
     if (server.questions) server.questions.origin = publicOrigin(request, http); // inbox links point where the server is reached
     // Mounted, every path is the MCP endpoint but the inbox's and a well-known one: a route file for the metadata that
@@ -143,9 +140,13 @@ function buildRoutes(server: ParleyServer): Route {
     }
     return inbox && path.startsWith(`${INBOX_BASE}/`)
       ? inbox.fetch(request, { origin: publicOrigin(request, http) })
-      : server.respond.json(elsewhere, 404);
+      : server.respond.problem(404, 'not_found', elsewhere);
   };
 }
+
+/** The answer to every request while the server cannot start (its config, a store): the details are in the log. */
+export const serverStartFailed = (): Response =>
+  fetchResponder.problem(503, 'SERVER_START_FAILED', 'The server failed to start; see its log.');
 
 /** What a failed build says, redacted: a driver's message may carry a URL's credentials or a password. */
 function startFailure(input: ServerInput, env: EnvSource, error: unknown): string {
@@ -241,7 +242,7 @@ function handlerOver(
       started = await start(options.env);
     } catch (error) {
       logFailure(options.env, error);
-      return fetchResponder.json({ error: 'SERVER_START_FAILED', message: 'The server failed to start; see its log.' }, 503);
+      return serverStartFailed();
     }
     return started(request, options);
   };

@@ -1,6 +1,6 @@
 // parley dev --stdio: the client's stdin/stdout stay with this process while the server's child comes and goes.
 import type { ChildProcess } from 'node:child_process';
-import { ErrorCode, McpWireError, errorResponse, parseJson, type JsonRpcId } from '../protocol';
+import { errorResponse, parseJson, wireError, type JsonRpcId, type WireErrorKey } from '../protocol';
 import { readLines } from '../stdio';
 
 const REPLAY_ID = 'parley-dev-replay';
@@ -31,8 +31,8 @@ export class StdioBridge {
   listen(input: NodeJS.ReadableStream): void {
     readLines(input as never, MAX_LINE, {
       line: (text) => this.fromClient(text),
-      oversize: () => this.fail(null, ErrorCode.ParseError, 'Parse error: message too large'),
-      notUtf8: () => this.fail(null, ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8'),
+      oversize: () => this.fail(null, 'PARSE_ERROR', 'Parse error: message too large'),
+      notUtf8: () => this.fail(null, 'PARSE_ERROR', 'Parse error: the message is not valid UTF-8'),
       end: () => this.onClientGone(),
     });
   }
@@ -49,8 +49,7 @@ export class StdioBridge {
     child.once('exit', () => {
       if (this.child === child) this.child = undefined;
       // The requests it held are lost: say so, so the client does not wait for them.
-      for (const id of this.pending.values())
-        this.fail(id, ErrorCode.InternalError, 'The server restarted while this request ran; send it again');
+      for (const id of this.pending.values()) this.fail(id, 'INTERNAL_ERROR', 'The server restarted while this request ran; send it again');
       this.pending.clear();
     });
   }
@@ -61,7 +60,7 @@ export class StdioBridge {
     if (isRequest && message.method === 'initialize') this.initialize = message;
     if (!this.child || this.child.exitCode !== null) {
       if (isRequest)
-        this.fail(message.id, ErrorCode.InternalError, 'The server module failed to load; fix it (see the log) and send the request again');
+        this.fail(message.id, 'INTERNAL_ERROR', 'The server module failed to load; fix it (see the log) and send the request again');
       return;
     }
     if (isRequest) this.pending.set(JSON.stringify(message.id), message.id);
@@ -69,8 +68,8 @@ export class StdioBridge {
   }
 
   /** An answer this process gives in the server's stead, as every JSON-RPC error goes out. */
-  private fail(id: JsonRpcId | null, code: number, message: string): void {
-    this.write(JSON.stringify(errorResponse(id, new McpWireError(code, message))));
+  private fail(id: JsonRpcId | null, key: WireErrorKey, message: string): void {
+    this.write(JSON.stringify(errorResponse(id, wireError(key, message))));
   }
 
   private fromServer(text: string): void {

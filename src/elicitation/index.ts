@@ -14,5 +14,4 @@ export type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer 
 export { DEFAULT_TTL_MS, ttlOf } from './ttl';
 export type { UnansweredModule } from './elicit';
 export type { QuestionOrigin } from './types';
-export { QuestionAlreadyAnsweredError, QuestionUnansweredError } from './unanswered-errors';
 export { INBOX_REASONS } from './unanswered-policy';

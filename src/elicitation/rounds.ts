@@ -1,5 +1,5 @@
 // 2026-07-28: questions as input_required rounds. A question without its answer ends the run; the retry runs it again.
-import { ErrorCode, McpWireError, isObject, ElicitationNotSupportedError, PublicMcpError } from '../protocol';
+import { type McpWireError, wireError, isObject, ElicitationNotSupportedError, PublicMcpError } from '../protocol';
 import { type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer, ELICIT_METHOD } from './types';
 
 export interface InputRequest {
@@ -17,7 +17,7 @@ export function elicitationModes(capabilities: Record<string, unknown> | undefin
 }
 
 const missing = (name: string, required: Record<string, unknown>) =>
-  new McpWireError(ErrorCode.MissingCapability, `This request requires the \`${name}\` client capability`, {
+  wireError('MISSING_CAPABILITY', `This request requires the \`${name}\` client capability`, {
     requiredCapabilities: required,
   });
 

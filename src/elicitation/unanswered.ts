@@ -3,11 +3,16 @@
 // Loaded on Node only, through "#node-only" (an edge bundle leaves it out: it would not fit the Worker budget).
 import { canonicalJson } from './request-state';
 import { sha256, toBase64Url } from '../crypto';
-import { ElicitationNotSupportedError, InvalidInputError } from '../protocol';
+import {
+  ElicitationNotSupportedError,
+  InboxPendingError,
+  InvalidInputError,
+  QuestionAlreadyAnsweredError,
+  QuestionUnansweredError,
+} from '../protocol';
 import type { ElicitOptions, InboxReason, UnansweredPolicy, ElicitationHooks, ElicitationQuestion } from '../server';
 import { runMovedHooks } from './hooks';
 import { ttlOf } from './ttl';
-import { InboxPendingError, QuestionAlreadyAnsweredError, QuestionUnansweredError } from './unanswered-errors';
 import { policyFor } from './unanswered-policy';
 
 export { unansweredConfigProblem } from './unanswered-policy';

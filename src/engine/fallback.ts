@@ -4,7 +4,7 @@ import { callerKey } from './round-call';
 import { elicitationModes, ttlOf, sealRecord, openRecord, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
 import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './legacy/pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
-import { ErrorCode, McpWireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
+import { wireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import { sha256, toBase64Url } from '../crypto';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
@@ -135,10 +135,9 @@ export async function sendElicitationResult(
     owner.session !== undefined ? session.sessionId === owner.session : !scope.auth.anonymous && callerKey(scope.auth) === owner.caller;
   // The question stays open for its owner: nothing is taken before this check.
   if (!mine)
-    throw new McpWireError(
-      ErrorCode.NotOwned,
+    throw wireError(
+      'ELICITATION_NOT_OWNED',
       `Elicitation "${elicitId}" was not requested by this caller: answer it in the session that was asked (a new session, such as each run of a CLI client, is another caller), or use a client that shows the form`,
-      { code: 'ELICITATION_NOT_OWNED' },
     );
   // Of two answers racing, one takes the question; the other finds nothing.
   if (!(await store.backend.take(key))) return notFound();

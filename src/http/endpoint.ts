@@ -1,9 +1,10 @@
 // The MCP endpoint: one POST in, one JSON-RPC answer out, for 2026-07-28 and for requests that name no version;
 // the legacy transport takes the rest.
 import {
-  ErrorCode,
   HEADER,
   McpWireError,
+  methodNotFound,
+  wireError,
   isObject,
   isRequest,
   isResponse,
@@ -77,8 +78,7 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
     const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
     if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, host);
-    if (isResponse(message))
-      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 client must not send responses');
+    if (isResponse(message)) throw wireError('INVALID_REQUEST', 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
     const params = message.params ?? {};
     const headers = request.headers;
@@ -92,7 +92,7 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     if (!isRequest(message)) return server.respond.accepted();
     if (isClosing(server)) throw shuttingDown(); // a new call goes to another instance; calls already running go on
     const listen = message.method === 'subscriptions/listen';
-    if (!listen && !isKnownMethod(message.method)) throw new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    if (!listen && !isKnownMethod(message.method)) throw methodNotFound(message.method);
     if (listen) return listenResponse(server, message.id, params, callerKey(caller), request.signal);
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};

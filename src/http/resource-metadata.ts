@@ -22,7 +22,7 @@ export function resourceMetadata(server: ParleyServer, request: Request): Respon
       headers: { ...CORS, 'access-control-allow-methods': ALLOW, 'access-control-allow-headers': '*', 'access-control-max-age': '86400' },
     });
   if (request.method !== 'GET' && request.method !== 'HEAD')
-    return server.respond.json({ error: 'method_not_allowed' }, 405, { ...CORS, allow: ALLOW });
+    return server.respond.problem(405, 'method_not_allowed', `Method not allowed: use ${ALLOW}`, { ...CORS, allow: ALLOW });
   const auth = server.config.auth!;
   const document: Record<string, unknown> = {
     resource: resourceOf(request, server),

@@ -1,5 +1,5 @@
 // Reading a request body once, with a size limit enforced while it streams in, as strict UTF-8.
-import { ErrorCode, McpWireError } from './errors';
+import { type McpWireError, wireError } from './errors';
 import { tooLarge } from './respond';
 
 /** Fatal: bytes that are not UTF-8 throw a TypeError instead of becoming U+FFFD. Drops a leading BOM, as text() does. */
@@ -20,7 +20,7 @@ export async function readBody(request: Request, limit: number, hostRead?: BodyR
     return await readText(request, limit, hostRead);
   } catch (error) {
     // What decodeUtf8 throws; a body that fails to arrive rejects with another error.
-    if (error instanceof TypeError) return new McpWireError(ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8');
+    if (error instanceof TypeError) return wireError('PARSE_ERROR', 'Parse error: the body is not valid UTF-8');
     throw error;
   }
 }

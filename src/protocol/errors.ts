@@ -1,37 +1,5 @@
-// Errors that go on the wire: a JSON-RPC code, an HTTP status and optional data.
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** Older clients' sessions: the session is unknown, or ended while a call ran. */
-  SessionNotFound: -32001,
-  /** Legacy range, kept because the docs name it for ELICITATION_NOT_OWNED. */
-  NotOwned: -32003,
-  HeaderMismatch: -32020,
-  MissingCapability: -32021,
-  UnsupportedVersion: -32022,
-  /** A limit on what one caller or the whole process may hold. An application code: MCP reserves -32768…-32000. */
-  LimitReached: -31000,
-  /** An older client's answer that no waiting call can receive (answered already, timed out, its instance gone). */
-  AnswerUndeliverable: -31001,
-  /** The server is shutting down: the call was ended, or not started. */
-  ShuttingDown: -31002,
-  /** The server's store (Redis, SQLite) did not answer in time, or failed: nothing was done; try again later. */
-  StoreUnavailable: -31003,
-} as const;
-
-const STATUS = new Map<number, number>([
-  [ErrorCode.ParseError, 400],
-  [ErrorCode.InvalidRequest, 400],
-  [ErrorCode.MethodNotFound, 404],
-  [ErrorCode.InvalidParams, 400],
-  [ErrorCode.InternalError, 500],
-  [ErrorCode.HeaderMismatch, 400],
-  [ErrorCode.MissingCapability, 400],
-  [ErrorCode.UnsupportedVersion, 400],
-]);
+// Errors that go on the wire: a JSON-RPC code, an HTTP status and optional data, each built from a key of the table.
+import { STATUS_OF_CODE, WIRE_ERRORS, type WireErrorKey, type WireErrorRow } from './error-table';
 
 /** A JSON-RPC error the client should see as-is. */
 export class McpWireError extends Error {
@@ -44,7 +12,7 @@ export class McpWireError extends Error {
   ) {
     super(message);
     this.name = 'McpWireError';
-    this.status = status ?? STATUS.get(code) ?? 200;
+    this.status = status ?? STATUS_OF_CODE.get(code) ?? 200;
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
@@ -54,9 +22,40 @@ export class McpWireError extends Error {
   }
 }
 
-export const invalidParams = (message: string, data?: unknown) => new McpWireError(ErrorCode.InvalidParams, message, data);
-export const headerMismatch = (message: string) => new McpWireError(ErrorCode.HeaderMismatch, message);
-export const methodNotFound = (method: string) => new McpWireError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+/** `data` with a coded row's key first as `data.code`, as clients read it. */
+const dataOf = (key: WireErrorKey, data: unknown) =>
+  WIRE_ERRORS[key].coded ? { code: key, ...(data as Record<string, unknown> | undefined) } : data;
+
+/**
+ * The one way Parley builds a wire error: the table's row for `key` gives the code, the status and `data.code`;
+ * the throw site says only what happened, and any more `data`.
+ */
+export function wireError(key: WireErrorKey, message: string, data?: unknown): McpWireError {
+  const row: WireErrorRow = WIRE_ERRORS[key];
+  return new McpWireError(row.code, message, dataOf(key, data), row.status);
+}
+
+/**
+ * Before 2026-07-28 a JSON-RPC error travels in a 200 (the era's rule, not the error's): the same error, answered 200.
+ * A refusal to retry later keeps its status and Retry-After, so it never comes here.
+ */
+export const inOkAnswer = (error: McpWireError): McpWireError => new McpWireError(error.code, error.message, error.data, 200);
+
+export const invalidParams = (message: string, data?: unknown) => wireError('INVALID_PARAMS', message, data);
+export const headerMismatch = (message: string) => wireError('HEADER_MISMATCH', message);
+export const methodNotFound = (method: string) => wireError('METHOD_NOT_FOUND', `Method not found: ${method}`);
+
+/** A message refused whole before it is read, with the id it carried when that could be read (null otherwise). */
+export class RefusedMessage extends McpWireError {
+  constructor(
+    readonly id: string | number | null,
+    key: WireErrorKey,
+    message: string,
+  ) {
+    const row: WireErrorRow = WIRE_ERRORS[key];
+    super(row.code, message, undefined, row.status);
+  }
+}
 
 /**
  * A refusal the client may try again later: 429 or 503, `retryAfterSeconds` in `data` and as the Retry-After header.
@@ -64,10 +63,11 @@ export const methodNotFound = (method: string) => new McpWireError(ErrorCode.Met
  */
 export class RetryLaterError extends McpWireError {
   readonly retryAfterSeconds: number;
-  constructor(code: number, message: string, data: Record<string, unknown>, retry: { afterSeconds: number; status?: 429 | 503 }) {
-    super(code, message, { ...data, retryAfterSeconds: retry.afterSeconds }, retry.status ?? 503);
+  constructor(key: WireErrorKey, message: string, afterSeconds: number, data?: Record<string, unknown>) {
+    const row: WireErrorRow = WIRE_ERRORS[key];
+    super(row.code, message, { ...(dataOf(key, data) as object), retryAfterSeconds: afterSeconds }, row.status);
     this.name = 'RetryLaterError';
-    this.retryAfterSeconds = retry.afterSeconds;
+    this.retryAfterSeconds = afterSeconds;
   }
 }
 
@@ -77,7 +77,7 @@ export class RetryLaterError extends McpWireError {
  */
 export class LimitError extends RetryLaterError {
   constructor(message: string, retryAfterSeconds: number, whose: 'caller' | 'server', data: { limit: string; max: number }) {
-    super(ErrorCode.LimitReached, message, data, { afterSeconds: retryAfterSeconds, status: whose === 'caller' ? 429 : 503 });
+    super(whose === 'caller' ? 'CALLER_LIMIT' : 'SERVER_LIMIT', message, retryAfterSeconds, data);
     this.name = 'LimitError';
   }
 }
@@ -91,7 +91,8 @@ export class InsufficientScopeError extends McpWireError {
     message: string,
     readonly scopes: readonly string[],
   ) {
-    super(ErrorCode.InvalidRequest, message, { error: 'insufficient_scope', scopes }, 403);
+    const row = WIRE_ERRORS.INSUFFICIENT_SCOPE;
+    super(row.code, message, { error: 'insufficient_scope', scopes }, row.status);
     this.name = 'InsufficientScopeError';
   }
 }

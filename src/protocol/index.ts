@@ -1,16 +1,19 @@
 // The protocol subsystem's door: revisions, JSON-RPC parsing, wire errors and reserved names.
+export { ErrorCode, WIRE_ERRORS, type WireErrorKey, type WireErrorRow } from './error-table';
 export {
-  ErrorCode,
   InsufficientScopeError,
   LimitError,
   McpWireError,
+  RefusedMessage,
   RetryLaterError,
   headerMismatch,
+  inOkAnswer,
   invalidParams,
   methodNotFound,
+  wireError,
 } from './errors';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
-export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage, RefusedMessage } from './jsonrpc';
+export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
 export { HEADER, INBOX_BASE, META } from './meta';
 export { MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
@@ -28,7 +31,9 @@ export {
 export { checkHeaders, decodeHeader, readEnvelope } from './modern-checks';
 export {
   fetchResponder,
+  INTERNAL_ERROR,
   methodNotAllowed,
+  problemBody,
   Responder,
   SSE_HEADERS,
   STORE_RETRY_AFTER_S,
@@ -39,4 +44,14 @@ export {
 } from './respond';
 export { KEEPALIVE, KEEPALIVE_MS, sseComment, sseFrame, sseMessage } from './sse';
 export type { SseFields } from './sse';
-export { EDGE_REFUSAL, InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from './question-errors';
+export {
+  EDGE_REFUSAL,
+  INBOX_META,
+  InboxPendingError,
+  InvalidQuestionStoreError,
+  QuestionAlreadyAnsweredError,
+  QuestionPendingError,
+  QuestionSupersededError,
+  QuestionUnansweredError,
+  type InboxReason,
+} from './question-errors';

@@ -1,5 +1,5 @@
 // JSON from outside, read so that no name it carries can reach an object's prototype and no nesting can exhaust the stack.
-import { ErrorCode, McpWireError } from './errors';
+import { type McpWireError, wireError } from './errors';
 
 /**
  * How deep arrays and objects may nest in JSON from outside (a message, an answer, in-process arguments): deeper is
@@ -9,7 +9,7 @@ export const MAX_JSON_DEPTH = 128;
 
 /** The refusal of a value nested deeper than MAX_JSON_DEPTH: -32602, a value the server cannot take. */
 export const tooDeep = (): McpWireError =>
-  new McpWireError(ErrorCode.InvalidParams, `Invalid params: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+  wireError('INVALID_PARAMS', `Invalid params: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
 
 /** True when `[` and `{` occur more than `max` times in the text, strings included: by indexOf, far cheaper than a scan. */
 function opensMoreThan(text: string, max: number): boolean {

@@ -1,5 +1,5 @@
 // JSON-RPC 2.0 message shapes and the one parser every transport uses.
-import { ErrorCode, McpWireError } from './errors';
+import { McpWireError, RefusedMessage, wireError } from './errors';
 import { MAX_JSON_DEPTH, parseJson } from './json';
 
 export type JsonRpcId = string | number;
@@ -25,17 +25,6 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A message refused whole before it is read, with the id it carried when that could be read (null otherwise). */
-export class RefusedMessage extends McpWireError {
-  constructor(
-    readonly id: JsonRpcId | null,
-    code: number,
-    message: string,
-  ) {
-    super(code, message);
-  }
-}
-
 const PARSE_ERROR = 'Parse error: the body is not valid JSON';
 
 /**
@@ -49,7 +38,7 @@ export function parseMessage(text: string): JsonRpcMessage {
     value = parseJson(text);
   } catch (error) {
     if (error instanceof McpWireError) throw tooDeepMessage(text);
-    throw new McpWireError(ErrorCode.ParseError, PARSE_ERROR);
+    throw wireError('PARSE_ERROR', PARSE_ERROR);
   }
   return checkMessage(value);
 }
@@ -60,22 +49,21 @@ function tooDeepMessage(text: string): RefusedMessage {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    if (error instanceof SyntaxError) throw new McpWireError(ErrorCode.ParseError, PARSE_ERROR);
+    if (error instanceof SyntaxError) throw wireError('PARSE_ERROR', PARSE_ERROR);
     value = undefined; // an engine that parses nesting by recursion: no id to read
   }
   const depth = `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
-  if (value === undefined) return new RefusedMessage(null, ErrorCode.InvalidRequest, `Invalid request: the message ${depth}`);
+  if (value === undefined) return new RefusedMessage(null, 'INVALID_REQUEST', `Invalid request: the message ${depth}`);
   const message = checkMessage(value);
   const id = isRequest(message) || isResponse(message) ? message.id : null;
   return isResponse(message)
-    ? new RefusedMessage(id, ErrorCode.InvalidRequest, `Invalid request: the message ${depth}`)
-    : new RefusedMessage(id, ErrorCode.InvalidParams, `Invalid params: the message ${depth}`);
+    ? new RefusedMessage(id, 'INVALID_REQUEST', `Invalid request: the message ${depth}`)
+    : new RefusedMessage(id, 'INVALID_PARAMS', `Invalid params: the message ${depth}`);
 }
 
 export function checkMessage(value: unknown): JsonRpcMessage {
-  if (Array.isArray(value)) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: batches are not supported');
-  if (!isObject(value) || value.jsonrpc !== '2.0')
-    throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: expected a JSON-RPC 2.0 object');
+  if (Array.isArray(value)) throw wireError('INVALID_REQUEST', 'Invalid request: batches are not supported');
+  if (!isObject(value) || value.jsonrpc !== '2.0') throw wireError('INVALID_REQUEST', 'Invalid request: expected a JSON-RPC 2.0 object');
   const { id, method, params } = value;
   if (
     id !== undefined &&
@@ -83,16 +71,14 @@ export function checkMessage(value: unknown): JsonRpcMessage {
     !(typeof id === 'number' && Number.isFinite(id)) &&
     !(id === null && method === undefined)
   )
-    throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: id must be a string or a number');
+    throw wireError('INVALID_REQUEST', 'Invalid request: id must be a string or a number');
   if (method !== undefined) {
-    if (typeof method !== 'string' || method === '')
-      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: method must be a string');
-    if (params !== undefined && !isObject(params))
-      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: params must be an object');
+    if (typeof method !== 'string' || method === '') throw wireError('INVALID_REQUEST', 'Invalid request: method must be a string');
+    if (params !== undefined && !isObject(params)) throw wireError('INVALID_REQUEST', 'Invalid request: params must be an object');
     return value as unknown as JsonRpcRequest | JsonRpcNotification;
   }
   if (!Object.hasOwn(value, 'result') && !Object.hasOwn(value, 'error'))
-    throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: no method, result or error');
+    throw wireError('INVALID_REQUEST', 'Invalid request: no method, result or error');
   return value as unknown as JsonRpcResponse;
 }
 

@@ -1,5 +1,5 @@
 // The 2026-07-28 request checks: the _meta envelope, the version, and the headers that must match the body.
-import { ErrorCode, McpWireError, headerMismatch, invalidParams } from './errors';
+import { headerMismatch, invalidParams, wireError } from './errors';
 import { HEADER, META } from './meta';
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from './revisions';
 import { isObject } from './jsonrpc';
@@ -41,7 +41,7 @@ export function readEnvelope(params: Record<string, unknown>, headers?: Headers)
     throw invalidParams(`params._meta must carry "${META.protocolVersion}" and "${META.clientCapabilities}"`);
   if (headers) expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
   if (version !== MODERN_VERSION)
-    throw new McpWireError(ErrorCode.UnsupportedVersion, 'Unsupported protocol version', {
+    throw wireError('UNSUPPORTED_VERSION', 'Unsupported protocol version', {
       supported: SUPPORTED_VERSIONS,
       requested: version,
     });

@@ -1,5 +1,5 @@
 // Building HTTP responses: JSON-RPC results and errors, with the right status and no-store caching.
-import { ErrorCode, McpWireError, RetryLaterError } from './errors';
+import { McpWireError, RetryLaterError, wireError } from './errors';
 import { InvalidInputError, PublicMcpError, StoreUnavailableError } from './framework-errors';
 import type { JsonRpcId } from './jsonrpc';
 import type { Logger } from '../runtime';
@@ -56,20 +56,32 @@ export class Responder {
     return this.json({ jsonrpc: '2.0', id, error: error.toJSON() }, error.status, { ...retry, ...headers });
   }
 
+  /**
+   * The one shape of an error that is not JSON-RPC (off the MCP path, the inbox, a start that failed): `error`, a word a
+   * program can test, and `message`, a sentence a person can act on. Bearer refusals keep OAuth's own shape.
+   */
+  problem(status: number, error: string, message: string, headers?: Record<string, string>): Response {
+    return this.json(problemBody(error, message), status, headers);
+  }
+
   accepted(): Response {
     return this.#make(null, 202, {});
   }
 }
 
+/** The message of a 500 that is not JSON-RPC: what failed is in the log, never in the answer. */
+export const INTERNAL_ERROR = 'The server could not answer this request; see its log.';
+
+/** The body of every error that is not JSON-RPC: see `Responder.problem`. */
+export const problemBody = (error: string, message: string): { error: string; message: string } => ({ error, message });
+
 /** Fetch Responses: for answers made before a server is built, and where no platform passed its own maker. */
 export const fetchResponder = new Responder();
 
-export const tooLarge = (limit: number) =>
-  new McpWireError(ErrorCode.InvalidRequest, `Request body too large (limit ${limit} bytes)`, undefined, 413);
+export const tooLarge = (limit: number) => wireError('BODY_TOO_LARGE', `Request body too large (limit ${limit} bytes)`);
 
 /** 405 for a method the MCP endpoint does not serve; the response names the one it does. */
-export const methodNotAllowed = (allow: string) =>
-  new McpWireError(ErrorCode.InvalidRequest, `Method not allowed: use ${allow}`, undefined, 405);
+export const methodNotAllowed = (allow: string) => wireError('METHOD_NOT_ALLOWED', `Method not allowed: use ${allow}`);
 
 /**
  * How long a client waits before it tries again when the store is unavailable: a Redis that restarts or fails over
@@ -84,13 +96,10 @@ export const STORE_RETRY_AFTER_S = 5;
  */
 export function toWireError(error: unknown, logger: Logger): McpWireError {
   if (error instanceof McpWireError) return error;
-  if (error instanceof StoreUnavailableError)
-    return new RetryLaterError(ErrorCode.StoreUnavailable, error.message, { code: error.code }, { afterSeconds: STORE_RETRY_AFTER_S });
+  if (error instanceof StoreUnavailableError) return new RetryLaterError('STORE_UNAVAILABLE', error.message, STORE_RETRY_AFTER_S);
   if (error instanceof PublicMcpError)
-    return new McpWireError(error instanceof InvalidInputError ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, {
-      code: error.code,
-    });
+    return wireError(error instanceof InvalidInputError ? 'INVALID_PARAMS' : 'INTERNAL_ERROR', error.message, { code: error.code });
   const errorId = crypto.randomUUID();
   logger.error(`Request failed (error id ${errorId})`, error);
-  return new McpWireError(ErrorCode.InternalError, `Internal error (error id: ${errorId})`);
+  return wireError('INTERNAL_ERROR', `Internal error (error id: ${errorId})`);
 }

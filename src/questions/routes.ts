@@ -1,7 +1,16 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in (a one-time code or OpenID Connect) and sign-out, the JSON
 // view, its SSE, answers.
 import { Hono, type Context } from 'hono';
-import { fetchResponder, INBOX_BASE, McpWireError, parseJson, readBody, STORE_RETRY_AFTER_S, StoreUnavailableError } from '../protocol';
+import {
+  fetchResponder,
+  INBOX_BASE,
+  INTERNAL_ERROR,
+  McpWireError,
+  parseJson,
+  readBody,
+  STORE_RETRY_AFTER_S,
+  StoreUnavailableError,
+} from '../protocol';
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import type { Inbox } from './inbox';
@@ -22,7 +31,7 @@ const PAGE_HEADERS = {
 };
 
 const problem = (status: number, error: string, message: string, headers?: Record<string, string>) =>
-  fetchResponder.json({ error, message }, status, { 'cache-control': 'no-store', ...headers });
+  fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
 type InboxContext = Context<{ Bindings: InboxBindings }>;
 
@@ -156,19 +165,19 @@ export function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }
 
   app.all('*', () => problem(404, 'not_found', 'Not found'));
   // The store not answering (or failing) is for the page to try again, as on the MCP endpoint: 503 with Retry-After.
-  // Anything else is Hono's own 500.
-  app.onError((error, c) => {
+  // Anything else is a 500 in the same shape, its details in the log only.
+  app.onError((error) => {
     if (error instanceof StoreUnavailableError)
       return problem(503, 'store_unavailable', error.message, { 'retry-after': String(STORE_RETRY_AFTER_S) });
     console.error(error);
-    return c.text('Internal Server Error', 500);
+    return problem(500, 'internal_error', INTERNAL_ERROR);
   });
   return app;
 }
 
-/** The inbox as an app of its own: its routes under /_frontmcp, and `{ error: 'not_found' }` (404) off them. */
+/** The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. */
 export function inboxApp(service: Inbox): Hono<{ Bindings: InboxBindings }> {
   const app = new Hono<{ Bindings: InboxBindings }>().route(INBOX_BASE, questionRoutes(service));
-  app.notFound(() => fetchResponder.json({ error: 'not_found' }, 404));
+  app.notFound(() => problem(404, 'not_found', 'Not found'));
   return app;
 }

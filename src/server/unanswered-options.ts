@@ -14,8 +14,7 @@ export interface UnansweredPolicy {
   then: UnansweredThen;
 }
 
-/** Why a question is in the inbox (the inbox page, the hooks and the webhook say it in these words). */
-export type InboxReason = 'persist' | 'client-never-answered' | 'client-cannot-show-forms' | 'filed-with-round';
+export type { InboxReason } from '../protocol';
 
 export const DEFAULT_AFTER_MS = 30_000;
 

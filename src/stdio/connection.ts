@@ -1,9 +1,9 @@
 // One stdio connection: each line in is a JSON-RPC message, each answer goes out as one line; calls run side by side.
 import {
   readEnvelope,
-  ErrorCode,
+  wireError,
   isLegacyMessage,
-  McpWireError,
+  type McpWireError,
   errorResponse,
   isObject,
   toWireError,
@@ -77,10 +77,7 @@ export class StdioConnection {
     const controller = new AbortController();
     if (this.inflight.has(request.id)) {
       await this.send(
-        errorResponse(
-          request.id,
-          new McpWireError(ErrorCode.InvalidRequest, `Invalid request: id ${String(request.id)} is already in use`),
-        ),
+        errorResponse(request.id, wireError('INVALID_REQUEST', `Invalid request: id ${String(request.id)} is already in use`)),
       );
       return;
     }
@@ -103,7 +100,7 @@ export class StdioConnection {
     if (isLegacyMessage(request, { session: this.legacy !== undefined })) {
       // Without a session, the only older message is initialize itself.
       if (this.legacy && request.method !== 'initialize') return this.legacy.handle(request.method, params, signal);
-      if (this.legacy) throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
+      if (this.legacy) throw wireError('INVALID_REQUEST', 'Invalid request: the session is already initialized');
       this.legacy = new StdioLegacySession(this.server, this.auth, (message) => void this.send(message), params);
       return this.legacy.initializeResult();
     }

@@ -180,7 +180,7 @@ describe('parley-mcp/node answering without Fetch objects', () => {
       );
       expect(answers).toEqual([
         [200, { path: '/good' }],
-        [500, { error: 'internal_error' }],
+        [500, { error: 'internal_error', message: 'The server could not answer this request; see its log.' }],
         [200, { path: '/other' }],
       ]);
       expect(logged).toEqual(['[parley] ERROR Could not answer a request:']);

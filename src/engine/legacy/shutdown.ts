@@ -1,6 +1,6 @@
 // Shutting down with calls in flight: no new calls, waiting questions get a grace period, the rest end with a JSON-RPC
 // error that says why, and open streams end with their last event. Nothing is cut in silence.
-import { ErrorCode, RetryLaterError } from '../../protocol';
+import { RetryLaterError } from '../../protocol';
 import type { ParleyServer } from '../server';
 
 export interface CloseOptions {
@@ -17,8 +17,7 @@ export const SHUTTING_DOWN = 'The server is shutting down: call again, and anoth
 export const SHUTDOWN_RETRY_AFTER_S = 1;
 
 /** The refusal of a new call or session while the server shuts down (503, with Retry-After). */
-export const shuttingDown = () =>
-  new RetryLaterError(ErrorCode.ShuttingDown, SHUTTING_DOWN, { code: 'SHUTTING_DOWN' }, { afterSeconds: SHUTDOWN_RETRY_AFTER_S });
+export const shuttingDown = () => new RetryLaterError('SHUTTING_DOWN', SHUTTING_DOWN, SHUTDOWN_RETRY_AFTER_S);
 
 export const isClosing = (server: ParleyServer): boolean => server.legacy.closing;
 

@@ -1,11 +1,10 @@
 // The questions this process asked that wait here for their answers: each a promise its call awaits, counted within
 // elicitation.pending, and failed with a reason (never dropped in silence) when its session or the server ends.
 import { NO_LIMITS, PendingCounts, type Asking, type PendingLimits, type RawAnswer } from '../../elicitation';
-import { ErrorCode, McpWireError } from '../../protocol';
+import { wireError } from '../../protocol';
 
 /** The session of a waiting question ended (DELETE, or another instance found it gone): a JSON-RPC error on the call. */
-export const sessionEndedError = (why: string) =>
-  new McpWireError(ErrorCode.SessionNotFound, `Session ended while the call waited: ${why}`, { code: 'SESSION_ENDED' });
+export const sessionEndedError = (why: string) => wireError('SESSION_ENDED', `Session ended while the call waited: ${why}`);
 
 /** One question waiting here. */
 export interface Waiter {

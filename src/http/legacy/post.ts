@@ -11,10 +11,11 @@ import {
   deliverAnswer,
 } from '../../engine';
 import {
-  ErrorCode,
   HEADER,
+  inOkAnswer,
   InsufficientScopeError,
   McpWireError,
+  wireError,
   RetryLaterError,
   toWireError,
   isLegacyVersion,
@@ -33,7 +34,7 @@ import { callTool, type CallHost } from './call';
 export const SESSION_SECRET_REQUIRED =
   'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
 
-const sessionNotFound = () => new McpWireError(ErrorCode.SessionNotFound, 'Session not found', undefined, 404);
+const sessionNotFound = () => wireError('SESSION_NOT_FOUND', 'Session not found');
 
 /**
  * The caller and their session, or the response that refuses the request (401, 400, 404; 429 or 503 past a cap; 503
@@ -43,8 +44,7 @@ export async function openSession(server: ParleyServer, request: Request, given:
   const auth = await resolveCaller(request, server, given);
   if (auth instanceof Response) return auth;
   const header = request.headers.get(HEADER.sessionId);
-  if (header === null)
-    return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required'));
+  if (header === null) return server.respond.error(id, wireError('INVALID_REQUEST', 'Bad Request: Mcp-Session-Id header is required'));
   const session = await answering(server, id, () => server.legacy.sessions.find(header, callerKey(auth)));
   if (session instanceof Response) return session;
   if (!session) return server.respond.error(id, sessionNotFound());
@@ -93,7 +93,7 @@ async function legacyPost(
     // Until it is set, that service is unavailable (503): a refusal by configuration, not a crash.
     if (server.production && !readEnv('MCP_SESSION_SECRET', server.env)) {
       server.logger.error(SESSION_SECRET_REQUIRED);
-      return server.respond.error(id, new McpWireError(ErrorCode.InternalError, SESSION_SECRET_REQUIRED, undefined, 503));
+      return server.respond.error(id, wireError('SESSION_SECRET_REQUIRED', SESSION_SECRET_REQUIRED));
     }
     const version = negotiate(params.protocolVersion);
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
@@ -119,7 +119,7 @@ async function legacyPost(
   const { auth, session } = opened;
   const version = request.headers.get(HEADER.protocolVersion);
   if (version !== null && !isLegacyVersion(version))
-    return server.respond.error(id, new McpWireError(ErrorCode.InvalidRequest, `Bad Request: Unsupported protocol version ${version}`));
+    return server.respond.error(id, wireError('INVALID_REQUEST', `Bad Request: Unsupported protocol version ${version}`));
   if (isResponse(message)) {
     const delivery = await deliverAnswer(server, session, message);
     // Accepted only when it reached its call, or when this instance can't tell (a record sealed with another secret).
@@ -132,8 +132,7 @@ async function legacyPost(
     return server.respond.accepted();
   }
   try {
-    if (message.method === 'initialize')
-      throw new McpWireError(ErrorCode.InvalidRequest, 'Invalid request: the session is already initialized');
+    if (message.method === 'initialize') throw wireError('INVALID_REQUEST', 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, host);
     const trace = server.telemetry?.request({
       method: message.method,
@@ -151,8 +150,7 @@ async function legacyPost(
     if (error instanceof InsufficientScopeError) return refuseScope(server, request, error);
     // Before 2026-07-28 a JSON-RPC error travels in a 200; a refusal to retry later (a limit, the store) keeps its
     // status and Retry-After, as the caller's answering() gives it.
-    if (error instanceof McpWireError && !(error instanceof RetryLaterError))
-      return server.respond.error(id, new McpWireError(error.code, error.message, error.data, 200));
+    if (error instanceof McpWireError && !(error instanceof RetryLaterError)) return server.respond.error(id, inOkAnswer(error));
     throw error;
   }
 }
@@ -166,4 +164,4 @@ const UNDELIVERABLE: Record<Exclude<Delivery, 'delivered' | 'unreadable'>, strin
 
 /** 410 Gone with a JSON-RPC error under the answer's id: the client learns its answer reached nobody. */
 const undeliverable = (delivery: Exclude<Delivery, 'delivered' | 'unreadable'>) =>
-  new McpWireError(ErrorCode.AnswerUndeliverable, UNDELIVERABLE[delivery], { code: 'ANSWER_UNDELIVERABLE', reason: delivery }, 410);
+  wireError('ANSWER_UNDELIVERABLE', UNDELIVERABLE[delivery], { reason: delivery });

@@ -1,5 +1,5 @@
 // GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
-import { ErrorCode, LimitError, McpWireError } from '../../protocol';
+import { LimitError, wireError } from '../../protocol';
 import type { ParleyServer } from '../../engine';
 import { parseEventId } from './event-stream';
 import { openStream } from './open-stream';
@@ -9,10 +9,7 @@ import { answering, openSession } from './post';
 /** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */
 export async function handleLegacyGet(server: ParleyServer, request: Request, given?: AuthInfo): Promise<Response> {
   if (!(request.headers.get('accept') ?? '').includes('text/event-stream'))
-    return server.respond.error(
-      null,
-      new McpWireError(ErrorCode.InvalidRequest, 'Not Acceptable: the client must accept text/event-stream', undefined, 406),
-    );
+    return server.respond.error(null, wireError('NOT_ACCEPTABLE', 'Not Acceptable: the client must accept text/event-stream'));
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
   const { session } = opened;
@@ -21,10 +18,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     const at = parseEventId(lastEventId);
     const stream = at && session.streams?.get(at.streamId);
     if (!at || !stream)
-      return server.respond.error(
-        null,
-        new McpWireError(ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID names no stream this server can resume'),
-      );
+      return server.respond.error(null, wireError('INVALID_REQUEST', 'Bad Request: Last-Event-ID names no stream this server can resume'));
     return stream.connect(server.respond, at.seq);
   }
   // One GET stream per session: a new one replaces the old connection.
