@@ -3,7 +3,7 @@ import { HEADER, LEGACY_VERSIONS, type JsonRpcId, type JsonRpcMessage, type Json
 import { askHandler, declaredModes } from './answer';
 import { McpClientError } from './errors';
 import { exchange, resultOf, type Incoming, type RpcResponse } from './exchange';
-import type { Session, SessionContext } from './session';
+import type { RequestOptions, Session, SessionContext } from './session';
 import type { ClientTransport, ElicitRequestParams } from './types';
 
 export interface LegacyOpenOptions {
@@ -85,8 +85,8 @@ export class LegacySession implements Session {
     return this.transport.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }, this.headers());
   }
 
-  request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
-    return this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params }, signal).then(resultOf);
+  request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, any>> {
+    return this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params }, options.signal).then(resultOf);
   }
 
   private incoming(stream: Set<JsonRpcId>): Incoming {
