@@ -3,10 +3,9 @@
 import { McpWireError, InvalidInputError } from '../protocol';
 import type { Asker } from '../elicitation';
 import type { ParleyServer } from './server';
-import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, describeIssues, type RequestScope } from '../server';
+import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, type RequestScope } from '../server';
 import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
-import type * as z from 'zod';
 import type { ToolTrace } from '../runtime';
 
 export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
@@ -38,10 +37,9 @@ async function execute(
   try {
     let input: unknown = args;
     if (entry.input) {
-      const parsed = entry.input.safeParse(args);
-      if (!parsed.success)
-        throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
-      input = parsed.data;
+      const checked = entry.input(args);
+      if (!checked.ok) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${checked.error}`);
+      input = checked.value;
     }
     const run = await runHandler(server, name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input), trace);
     if (run.kind === 'suspended') return run;

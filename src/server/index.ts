@@ -43,7 +43,10 @@ export { buildResources, findResource } from './resource-registry';
 export type { ResourceEntry, Resources, TemplateEntry } from './resource-registry';
 export { toCallToolResult, toToolError } from './result';
 export type { CallToolResult } from './result';
+export { compileJsonSchema, describeJsonSchemaIssues, optionsOf } from './json-schema';
+export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema';
 export { describeIssues, toFormSchema, toZod } from './schema';
+export type { Validate } from './schema';
 export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
 export type {

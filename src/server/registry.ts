@@ -1,9 +1,8 @@
 // The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
 import { checkScopesOption } from './scopes';
-import type * as z from 'zod';
 import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
-import { toJsonSchema, toZod } from './schema';
+import { toJsonSchema, toValidator, type Validate } from './schema';
 import type { ToolOptions } from './tool-types';
 import type { ToolContext } from './tool-context';
 
@@ -11,8 +10,8 @@ export interface ToolEntry {
   name: string;
   cls: new () => ToolContext;
   options: ToolOptions;
-  input?: z.ZodType;
-  output?: z.ZodType;
+  input?: Validate;
+  output?: Validate;
   /** The tool as tools/list shows it. */
   wire: Record<string, unknown>;
   /** Input properties mirrored into Mcp-Param-* headers (x-mcp-header). */
@@ -72,8 +71,8 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
     name: options.name,
     cls,
     options,
-    input: toZod(options.inputSchema ?? {}),
-    output: toZod(options.outputSchema),
+    input: toValidator(options.inputSchema ?? {}),
+    output: toValidator(options.outputSchema),
     wire,
     headerParams,
   };

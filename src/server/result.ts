@@ -1,9 +1,7 @@
 // Turning what execute() returned, or threw, into a CallToolResult.
-import { describeIssues } from './schema';
 import { InvalidOutputError, PublicMcpError } from '../protocol';
 import type { ToolEntry } from './registry';
 import type { Logger } from '../runtime';
-import type * as z from 'zod';
 
 export type CallToolResult = { content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
 
@@ -11,12 +9,10 @@ const text = (t: string) => ({ type: 'text', text: t });
 
 export function toCallToolResult(value: unknown, tool: ToolEntry): CallToolResult {
   if (tool.output) {
-    const parsed = tool.output.safeParse(value);
-    if (!parsed.success)
-      throw new InvalidOutputError(
-        `Tool "${tool.name}" returned a result that does not match its outputSchema: ${describeIssues(parsed.error as z.ZodError)}`,
-      );
-    return { content: [text(JSON.stringify(parsed.data))], structuredContent: parsed.data };
+    const checked = tool.output(value);
+    if (!checked.ok)
+      throw new InvalidOutputError(`Tool "${tool.name}" returned a result that does not match its outputSchema: ${checked.error}`);
+    return { content: [text(JSON.stringify(checked.value))], structuredContent: checked.value };
   }
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === 'string') return { content: [text(value)] };

@@ -1,5 +1,6 @@
 // Turning what users write (Zod objects, Zod shapes, JSON Schema) into validators and wire JSON Schema.
 import * as z from 'zod';
+import { compileJsonSchema, describeJsonSchemaIssues } from './json-schema';
 import type { JsonObjectSchema, SchemaInput } from './tool-types';
 
 export const isZodType = (value: unknown): value is z.ZodType => typeof value === 'object' && value !== null && '_zod' in value;
@@ -24,6 +25,29 @@ export function toZod(input: SchemaInput | undefined): z.ZodType | undefined {
       `"${wrong[0]}" is not a Zod type: write ${wrong[0]}: z.string() (or so), or give the whole schema as JSON Schema with type: 'object'`,
     );
   return z.object(input as Record<string, z.ZodType>);
+}
+
+/** Checks a value against a tool's schema: the value execute() gets (Zod's output), or one line naming each wrong field. */
+export type Validate = (value: unknown) => { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * The check of a tool's input or output schema. Plain JSON Schema goes through the JSON Schema validator, prepared here
+ * (at startup), so a schema it cannot check throws now with the reason, not at the first call.
+ */
+export function toValidator(input: SchemaInput | undefined): Validate | undefined {
+  if (input === undefined) return undefined;
+  if (isJsonSchema(input)) {
+    const check = compileJsonSchema(input, 'strict');
+    return (value) => {
+      const issues = check(value);
+      return issues.length ? { ok: false, error: describeJsonSchemaIssues(issues) } : { ok: true, value };
+    };
+  }
+  const zod = toZod(input) as z.ZodType;
+  return (value) => {
+    const parsed = zod.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: describeIssues(parsed.error) };
+  };
 }
 
 const cache = new WeakMap<object, Record<string, unknown>>();

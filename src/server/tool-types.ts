@@ -8,7 +8,7 @@ export type SchemaInput = z.ZodType | ZodShape | JsonObjectSchema;
 export interface JsonObjectSchema {
   type: 'object';
   properties?: Record<string, unknown>;
-  required?: string[];
+  required?: readonly string[];
   [key: string]: unknown;
 }
 
