@@ -37,13 +37,16 @@ async function execute(
   try {
     let input: unknown = args;
     if (entry.input) {
-      const checked = entry.input(args);
+      const check = entry.input(args);
+      // Fast path: most checks answer at once; a library's asynchronous check is awaited.
+      const checked = check instanceof Promise ? await check : check;
       if (!checked.ok) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${checked.error}`);
       input = checked.value;
     }
     const run = await runHandler(server, name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input), trace);
     if (run.kind === 'suspended') return run;
-    return { kind: 'result', result: toCallToolResult(run.value, entry) };
+    const result = toCallToolResult(run.value, entry);
+    return { kind: 'result', result: result instanceof Promise ? await result : result };
   } catch (error) {
     if (error instanceof McpWireError) throw error;
     return { kind: 'result', result: toToolError(error, server.logger, name) };

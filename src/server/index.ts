@@ -45,8 +45,8 @@ export { toCallToolResult, toToolError } from './result';
 export type { CallToolResult } from './result';
 export { compileJsonSchema, describeJsonSchemaIssues, optionsOf } from './json-schema';
 export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema';
-export { describeIssues, toFormSchema, toZod } from './schema';
-export type { Validate } from './schema';
+export { isJsonSchema, toFormSchema, toValidator } from './schema';
+export type { Checked, Validate } from './schema';
 export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
 export type {
@@ -55,6 +55,7 @@ export type {
   ElicitOptions,
   ElicitResult,
   ElicitStatus,
+  Infer,
   SchemaInput,
   ToolAnnotations,
   ToolOptions,

@@ -60,6 +60,9 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
   if (options.title) wire.title = options.title;
   if (options.description) wire.description = options.description;
   wire.inputSchema = toJsonSchema(options.inputSchema ?? {}, 'input');
+  const type = (wire.inputSchema as { type?: unknown }).type;
+  if (type !== 'object')
+    throw new Error(`inputSchema must describe an object (its JSON Schema has type ${JSON.stringify(type)}): arguments are named`);
   if (options.outputSchema) {
     const output = toJsonSchema(options.outputSchema, 'output');
     // With elicitation on, a tool may answer with the fallback's pending result instead.
@@ -72,7 +75,7 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
     cls,
     options,
     input: toValidator(options.inputSchema ?? {}),
-    output: toValidator(options.outputSchema),
+    output: options.outputSchema ? toValidator(options.outputSchema) : undefined,
     wire,
     headerParams,
   };

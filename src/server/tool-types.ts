@@ -1,10 +1,14 @@
 // The shapes users write in @Tool, and what elicit() takes and returns.
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnansweredOption } from './unanswered-options';
 import type * as z from 'zod';
 
 export type ZodShape = Record<string, z.ZodType>;
-/** A Zod object, an object of Zod types, or (for hand-written forms) a JSON Schema object. */
-export type SchemaInput = z.ZodType | ZodShape | JsonObjectSchema;
+/**
+ * A schema of any Standard Schema library (Zod, Zod Mini, Valibot, ArkType…), an object of Zod types, or plain JSON
+ * Schema with type 'object'.
+ */
+export type SchemaInput = StandardSchemaV1 | ZodShape | JsonObjectSchema;
 export interface JsonObjectSchema {
   type: 'object';
   properties?: Record<string, unknown>;
@@ -31,7 +35,17 @@ export interface ToolOptions {
   scopes?: ScopeRequirement;
 }
 
-export type Infer<S> = S extends z.ZodType ? z.output<S> : S extends ZodShape ? z.output<z.ZodObject<S>> : Record<string, unknown>;
+/**
+ * What a schema gives execute() or `answer.content`: the library's output type; plain JSON Schema gives an object.
+ * @example class Close extends ToolContext<Infer<typeof Input>> { execute({ id }: Infer<typeof Input>) { … } }
+ */
+export type Infer<S> = S extends z.ZodType
+  ? z.output<S>
+  : S extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<S>
+    : S extends ZodShape
+      ? z.output<z.ZodObject<S>>
+      : Record<string, unknown>;
 
 export interface ElicitOptions {
   mode?: 'form' | 'url';
