@@ -6,7 +6,7 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as zm from 'zod/mini';
-import { App, createDirect, type SchemaInput, Tool, ToolContext, z } from 'parley-mcp';
+import { App, createDirect, Prompt, PromptContext, type SchemaInput, Tool, ToolContext, z } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
 
 // A ticket: an id of at least two characters and an optional count. Each library's own converter gives its JSON Schema.
@@ -30,7 +30,25 @@ const CONFIRMS: Record<string, SchemaInput> = {
   arktype: type({ confirm: 'boolean' }),
   json: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
 };
+// A prompt's arguments: a topic of at least three characters and an optional tone.
+const TOPICS: Record<string, SchemaInput> = {
+  zod: z.object({ topic: z.string().min(3), tone: z.string().optional() }),
+  mini: zm.object({ topic: zm.string().check(zm.minLength(3)), tone: zm.optional(zm.string()) }),
+  valibot: toStandardJsonSchema(v.object({ topic: v.pipe(v.string(), v.minLength(3)), tone: v.optional(v.string()) })),
+  arktype: type({ topic: 'string >= 3', 'tone?': 'string' }),
+  json: { type: 'object', properties: { topic: { type: 'string', minLength: 3 }, tone: { type: 'string' } }, required: ['topic'] },
+};
 const LIBRARIES = Object.keys(TICKETS);
+
+const prompts = LIBRARIES.map((library) => {
+  @Prompt({ name: `brief_${library}`, argumentsSchema: TOPICS[library] })
+  class Brief extends PromptContext<{ topic: string; tone?: string }> {
+    execute({ topic, tone }: { topic: string; tone?: string }) {
+      return `Brief on ${topic}, ${tone ?? 'plainly'}.`;
+    }
+  }
+  return Brief;
+});
 
 const tools = LIBRARIES.flatMap((library) => {
   @Tool({ name: `file_${library}`, inputSchema: TICKETS[library], outputSchema: CONFIRMS[library] })
@@ -49,7 +67,7 @@ const tools = LIBRARIES.flatMap((library) => {
   }
   return [File, Ask];
 });
-@App({ id: 'libraries', tools })
+@App({ id: 'libraries', tools, prompts })
 class Libraries {}
 
 let server: RunningServer;
@@ -111,6 +129,21 @@ describe.each(LIBRARIES)('the tool written with %s', (library) => {
     const refused = await client.callTool({ name: `ask_${library}`, arguments: {} });
     expect(refused).toMatchObject({ isError: true, _meta: { code: 'INVALID_INPUT' } });
     expect(text(refused)).toMatch(/^Elicitation response content does not match the requested schema: confirm: /);
+  });
+});
+
+describe.each(LIBRARIES)('the prompt whose arguments are written with %s', (library) => {
+  it('lists its arguments from the schema, checks them, and runs with what fits', async () => {
+    const listed = (await client.listPrompts()).prompts.find((p) => p.name === `brief_${library}`)!;
+    expect(listed.arguments).toEqual([
+      { name: 'topic', required: true },
+      { name: 'tone', required: false },
+    ]);
+    const got = await client.getPrompt({ name: `brief_${library}`, arguments: { topic: 'billing' } });
+    expect(got.messages[0]!.content).toEqual({ type: 'text', text: 'Brief on billing, plainly.' });
+    const refused = client.getPrompt({ name: `brief_${library}`, arguments: { topic: 'no' } });
+    await expect(refused).rejects.toThrow(new RegExp(`Invalid arguments for prompt "brief_${library}": topic: `));
+    await expect(refused).rejects.toMatchObject({ code: -32602 });
   });
 });
 
