@@ -55,6 +55,7 @@ export type {
   ElicitOptions,
   ElicitResult,
   ElicitStatus,
+  Icon,
   Infer,
   SchemaInput,
   ToolAnnotations,

@@ -1,7 +1,7 @@
 // PromptContext: the base class of every prompt. execute() builds the messages from the arguments.
 import type { ScopeRequirement } from './tool-types';
 import { RequestContext } from './request-context';
-import type { SchemaInput } from './tool-types';
+import type { Icon, SchemaInput } from './tool-types';
 
 /** Suggests values for an argument in completion/complete, from what was typed so far. */
 export type Completer = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
@@ -24,7 +24,9 @@ export interface PromptOptions {
    * properties (their title and description, and whether required), and checked before execute(), which gets its output.
    */
   argumentsSchema?: SchemaInput;
-  icons?: Record<string, unknown>[];
+  icons?: Icon[];
+  /** Listed as written. */
+  _meta?: Record<string, unknown>;
   /** The OAuth scopes a caller needs (403 insufficient_scope without them); never shown in prompts/list. */
   scopes?: ScopeRequirement;
 }

@@ -2,6 +2,7 @@
 import { checkScopesOption } from './scopes';
 import { appOptionsOf, promptOptionsOf } from './decorators';
 import type { PromptArgument, PromptContext, PromptOptions } from './prompt-context';
+import { listedFields } from './listed-fields';
 import { toJsonSchema, toValidator, type Validate } from './schema';
 
 export interface PromptEntry {
@@ -26,10 +27,12 @@ export function buildPrompts(apps: Function[]): Map<string, PromptEntry> {
       if (!NAME.test(options.name)) throw new Error(`Prompt name "${options.name}" must be 1-128 characters of A-Z, a-z, 0-9, _, . and -`);
       if (prompts.has(options.name)) throw new Error(`Duplicate prompt name "${options.name}" (in app "${appOptions!.id}")`);
       checkScopesOption(options.scopes, `Prompt "${options.name}"`);
-      const { name, title, description, icons } = options;
+      const { name, title, description } = options;
       let args: Omit<PromptArgument, 'complete'>[] | undefined;
       let validate: Validate | undefined;
+      let listed: Record<string, unknown>;
       try {
+        listed = listedFields({ icons: options.icons, _meta: options._meta });
         if (options.argumentsSchema) {
           if (options.arguments) throw new Error('give arguments or argumentsSchema, not both');
           args = argumentsOf(toJsonSchema(options.argumentsSchema, 'input'));
@@ -43,7 +46,7 @@ export function buildPrompts(apps: Function[]): Map<string, PromptEntry> {
         ...(title ? { title } : {}),
         ...(description ? { description } : {}),
         ...(args ? { arguments: args } : {}),
-        ...(icons ? { icons } : {}),
+        ...listed,
       };
       prompts.set(name, { name, cls: cls as new () => PromptContext<Record<string, unknown>>, options, validate, wire });
     }

@@ -2,6 +2,7 @@
 import { checkScopesOption } from './scopes';
 import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
+import { listedFields } from './listed-fields';
 import { toJsonSchema, toValidator, type Validate } from './schema';
 import type { ToolOptions } from './tool-types';
 import type { ToolContext } from './tool-context';
@@ -69,6 +70,7 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
     wire.outputSchema = elicitation ? { type: 'object', oneOf: [output, ELICITATION_PENDING_SCHEMA] } : output;
   }
   if (options.annotations) wire.annotations = options.annotations;
+  Object.assign(wire, listedFields(options));
   const headerParams = headerParamsOf(wire.inputSchema as Record<string, unknown>, options.name);
   return {
     name: options.name,

@@ -2,6 +2,7 @@
 import type { ScopeRequirement } from './tool-types';
 import type { Completer } from './prompt-context';
 import { RequestContext } from './request-context';
+import type { Icon } from './tool-types';
 
 export interface CacheHint {
   ttlMs: number;
@@ -14,7 +15,9 @@ interface ResourceCommon {
   description?: string;
   mimeType?: string;
   annotations?: Record<string, unknown>;
-  icons?: Record<string, unknown>[];
+  icons?: Icon[];
+  /** Listed as written, e.g. an MCP App's `{ ui: { csp: … } }`. */
+  _meta?: Record<string, unknown>;
   /** How long clients may cache what resources/read returns; default the server's `cache`. */
   cache?: CacheHint;
   /** The OAuth scopes a caller needs to read it (403 insufficient_scope without them); never shown in the lists. */

@@ -16,6 +16,15 @@ export interface JsonObjectSchema {
   [key: string]: unknown;
 }
 
+/** An icon a client may show for a tool, prompt or resource: an https (or http) URL or a data: URI. */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  /** Sizes as in HTML's `sizes`, e.g. `['48x48']` or `['any']`. */
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
 export interface ToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;
@@ -33,6 +42,11 @@ export interface ToolOptions {
   annotations?: ToolAnnotations;
   /** The OAuth scopes a caller needs (403 insufficient_scope without them); never shown in tools/list. */
   scopes?: ScopeRequirement;
+  icons?: Icon[];
+  /** Listed as written, e.g. an MCP App's `{ ui: { resourceUri: 'ui://…' } }`. */
+  _meta?: Record<string, unknown>;
+  /** Whether the tool may run as a task. Parley does not run tasks yet, so a task is never required. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' };
 }
 
 /**
