@@ -8,6 +8,8 @@ export { PromptContext } from './server';
 export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './server';
 export { ResourceContext } from './server';
 export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './server';
+export { expandUriTemplate } from './server';
+export type { UriTemplateParams, UriTemplateValue } from './server';
 export type { Root, SampleOptions, SampleParams, SampleResult } from './server';
 export type { McpLogLevel } from './server';
 export type { ListChanges } from './server';

@@ -42,6 +42,8 @@ export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, Resou
 export { buildResources, findResource } from './resource-registry';
 export type { ResourceEntry, Resources, TemplateEntry } from './resource-registry';
 export { toCallToolResult, toToolError } from './result';
+export { expandUriTemplate } from './uri-template';
+export type { UriTemplateParams, UriTemplateValue } from './uri-template';
 export type { CallToolResult } from './result';
 export { compileJsonSchema, describeJsonSchemaIssues, optionsOf } from './json-schema';
 export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema';

@@ -3,6 +3,7 @@ import type { ScopeRequirement } from './tool-types';
 import type { Completer } from './prompt-context';
 import { RequestContext } from './request-context';
 import type { Icon } from './tool-types';
+import type { UriTemplateParams } from './uri-template';
 
 export interface CacheHint {
   ttlMs: number;
@@ -30,7 +31,7 @@ export interface ResourceOptions extends ResourceCommon {
 }
 
 export interface ResourceTemplateOptions extends ResourceCommon {
-  /** An RFC 6570 template with simple `{name}` variables, e.g. `notes://{folder}/{id}`. */
+  /** An RFC 6570 template (every operator, prefixes, explode), e.g. `notes://{folder}/{id}` or `users://{id}{?fields}`. */
   uriTemplate: string;
   /** Suggestions for completion/complete, per template variable. */
   complete?: Record<string, Completer>;
@@ -50,6 +51,6 @@ export type ResourceReturn = string | Uint8Array | ResourceContent | ResourceCon
  * The base class of resources and templates: execute() gets the URI and the template's variables.
  * @example class Ticket extends ResourceContext<{ id: string }> { execute(uri: string, { id }: { id: string }) { return JSON.stringify({ id }); } }
  */
-export abstract class ResourceContext<Params extends Record<string, string> = Record<string, string>> extends RequestContext {
+export abstract class ResourceContext<Params extends UriTemplateParams = Record<string, string>> extends RequestContext {
   abstract execute(uri: string, params: Params): ResourceReturn | Promise<ResourceReturn>;
 }

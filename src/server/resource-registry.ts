@@ -3,18 +3,18 @@ import { checkScopesOption } from './scopes';
 import { appOptionsOf, resourceOptionsOf, templateOptionsOf } from './decorators';
 import type { ResourceContext, ResourceOptions, ResourceTemplateOptions } from './resource-context';
 import { listedFields } from './listed-fields';
-import { parseUriTemplate, type UriTemplate } from './uri-template';
+import { parseUriTemplate, type UriTemplate, type UriTemplateParams } from './uri-template';
 
 export interface ResourceEntry {
   uri: string;
-  cls: new () => ResourceContext;
+  cls: new () => ResourceContext<UriTemplateParams>;
   options: ResourceOptions;
   wire: Record<string, unknown>;
 }
 
 export interface TemplateEntry {
   name: string;
-  cls: new () => ResourceContext;
+  cls: new () => ResourceContext<UriTemplateParams>;
   options: ResourceTemplateOptions;
   template: UriTemplate;
   wire: Record<string, unknown>;
@@ -57,7 +57,7 @@ export function buildResources(apps: Function[]): Resources {
         if (fixed.has(resource.uri)) throw new Error(`Duplicate resource uri "${resource.uri}" (${where})`);
         fixed.set(resource.uri, {
           uri: resource.uri,
-          cls: cls as new () => ResourceContext,
+          cls: cls as new () => ResourceContext<UriTemplateParams>,
           options: resource,
           wire: wireOf(resource, where),
         });
@@ -68,7 +68,7 @@ export function buildResources(apps: Function[]): Resources {
             throw new Error(`${where}: complete names "${variable}", which is not a variable of "${template.uriTemplate}"`);
         templates.push({
           name: template.name,
-          cls: cls as new () => ResourceContext,
+          cls: cls as new () => ResourceContext<UriTemplateParams>,
           options: template,
           template: parsed,
           wire: wireOf(template, where),
@@ -83,7 +83,7 @@ export function buildResources(apps: Function[]): Resources {
 export function findResource(
   resources: Resources,
   uri: string,
-): { entry: ResourceEntry | TemplateEntry; params: Record<string, string> } | undefined {
+): { entry: ResourceEntry | TemplateEntry; params: UriTemplateParams } | undefined {
   const entry = resources.fixed.get(uri);
   if (entry) return { entry, params: {} };
   for (const template of resources.templates) {
