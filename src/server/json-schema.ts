@@ -187,17 +187,13 @@ function messageOf(error: OutputUnit, root: unknown, lookup: Record<string, unkn
     if (options) return `expected one of ${quoted(options)}`;
     return keyword === 'oneOf' && !/\(0 matches\)/.test(error.error) ? 'matches more than one allowed shape' : 'matches no allowed shape';
   }
-  if (keyword === 'not') return 'matches a shape that is not allowed';
   if (keyword === 'format') return `expected a valid ${String(schema?.format)}`;
   if (RANGE.has(keyword)) return 'out of range';
   if (keyword === 'multipleOf') return `expected a multiple of ${String(schema?.multipleOf)}`;
   if (LENGTH.has(keyword)) return 'wrong length';
   if (keyword === 'pattern') return `does not match the pattern ${String(schema?.pattern)}`;
   if (COUNT.has(keyword)) return 'wrong number of items';
-  if (keyword === 'uniqueItems') return 'items must be unique';
-  if (keyword === 'contains') return 'no item matches';
-  if (keyword === 'minProperties' || keyword === 'maxProperties') return 'wrong number of properties';
-  if (keyword === 'propertyNames') return 'a property name is not allowed';
+  // The rarer keywords (not, contains, uniqueItems, minProperties, propertyNames…) in the validator's own words.
   return error.error;
 }
 

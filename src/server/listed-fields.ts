@@ -7,22 +7,25 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 // The schemes clients fetch icons from (the spec has clients refuse any other).
 const ICON_SCHEMES = new Set(['https:', 'http:', 'data:']);
 
-function checkIcon(icon: unknown, at: string): void {
-  if (!isObject(icon) || typeof icon.src !== 'string') throw new Error(`${at} needs src, an https URL or a data: URI`);
-  if (!URL.canParse(icon.src) || !ICON_SCHEMES.has(new URL(icon.src).protocol))
-    throw new Error(`${at}.src "${icon.src.slice(0, 80)}" must be an https (or http) URL or a data: URI`);
-  if (icon.mimeType !== undefined && typeof icon.mimeType !== 'string') throw new Error(`${at}.mimeType must be a string`);
-  if (icon.sizes !== undefined && !(Array.isArray(icon.sizes) && icon.sizes.every((s) => typeof s === 'string')))
-    throw new Error(`${at}.sizes must be a list of strings, e.g. ['48x48']`);
-  if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark') throw new Error(`${at}.theme must be 'light' or 'dark'`);
-}
+/** Whether an icon is one a client can show: `src` an https, http or data: URI, and the optional fields as the spec has them. */
+const isIcon = (icon: unknown): boolean =>
+  isObject(icon) &&
+  typeof icon.src === 'string' &&
+  URL.canParse(icon.src) &&
+  ICON_SCHEMES.has(new URL(icon.src).protocol) &&
+  (icon.mimeType === undefined || typeof icon.mimeType === 'string') &&
+  (icon.sizes === undefined || (Array.isArray(icon.sizes) && icon.sizes.every((s) => typeof s === 'string'))) &&
+  (icon.theme === undefined || icon.theme === 'light' || icon.theme === 'dark');
 
 /** `icons`, `_meta` and (tools only) `execution`, as the list shows them; throws naming the field that is wrong. */
 export function listedFields(options: { icons?: Icon[]; _meta?: Record<string, unknown>; execution?: unknown }): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   if (options.icons !== undefined) {
-    if (!Array.isArray(options.icons)) throw new Error('icons must be a list of { src, mimeType?, sizes?, theme? }');
-    options.icons.forEach((icon, i) => checkIcon(icon, `icons[${i}]`));
+    const wrong = Array.isArray(options.icons) ? options.icons.findIndex((icon) => !isIcon(icon)) : -1;
+    if (!Array.isArray(options.icons) || wrong !== -1)
+      throw new Error(
+        `${wrong === -1 ? 'icons' : `icons[${wrong}]`}: an icon is { src, mimeType?, sizes?: ['48x48'], theme?: 'light' | 'dark' }, its src an https URL or a data: URI`,
+      );
     fields.icons = options.icons;
   }
   if (options.execution !== undefined) {

@@ -28,7 +28,7 @@ function toStandard(input: SchemaInput): StandardSchemaV1 | undefined {
   const wrong = Object.entries(input).find(([, value]) => !isZodType(value));
   if (wrong)
     throw new Error(
-      `"${wrong[0]}" is not a Zod type: write ${wrong[0]}: z.string() (or so), give the whole schema as one object schema of your library, or as JSON Schema with type: 'object'`,
+      `"${wrong[0]}" is not a Zod type: write ${wrong[0]}: z.string() (or so), or give the whole schema as one object schema`,
     );
   return z.object(input as Record<string, z.ZodType>);
 }
@@ -96,11 +96,7 @@ function fromConverter(schema: StandardSchemaV1, io: 'input' | 'output'): Record
     throw new Error(
       `a ${vendor} schema carries no JSON Schema (Standard JSON Schema, ~standard.jsonSchema): ${CONVERTERS.get(vendor) ?? 'give this schema as plain JSON Schema, or write it with a library whose schemas carry one (Zod 4, ArkType 2)'}`,
     );
-  try {
-    return jsonSchema[io]({ target: 'draft-2020-12' });
-  } catch (error) {
-    throw new Error(`the ${vendor} schema has no JSON Schema: its converter says "${(error as Error).message}"`);
-  }
+  return jsonSchema[io]({ target: 'draft-2020-12' }); // a converter's own error names what it cannot convert
 }
 
 const forms = new WeakMap<object, Record<string, unknown>>();

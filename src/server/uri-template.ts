@@ -11,7 +11,6 @@ export interface UriTemplate {
   /** Every variable name, in the order written. */
   variables: string[];
   match(uri: string): UriTemplateParams | undefined;
-  expand(values: Record<string, UriTemplateValue>): string;
 }
 
 interface Operator {
@@ -175,24 +174,27 @@ function matchExpression({ op, vars }: Expression, text: string): UriTemplatePar
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function parseUriTemplate(template: string): UriTemplate {
-  const parts: (string | Expression)[] = [];
-  let pattern = '';
-  for (const piece of template.split(/(\{[^{}]*\})/)) {
-    if (piece === '') continue;
-    if (piece.startsWith('{') && piece.endsWith('}')) {
-      const expression = parseExpression(piece.slice(1, -1), template);
-      parts.push(expression);
-      const { first, chars } = expression.op;
-      // A simple or reserved expression needs a value to match (as a plain {name} always has); the others may vanish.
-      pattern += first === '' ? `(${chars}+?)` : `((?:${escapeRegex(first)}${chars}*?)?)`;
-    } else {
+/** The template's literal text and expressions, in order. */
+function partsOf(template: string): (string | Expression)[] {
+  return template
+    .split(/(\{[^{}]*\})/)
+    .filter((piece) => piece !== '')
+    .map((piece) => {
+      if (piece.startsWith('{') && piece.endsWith('}')) return parseExpression(piece.slice(1, -1), template);
       if (/[{}]/.test(piece))
         throw new Error(`Resource template "${template}" has an unmatched brace: write variables as {name} (RFC 6570)`);
-      parts.push(piece);
-      pattern += escapeRegex(piece);
-    }
-  }
+      return piece;
+    });
+}
+
+export function parseUriTemplate(template: string): UriTemplate {
+  const parts = partsOf(template);
+  // A simple or reserved expression needs a value to match (as a plain {name} always has); the others may vanish.
+  const pattern = parts
+    .map((p) =>
+      typeof p === 'string' ? escapeRegex(p) : p.op.first === '' ? `(${p.op.chars}+?)` : `((?:${escapeRegex(p.op.first)}${p.op.chars}*?)?)`,
+    )
+    .join('');
   const regexp = new RegExp(`^${pattern}$`, 's');
   const expressions = parts.filter((p): p is Expression => typeof p !== 'string');
   const variables = [...new Set(expressions.flatMap((e) => e.vars.map((v) => v.name)))];
@@ -218,7 +220,6 @@ export function parseUriTemplate(template: string): UriTemplate {
       }
       return values;
     },
-    expand: (values) => parts.map((p) => (typeof p === 'string' ? p : expandExpression(p, values))).join(''),
   };
 }
 
@@ -227,4 +228,6 @@ export function parseUriTemplate(template: string): UriTemplate {
  * @example expandUriTemplate('users://{id}{?fields*}', { id: 'u 1', fields: ['name', 'email'] }) // 'users://u%201?fields=name&fields=email'
  */
 export const expandUriTemplate = (template: string, values: Record<string, UriTemplateValue>): string =>
-  parseUriTemplate(template).expand(values);
+  partsOf(template)
+    .map((p) => (typeof p === 'string' ? p : expandExpression(p, values)))
+    .join('');
