@@ -30,6 +30,7 @@ export function capabilitiesOf(server: ParleyServer): Record<string, unknown> {
     ...(hasResources(server) ? { resources: { subscribe: true, listChanged: true } } : {}),
     ...(hasPrompts(server) || server.resources.templates.length > 0 ? { completions: {} } : {}),
     logging: {},
+    ...(server.config.extensions ? { extensions: server.config.extensions } : {}),
   };
 }
 

@@ -127,6 +127,15 @@ export const healthSchema = z.strictObject({
 export const configSchema = z.strictObject({
   info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
   instructions: z.string().optional(),
+  /** Extensions the server declares in its capabilities, by id (`io.modelcontextprotocol/ui`: { … }). */
+  extensions: z
+    .record(z.string(), z.record(z.string(), z.unknown()))
+    .superRefine((extensions, ctx) => {
+      for (const id of Object.keys(extensions))
+        if (!/^[^/\s]+\/[^/\s]+$/.test(id))
+          ctx.addIssue({ code: 'custom', path: [id], message: 'an extension id is vendor/name, e.g. io.modelcontextprotocol/ui' });
+    })
+    .optional(),
   apps: z.array(fn).default([]),
   elicitation: elicitationSchema.prefault({}),
   http: httpSchema
@@ -163,6 +172,7 @@ export type FrontMcpConfig = z.output<typeof configSchema>;
 export interface ServerSettings {
   info: { name: string; version: string; title?: string };
   instructions?: string;
+  extensions?: Record<string, Record<string, unknown>>;
   elicitation: z.output<typeof elicitationSchema>;
   http: z.output<typeof httpSchema>;
   /** Bearer-token checks; the verifier itself (and any secret) is ParleyServer.verifyBearer's. */
