@@ -128,6 +128,11 @@ export class ElicitRun {
     return checkRoots(await this.other('roots', 'roots/list', {}, options.key));
   }
 
+  /** The asker's way to make the call a task; an asker without one (every other route) goes on as an ordinary call. */
+  startTask(): Promise<boolean> {
+    return this.asker.startTask?.() ?? Promise.resolve(false);
+  }
+
   private other(kind: Kind, method: OtherInputMethod, params: Record<string, unknown>, key: string | undefined): Promise<RawAnswer> {
     if (!this.asker.request) throw new PublicMcpError(`This client cannot be asked for ${method}.`, 'INPUT_NOT_SUPPORTED');
     return this.asker.request(this.keyFor(kind, key), method, params);

@@ -49,6 +49,16 @@ const elicitationSchema = z.strictObject({
     .prefault({}),
 });
 
+/** Tasks (2026-07-28, io.modelcontextprotocol/tasks): kept in the elicitation store, for tools that may run as one. */
+const tasksSchema = z.strictObject({
+  /** How long a task lives, counted from its creation, in ms: its result stays readable until then. Default a day. */
+  ttlMs: positiveInt(86_400_000),
+  /** How often clients are asked to poll a task (pollIntervalMs), in ms; a faster poller is still served. */
+  pollIntervalMs: positiveInt(1_000),
+  /** Live tasks one caller holds at once (all anonymous callers are one caller); past it, 429. */
+  maxPerCaller: positiveInt(100),
+});
+
 const corsSchema = z.union([
   z.boolean(),
   z.strictObject({
@@ -138,6 +148,7 @@ export const configSchema = z.strictObject({
     .optional(),
   apps: z.array(fn).default([]),
   elicitation: elicitationSchema.prefault({}),
+  tasks: tasksSchema.prefault({}),
   http: httpSchema
     // Credentials let a page send cookies: only to origins listed by name.
     .refine((http) => !(typeof http.cors === 'object' && http.cors.credentials && http.allowedOrigins.includes('*')), {

@@ -60,6 +60,7 @@ export type {
   Icon,
   Infer,
   SchemaInput,
+  TaskSupport,
   ToolAnnotations,
   ToolOptions,
 } from './tool-types';

@@ -4,6 +4,8 @@ import type { Icon } from './tool-types';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const TASK_SUPPORT = new Set(['forbidden', 'optional', 'required']);
+
 // The schemes clients fetch icons from (the spec has clients refuse any other).
 const ICON_SCHEMES = new Set(['https:', 'http:', 'data:']);
 
@@ -30,10 +32,8 @@ export function listedFields(options: { icons?: Icon[]; _meta?: Record<string, u
   }
   if (options.execution !== undefined) {
     const support = isObject(options.execution) ? options.execution.taskSupport : undefined;
-    if (!isObject(options.execution) || (support !== undefined && support !== 'forbidden' && support !== 'optional'))
-      throw new Error(
-        `execution.taskSupport must be 'forbidden' or 'optional'${support === 'required' ? ': Parley does not run tasks yet, so a tool that requires one could never be called' : ''}`,
-      );
+    if (!isObject(options.execution) || (support !== undefined && !TASK_SUPPORT.has(support as string)))
+      throw new Error("execution.taskSupport must be 'forbidden', 'optional' or 'required'");
     fields.execution = options.execution;
   }
   if (options._meta !== undefined) {

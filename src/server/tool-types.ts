@@ -33,6 +33,9 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Whether a tool may, must or never runs as a task. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
 export interface ToolOptions {
   name: string;
   title?: string;
@@ -45,8 +48,12 @@ export interface ToolOptions {
   icons?: Icon[];
   /** Listed as written, e.g. an MCP App's `{ ui: { resourceUri: 'ui://…' } }`. */
   _meta?: Record<string, unknown>;
-  /** Whether the tool may run as a task. Parley does not run tasks yet, so a task is never required. */
-  execution?: { taskSupport?: 'forbidden' | 'optional' };
+  /**
+   * Whether the tool may run as a task (2026-07-28, io.modelcontextprotocol/tasks): `forbidden` (the default) never,
+   * `optional` when the client declared tasks on the request, `required` only so (a client that did not is refused
+   * with -32021). The call becomes a task where execute() calls `await this.startTask()` (docs/tasks.md).
+   */
+  execution?: { taskSupport?: TaskSupport };
 }
 
 /**

@@ -13,10 +13,13 @@ import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
 import type { InputRequest, TaskEnd, TaskRecord } from './task-record';
 import type { TaskEvent, TaskStore } from './task-store';
 
-/** Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). */
-export class TaskStoppedError extends Error {
+/**
+ * Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). Public: a
+ * tool that rethrows it says nothing secret, and nothing is logged as an unexpected failure.
+ */
+export class TaskStoppedError extends PublicMcpError {
   constructor(readonly why: 'cancelled' | 'ended') {
-    super(why === 'cancelled' ? 'The task was cancelled' : 'The task ended or expired while its work ran');
+    super(why === 'cancelled' ? 'The task was cancelled' : 'The task ended or expired while its work ran', 'TASK_STOPPED');
     this.name = 'TaskStoppedError';
   }
 }
