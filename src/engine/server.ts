@@ -8,6 +8,7 @@ import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitatio
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
 import type { RunningCalls } from './running-calls';
+import type { TaskStore } from './tasks/task-store';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
@@ -81,6 +82,8 @@ export interface ParleyServer {
   legacy: LegacyState;
   /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
   elicitationStore?: ElicitationStore;
+  /** Where tasks live (in the elicitation store); present when a tool may run as a task. */
+  tasks?: TaskStore;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
   questions?: QuestionDesk;
   /** Loads the unanswered-question policy's code on first use (Node; an edge build's stand-in refuses it). */
