@@ -34,7 +34,7 @@ export class TestTask {
   /** The tool's result, once the task completed. */
   get result(): ToolResult {
     if (this.state.status !== 'completed' || !this.state.result)
-      throw new McpClientError(`Task ${this.id} is ${this.describe()}, so it has no result yet`);
+      throw new McpClientError(`Task ${this.id} is ${this.describe()}: only a completed task has a result`);
     return new ToolResult(this.state.result);
   }
 
