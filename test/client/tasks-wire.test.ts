@@ -98,6 +98,25 @@ describe('following a task', () => {
     }
   });
 
+  it('answers questions whose keys are names of Object.prototype under those keys', async () => {
+    const server = scriptedServer();
+    const ask = (message: string) => ({ method: 'elicitation/create', params: { message } });
+    Object.assign(server.task, { status: 'input_required', inputRequests: { constructor: ask('One?'), toString: ask('Two?') } });
+    server.on(
+      (method) =>
+        method === 'tasks/get' &&
+        server.of('tasks/update').length === 2 &&
+        Object.assign(server.task, { status: 'completed', result: { content: [] } }),
+    );
+    const client = clientOf(server);
+    client.onElicitation((params) => ({ action: 'accept', content: { said: params.message } }));
+    await client.callTool({ name: 'job' });
+    expect(server.of('tasks/update').map((u) => u.params.inputResponses)).toEqual([
+      { constructor: { action: 'accept', content: { said: 'One?' } } },
+      { toString: { action: 'accept', content: { said: 'Two?' } } },
+    ]);
+  });
+
   it('closes the dialog of a question the server withdraws, and sends no answer for it', async () => {
     const server = scriptedServer();
     Object.assign(server.task, { status: 'input_required', inputRequests: { a: twoQuestions.a } });
