@@ -111,10 +111,11 @@ describe('following a task', () => {
     const client = clientOf(server);
     client.onElicitation((params) => ({ action: 'accept', content: { said: params.message } }));
     await client.callTool({ name: 'job' });
-    expect(server.of('tasks/update').map((u) => u.params.inputResponses)).toEqual([
+    const expected: Record<string, unknown>[] = [
       { constructor: { action: 'accept', content: { said: 'One?' } } },
       { toString: { action: 'accept', content: { said: 'Two?' } } },
-    ]);
+    ];
+    expect(server.of('tasks/update').map((u) => u.params.inputResponses)).toEqual(expected);
   });
 
   it('closes the dialog of a question the server withdraws, and sends no answer for it', async () => {
