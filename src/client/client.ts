@@ -142,6 +142,7 @@ export class McpClient {
       maxRounds: this.options.maxRounds ?? 10,
       closed: this.closing.signal,
       onNotification: this.options.onNotification as ((n: JsonRpcNotification) => void) | undefined,
+      tasks: Boolean(this.options.tasks),
       pace: pollPace(typeof this.options.tasks === 'object' ? this.options.tasks : {}),
     };
     const clientInfo = this.options.clientInfo ?? { name: 'parley-client', version: '0.1.0' };

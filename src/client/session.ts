@@ -24,6 +24,8 @@ export interface SessionContext {
   /** Fires when the client closes. */
   closed: AbortSignal;
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** Whether the user turned tasks on (ClientOptions.tasks). */
+  tasks: boolean;
   /** A task's wait between polls, from the server's suggestion. */
   pace(suggested: unknown): number;
 }

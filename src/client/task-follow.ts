@@ -56,20 +56,17 @@ export async function followTask(
   const open = new Map<string, AbortController>();
   let turn: Promise<void> = Promise.resolve(); // one question in front of the person at a time
   let broken: unknown; // a question the client could not answer or send
-  let reported: string | undefined;
+  const report = reporter(options);
   let state = first;
   try {
     for (;;) {
-      const news = JSON.stringify([state.status, state.statusMessage]);
-      if (news !== reported) options.onTaskStatus?.(state);
-      reported = news;
+      report(state);
       if (state.status === 'completed') return state.result as Record<string, any>;
       if (state.status === 'failed') {
         const { code, message, data } = state.error as { code?: unknown; message?: unknown; data?: unknown };
         throw new McpWireError(typeof code === 'number' ? code : -32603, typeof message === 'string' ? message : 'The task failed', data);
       }
-      if (state.status === 'cancelled')
-        throw new DOMException(`Task ${taskId} was cancelled${state.statusMessage ? `: ${state.statusMessage}` : ''}`, 'AbortError');
+      if (state.status === 'cancelled') throw cancelledError(state);
       const requests = state.status === 'input_required' && isObject(state.inputRequests) ? Object.entries(state.inputRequests) : [];
       const showing = new Set(requests.map(([key]) => key));
       for (const [key, controller] of open)
@@ -99,13 +96,67 @@ export async function followTask(
       state = taskStateOf(await io.request('tasks/get', { taskId }, signal), taskId);
     }
   } catch (error) {
-    // The client gave up on a task still running (an abort, an answer it could not send): tell the server to stop.
-    if (!(error instanceof McpWireError) && !(error instanceof DOMException && state.status === 'cancelled'))
-      await io.request('tasks/cancel', { taskId }, AbortSignal.timeout(CANCEL_WAIT_MS)).catch(() => {});
-    throw signal?.aborted ? signal.reason : error;
+    return giveUp(error, state, io, signal);
   } finally {
     for (const controller of open.values()) controller.abort(new McpClientError('The task ended'));
   }
+}
+
+/** 2025-11-25's Task (`ttl`, `pollInterval`), read as the client's TaskState; undefined for anything else. */
+export function legacyTaskOf(value: unknown): TaskState | undefined {
+  // Nothing is inlined on this era: the result or error comes from tasks/result.
+  if (!isObject(value) || typeof value.taskId !== 'string' || !STATUSES.has(value.status as TaskStatus)) return undefined;
+  const { ttl, pollInterval, ...rest } = value;
+  return { ...rest, ttlMs: ttl, pollIntervalMs: pollInterval } as TaskState;
+}
+
+/**
+ * Follows a 2025-11-25 task: tasks/get while it works; once it asks (input_required) or ends, tasks/result, which the
+ * server answers when the task ends, sending the task's questions on that stream meanwhile (the session answers them).
+ */
+export async function followLegacyTask(
+  first: TaskState,
+  io: Pick<TaskIo, 'request'>,
+  pace: (suggested: unknown) => number,
+  options: CallOptions,
+): Promise<Record<string, any>> {
+  const { taskId } = first;
+  const signal = options.signal;
+  const report = reporter(options);
+  let state = first;
+  try {
+    for (;;) {
+      report(state);
+      if (state.status === 'cancelled') throw cancelledError(state);
+      if (state.status !== 'working') return await io.request('tasks/result', { taskId }, signal);
+      await sleep(pace(state.pollIntervalMs), signal);
+      const next = legacyTaskOf(await io.request('tasks/get', { taskId }, signal));
+      if (next?.taskId !== taskId) throw new McpClientError(`tasks/get answered with no readable task ${taskId}`);
+      state = next;
+    }
+  } catch (error) {
+    return giveUp(error, state, io, signal);
+  }
+}
+
+/** Calls onTaskStatus when the status or statusMessage differs from the last call's, not on every poll. */
+function reporter(options: CallOptions): (state: TaskState) => void {
+  let last: string | undefined;
+  return (state) => {
+    const news = JSON.stringify([state.status, state.statusMessage]);
+    if (news !== last) options.onTaskStatus?.(state);
+    last = news;
+  };
+}
+
+const cancelledError = (state: TaskState): DOMException =>
+  new DOMException(`Task ${state.taskId} was cancelled${state.statusMessage ? `: ${state.statusMessage}` : ''}`, 'AbortError');
+
+/** A follow that threw: unless the server ended the task, the client gave up on it (an abort, an answer it could not send), so tell the server to stop. */
+async function giveUp(error: unknown, state: TaskState, io: Pick<TaskIo, 'request'>, signal: AbortSignal | undefined): Promise<never> {
+  if (!(error instanceof McpWireError) && state.status !== 'cancelled')
+    await io.request('tasks/cancel', { taskId: state.taskId }, AbortSignal.timeout(CANCEL_WAIT_MS)).catch(() => {});
+  throw signal?.aborted ? signal.reason : error;
 }
 
 /** Waits, or throws the signal's reason as soon as it fires. */
