@@ -8,8 +8,7 @@ import { FALLBACK_TOOL } from './fallback-tool';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import { callMaybeTask, declaresTasks } from './task-call';
-import { tasksRequired } from './task-methods';
+import { declaresTasks, tasksRequired } from './task-methods';
 
 /** A call found: its tool, or none when it answers the fallback (sendElicitationResult). */
 export interface ToolCall {
@@ -47,7 +46,7 @@ export function callTool(
   // Fast path: most tools never run as a task.
   if (support === 'optional' || support === 'required') {
     if (questions.via === 'rounds' && server.tasks && declaresTasks(scope.capabilities))
-      return callMaybeTask(server, server.tasks, entry, args, scope, questions);
+      return server.tasks.call(server, { entry, args, params: questions.params }, scope);
     if (support === 'required') return Promise.reject(requiredTask(entry.name, questions.via));
   }
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>

@@ -21,6 +21,5 @@ export type { Delivery } from './pending';
 export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, ParleyServer, TokenCheck } from './server';
 export { StreamAsker } from './stream-asker';
-export { TASK_DEFAULTS, TaskStore } from './tasks/task-store';
 export { createSettler } from './run-handler';
-export type { Platform } from './server';
+export type { Platform, TaskRuntime } from './server';

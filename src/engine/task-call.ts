@@ -1,7 +1,7 @@
 // A 2026-07-28 tools/call that may become a task: the tool runs with the round's asker until it calls startTask();
 // then the task is created in the store, the call answers with the CreateTaskResult, and the run goes on in the
 // background with the task's asker, signal and status message until it ends the task.
-import { ElicitationNotSupportedError, isObject, McpWireError, toWireError } from '../protocol';
+import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
 import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
 import type { ElicitOptions, Notifier, RequestScope, ToolEntry } from '../server';
 import { callerKey } from './round-call';
@@ -10,14 +10,8 @@ import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
 import type { TaskEnd } from './tasks/task-record';
 import type { TaskStore } from './tasks/task-store';
-import { createTaskResult, TASKS_EXTENSION } from './tasks/task-wire';
+import { createTaskResult } from './tasks/task-wire';
 import { TaskWork } from './tasks/task-work';
-
-/** Whether this request's own _meta declared the tasks extension (the key is enough; its value has no settings yet). */
-export function declaresTasks(capabilities: Record<string, unknown>): boolean {
-  const extensions = capabilities.extensions;
-  return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
-}
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
 export const ownerOf = (scope: RequestScope): string | undefined => (scope.auth.anonymous ? undefined : callerKey(scope.auth));
