@@ -85,6 +85,14 @@ describe('tasks behind their checks', () => {
     expect((await createTask()).body.result).toMatchObject({ resultType: 'task' });
   });
 
+  it('refuses a required task tool with -32601 where no tasks are served (in-process, older clients), before it runs', async () => {
+    const direct = await createDirect(config());
+    await expect(direct.callTool('hold', {})).rejects.toMatchObject({
+      code: -32601,
+      message: 'Tool "hold" runs only as a task, which Parley serves on 2026-07-28 only',
+    });
+  });
+
   it('refuses to start a task tool without the store tasks are kept in, naming the tool and the setting', async () => {
     await expect(createDirect(config({ elicitation: { enabled: false } }))).rejects.toThrow(
       'Tool "hold" may run as a task (execution.taskSupport), and tasks are kept in the elicitation store: set elicitation: { enabled: true }',
