@@ -31,8 +31,8 @@ export function callMaybeTask(
       call.before = asker;
       return runTool(server, entry, args, call.scope, call);
     }).then(
-      (result) => (call.work ? call.end({ status: 'completed', result }) : resolve(result)),
-      (error: unknown) => (call.work ? call.end(failure(error, server)) : reject(error)),
+      (result) => (call.work ? call.end({ status: 'completed', result }) : ((call.answered = true), resolve(result))),
+      (error: unknown) => (call.work ? call.end(failure(error, server)) : ((call.answered = true), reject(error))),
     );
   });
 }
@@ -48,6 +48,8 @@ class TaskCall implements Asker {
   before!: Asker;
   work: TaskWork | undefined;
   run: Promise<unknown> | undefined;
+  /** The call answered without a task (the run ended while startTask() was still creating one). */
+  answered = false;
   readonly scope: RequestScope;
   #starting: Promise<boolean> | undefined;
 
@@ -104,7 +106,13 @@ class TaskCall implements Asker {
   async #start(): Promise<boolean> {
     const owner = ownerOf(this.outer);
     const record = await this.store.create({ ...(owner === undefined ? {} : { owner }), tool: this.tool, arguments: this.args });
-    this.work = await TaskWork.start(this.store, record, this.outer.capabilities);
+    const work = await TaskWork.start(this.store, record, this.outer.capabilities);
+    // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
+    if (this.answered) {
+      await work.finish({ status: 'failed', error: { code: -32603, message: 'The tool ended before its task started' } });
+      return false;
+    }
+    this.work = work;
     // The run outlives the response: a Worker would stop it with the response otherwise.
     if (this.run) this.outer.keepAlive?.waitUntil(this.run);
     this.answer(createTaskResult({ ...record, status: 'working' }));

@@ -1,6 +1,6 @@
 // The checks in front of tasks on 2026-07-28, on raw requests through the handler: Mcp-Name against taskId, the
 // methods the era removed, the per-caller cap, the round before the task, and the startup refusals.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App, createDirect, createFetchHandler, type FrontMcpConfigInput, Tool, ToolContext } from 'parley-mcp';
 import { mcpRequest, meta, read } from '../helpers/requests';
 
@@ -18,7 +18,16 @@ class Hold extends ToolContext {
   }
 }
 
-@App({ id: 'hold', tools: [Hold] })
+/** Starts a task without waiting for it, and answers at once. */
+@Tool({ name: 'hasty', inputSchema: {}, execution: { taskSupport: 'optional' } })
+class Hasty extends ToolContext {
+  execute() {
+    void this.startTask();
+    return 'answered at once';
+  }
+}
+
+@App({ id: 'hold', tools: [Hold, Hasty] })
 class HoldApp {}
 
 const config = (extra: Partial<FrontMcpConfigInput> = {}): FrontMcpConfigInput => ({
@@ -30,11 +39,10 @@ const config = (extra: Partial<FrontMcpConfigInput> = {}): FrontMcpConfigInput =
 });
 
 const handler = createFetchHandler(config({ tasks: { maxPerCaller: 2 } }));
-const call = async (params: Record<string, unknown>) =>
-  read(await handler(mcpRequest('tools/call', { name: 'hold', arguments: {}, _meta: declaring, ...params })));
-
 /** Round one asks the name, round two (the retry with the answer) becomes a task: its id. */
-async function createTask(): Promise<{ status: number; body: any }> {
+async function createTask(on = handler): Promise<{ status: number; body: any }> {
+  const call = async (params: Record<string, unknown>) =>
+    read(await on(mcpRequest('tools/call', { name: 'hold', arguments: {}, _meta: declaring, ...params })));
   const first = await call({});
   expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-1': expect.any(Object) } });
   expect(first.body.result).not.toHaveProperty('taskId');
@@ -83,6 +91,13 @@ describe('tasks behind their checks', () => {
     const taskId = made[0]!.body.result.taskId;
     await read(await handler(mcpRequest('tasks/cancel', { taskId, _meta: declaring }, { headers: { 'mcp-name': taskId } })));
     expect((await createTask()).body.result).toMatchObject({ resultType: 'task' });
+  });
+
+  it('ends at once the task of a run that returned without awaiting startTask(): it holds no place under the cap', async () => {
+    const one = createFetchHandler(config({ tasks: { maxPerCaller: 1 } }));
+    const hasty = await read(await one(mcpRequest('tools/call', { name: 'hasty', arguments: {}, _meta: declaring })));
+    expect(hasty.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'answered at once' }] });
+    await vi.waitFor(async () => expect((await createTask(one)).body.result).toMatchObject({ resultType: 'task' }), { timeout: 3000 });
   });
 
   it('refuses a required task tool with -32601 where no tasks are served (in-process, older clients), before it runs', async () => {
