@@ -4,7 +4,7 @@
 import { createBearerVerifier } from './bearer';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
-import { createLegacyState, createSettler, ListenTable, RunningCalls, TASK_DEFAULTS, TaskStore, watchChanges, type ParleyServer, type Platform } from '../engine';
+import { createLegacyState, createSettler, ListenTable, RunningCalls, watchChanges, type ParleyServer, type Platform, type TaskRuntime } from '../engine';
 import {
   createLogger,
   createRedactor,
@@ -15,7 +15,6 @@ import {
   redactingLogger,
   secretsIn,
   defaultTurnEnd,
-  isEdgeRuntime,
   type EnvSource,
 } from '../runtime';
 import { Responder } from '../protocol';
@@ -75,7 +74,7 @@ export async function buildServer(
       'auth: the resource (the audience a token must carry) is taken from each request: set auth.resource, or http.publicUrl, to the public URL of the MCP endpoint (behind a proxy, or set http.trustProxy).',
     );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
-  const tasks = taskStoreOf(config, tools, elicitationStore);
+  const tasks = await taskRuntimeOf(config, tools, elicitationStore);
   const questions = await createQuestionService(config, env, logger);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
@@ -141,18 +140,23 @@ class BuiltServer implements ParleyServer {
 }
 
 /**
- * Tasks live in the elicitation store, with its keys and expiry: built when a tool may run as a task, and refused at
- * startup when there is no store to keep them in.
+ * Tasks live in the elicitation store, with its keys and expiry: their code is loaded when a tool may run as a task,
+ * and a server with such a tool and no store to keep tasks in (or on an edge runtime, for now) refuses to start.
  */
-function taskStoreOf(config: FrontMcpConfig, tools: Map<string, ToolEntry>, store: ElicitationStore | undefined): TaskStore | undefined {
+async function taskRuntimeOf(
+  config: FrontMcpConfig,
+  tools: Map<string, ToolEntry>,
+  store: ElicitationStore | undefined,
+): Promise<TaskRuntime | undefined> {
   const tool = [...tools.values()].find((t) => (t.options.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
   if (!tool) return undefined;
-  if (!store)
-    throw new Error(
-      `Tool "${tool.name}" may run as a task (execution.taskSupport), and tasks are kept in the elicitation store: set elicitation: { enabled: true }${isEdgeRuntime() ? ' with a store that serves on this runtime (redis over HTTP), without edge: "stateless"' : ''}`,
-    );
+  const because = `Tool "${tool.name}" may run as a task (execution.taskSupport)`;
+  const module = await drivers.tasks().catch((error: Error) => {
+    throw new Error(`${because}: ${error.message}`);
+  });
+  if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: set elicitation: { enabled: true }`);
   const { ttlMs, pollIntervalMs, maxPerCaller } = config.tasks;
-  return new TaskStore(store, { ...TASK_DEFAULTS, ttlMs, pollIntervalMs, maxPerOwner: maxPerCaller });
+  return module.createTaskRuntime(store, { ttlMs, pollIntervalMs, maxPerOwner: maxPerCaller });
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */

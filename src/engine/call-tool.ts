@@ -8,8 +8,7 @@ import { FALLBACK_TOOL } from './fallback-tool';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import { callMaybeTask, declaresTasks } from './task-call';
-import { tasksRequired } from './task-methods';
+import { declaresTasks, tasksRequired } from './task-methods';
 
 /** A call found: its tool, or none when it answers the fallback (sendElicitationResult). */
 export interface ToolCall {
@@ -42,21 +41,21 @@ export function callTool(
 ): Promise<Record<string, unknown>> {
   const { entry, args } = call;
   if (!entry) return sendElicitationResult(server, args, scope, questions.via === 'fallback' ? questions : {});
-  if (questions.via === 'fallback') return runAsking(server, entry, args, {}, scope, questions);
   const support = entry.options.execution?.taskSupport;
   // Fast path: most tools never run as a task.
   if (support === 'optional' || support === 'required') {
     if (questions.via === 'rounds' && server.tasks && declaresTasks(scope.capabilities))
-      return callMaybeTask(server, server.tasks, entry, args, scope, questions);
+      return server.tasks.call(server, { entry, args, params: questions.params }, scope);
     if (support === 'required') return Promise.reject(requiredTask(entry.name, questions.via));
   }
+  if (questions.via === 'fallback') return runAsking(server, entry, args, {}, scope, questions);
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
     runTool(server, entry, args, scope, asker),
   );
 }
 
 /** A tool that runs only as a task, called without one: -32021 on 2026-07-28, -32601 where Parley serves no tasks. */
-function requiredTask(name: string, via: Route['via']): McpWireError {
-  if (via !== 'asker') return tasksRequired(`Tool "${name}" runs only as a task: it`);
+function requiredTask(name: string, via: Questions['via']): McpWireError {
+  if (via === 'rounds' || via === 'nobody') return tasksRequired(`Tool "${name}" runs only as a task: it`);
   return new McpWireError(ErrorCode.MethodNotFound, `Tool "${name}" runs only as a task, which Parley serves on 2026-07-28 only`);
 }

@@ -19,6 +19,5 @@ export { RunningCalls } from './running-calls';
 export type { Delivery } from './legacy/pending';
 export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, ParleyServer, TokenCheck } from './server';
-export { TASK_DEFAULTS, TaskStore } from './tasks/task-store';
 export { createSettler } from './run-handler';
-export type { Platform } from './server';
+export type { Platform, TaskRuntime } from './server';

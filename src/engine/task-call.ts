@@ -1,7 +1,7 @@
 // A 2026-07-28 tools/call that may become a task: the tool runs with the round's asker until it calls startTask();
 // then the task is created in the store, the call answers with the CreateTaskResult, and the run goes on in the
 // background with the task's asker, signal and status message until it ends the task.
-import { ElicitationNotSupportedError, isObject, McpWireError, toWireError } from '../protocol';
+import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
 import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
 import type { ElicitOptions, Notifier, RequestScope, ToolEntry } from '../server';
 import { callerKey } from './round-call';
@@ -10,14 +10,8 @@ import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
 import type { TaskEnd } from './tasks/task-record';
 import type { TaskStore } from './tasks/task-store';
-import { createTaskResult, TASKS_EXTENSION } from './tasks/task-wire';
+import { createTaskResult } from './tasks/task-wire';
 import { TaskWork } from './tasks/task-work';
-
-/** Whether this request's own _meta declared the tasks extension (the key is enough; its value has no settings yet). */
-export function declaresTasks(capabilities: Record<string, unknown>): boolean {
-  const extensions = capabilities.extensions;
-  return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
-}
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
 export const ownerOf = (scope: RequestScope): string | undefined => (scope.auth.anonymous ? undefined : callerKey(scope.auth));
@@ -37,8 +31,8 @@ export function callMaybeTask(
       call.before = asker;
       return runTool(server, entry, args, call.scope, call);
     }).then(
-      (result) => (call.work ? call.end({ status: 'completed', result }) : resolve(result)),
-      (error: unknown) => (call.work ? call.end(failure(error, server)) : reject(error)),
+      (result) => (call.work ? call.end({ status: 'completed', result }) : ((call.answered = true), resolve(result))),
+      (error: unknown) => (call.work ? call.end(failure(error, server)) : ((call.answered = true), reject(error))),
     );
   });
 }
@@ -54,6 +48,8 @@ class TaskCall implements Asker {
   before!: Asker;
   work: TaskWork | undefined;
   run: Promise<unknown> | undefined;
+  /** The call answered without a task (the run ended while startTask() was still creating one). */
+  answered = false;
   readonly scope: RequestScope;
   #starting: Promise<boolean> | undefined;
 
@@ -110,7 +106,13 @@ class TaskCall implements Asker {
   async #start(): Promise<boolean> {
     const owner = ownerOf(this.outer);
     const record = await this.store.create({ ...(owner === undefined ? {} : { owner }), tool: this.tool, arguments: this.args });
-    this.work = await TaskWork.start(this.store, record, this.outer.capabilities);
+    const work = await TaskWork.start(this.store, record, this.outer.capabilities);
+    // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
+    if (this.answered) {
+      await work.finish({ status: 'failed', error: { code: -32603, message: 'The tool ended before its task started' } });
+      return false;
+    }
+    this.work = work;
     // The run outlives the response: a Worker would stop it with the response otherwise.
     if (this.run) this.outer.keepAlive?.waitUntil(this.run);
     this.answer(createTaskResult({ ...record, status: 'working' }));

@@ -1,13 +1,17 @@
-// tasks/get, tasks/update and tasks/cancel (2026-07-28, io.modelcontextprotocol/tasks). Gates in order: the method
-// exists (a server with a task tool, a 2026-07-28 request), the request declared the extension, the params' shape,
-// then the store; an unknown, expired or another caller's task is the same -32602.
+// tasks/get, tasks/update and tasks/cancel (2026-07-28, io.modelcontextprotocol/tasks), as far as every server needs
+// them: the checks in order (the method exists on a server with a task tool and a 2026-07-28 request, the request
+// declared the extension, the params' shape) before the task runtime (loaded only where tasks exist) looks in the store.
 import { ErrorCode, invalidParams, isObject, McpWireError, methodNotFound } from '../protocol';
 import type { RequestScope } from '../server';
 import type { Route } from './route';
-import type { ParleyServer } from './server';
-import { declaresTasks, ownerOf } from './task-call';
-import type { TaskStore } from './tasks/task-store';
-import { TASKS_EXTENSION, taskAck, taskGetResult } from './tasks/task-wire';
+import type { ParleyServer, TaskRuntime } from './server';
+import { TASKS_EXTENSION } from './tasks/task-wire';
+
+/** Whether this request's own _meta declared the tasks extension (the key is enough; its value has no settings yet). */
+export function declaresTasks(capabilities: Record<string, unknown>): boolean {
+  const extensions = capabilities.extensions;
+  return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
 
 /** -32021 (HTTP 400) with the capability the request lacks, as the core schema types it. */
 export const tasksRequired = (what: string): McpWireError =>
@@ -17,11 +21,8 @@ export const tasksRequired = (what: string): McpWireError =>
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 
-// One message for unknown, expired and another caller's: the answer must not tell them apart.
-const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
-
 type TaskMethod = (
-  store: TaskStore,
+  tasks: TaskRuntime,
   taskId: string,
   params: Record<string, unknown>,
   scope: RequestScope,
@@ -37,22 +38,11 @@ const gate =
   };
 
 export const TASK_METHODS = {
-  'tasks/get': gate('tasks/get', async (store, taskId, _params, scope) => {
-    const task = await store.snapshot(taskId, ownerOf(scope));
-    if (!task) throw notFound();
-    return taskGetResult(task);
-  }),
-  'tasks/update': gate('tasks/update', async (store, taskId, params, scope) => {
+  'tasks/get': gate('tasks/get', (tasks, taskId, _params, scope) => tasks.get(taskId, scope)),
+  'tasks/update': gate('tasks/update', (tasks, taskId, params, scope) => {
     const { inputResponses } = params;
     if (!isObject(inputResponses)) throw invalidParams('tasks/update needs params.inputResponses, an object of answers by key');
-    // An answer is an object (ElicitResult, CreateMessageResult, ListRootsResult); anything else leaves its question open.
-    const answers = Object.fromEntries(Object.entries(inputResponses).filter(([, value]) => isObject(value)));
-    if ((await store.answer(taskId, ownerOf(scope), answers)) === undefined) throw notFound();
-    return taskAck();
+    return tasks.update(taskId, inputResponses, scope);
   }),
-  'tasks/cancel': gate('tasks/cancel', async (store, taskId, _params, scope) => {
-    // A task that had already ended is acknowledged too (idempotent, as the conformance suite has it).
-    if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
-    return taskAck();
-  }),
+  'tasks/cancel': gate('tasks/cancel', (tasks, taskId, _params, scope) => tasks.cancel(taskId, scope)),
 };
