@@ -19,6 +19,8 @@ export default defineConfig({
     // What package.json "imports" and the parley command load by path.
     'src/app/node-only-node.ts',
     'src/app/node-only-edge.ts',
+    'src/server/zod-compile-node.ts',
+    'src/server/zod-compile-edge.ts',
     'src/cli/index.ts',
     'src/cli/dev-child.ts',
   ],
@@ -33,7 +35,7 @@ export default defineConfig({
   clean: true,
   tsconfig: 'tsconfig.build.json',
   // The edge/Node split is package.json's, at run time; dependencies and peers are the user's install.
-  deps: { neverBundle: [/^#node-only$/, /^node:/] },
+  deps: { neverBundle: [/^#node-only$/, /^#zod-compile$/, /^node:/] },
   // z's modules as ESM re-exports, so bundlers leave zod's translations out (scripts/zod-namespace.ts says why).
   hooks: { 'build:done': () => writeZodNamespace(import.meta.dirname) },
 });

@@ -23,6 +23,7 @@ import { cellRows, loadCell, markdownTable, ms, times, type TableRow } from './l
 import { measureWorkerd } from './lib/workerd';
 import { discover, elicitationRound, simpleCall, toolsList, twoPlainCalls } from './scenarios';
 import { authenticatedCall, startJwks } from './lib/signed-in';
+import { SIMPLE_JSON_TOOL } from './servers/fixture';
 
 const { values } = parseArgs({
   options: {
@@ -211,10 +212,14 @@ const runsOf = async <R>(run: () => Promise<R>) => {
   return { runs: out, loadText };
 };
 
+// Row 1's second line: the same simple call to a tool whose input is plain JSON Schema, on the same Parley.
+const JSON_LABEL = 'Parley, the tool with a JSON Schema';
+
 try {
   await section('1', 'tools/call, simple tool', async () => {
     const entries: Entry[] = [
       { label: 'Parley (parley-mcp/node)', server: parley, scenario: () => simpleCall() },
+      { label: JSON_LABEL, server: parley, scenario: () => simpleCall(undefined, SIMPLE_JSON_TOOL) },
       { label: 'official SDK createMcpHandler', server: () => serve('official', 'official'), scenario: () => simpleCall() },
       ...withPeers([
         { label: 'tmcp + @tmcp/transport-http', server: peer('tmcp'), scenario: () => simpleCall() },
@@ -241,7 +246,11 @@ try {
     goals.push(
       `- Simple call, Parley ÷ bare Hono: ${pct(rate(p) / rate(hono))} by rate; server CPU ${Math.round(rate(p, 'cpuPerCycle'))} µs against ${Math.round(rate(hono, 'cpuPerCycle'))} µs`,
     );
-    const others = entries.slice(1, -2).map((e) => [e.label, rate(cells.get(e.label)) / rate(p)] as const);
+    const json = rate(cells.get(JSON_LABEL)) / rate(p);
+    goals.push(
+      `- Simple call with a JSON Schema ÷ with Zod: ${pct(json)} by rate (goal ≥ 95%: ${verdict(json >= 0.95, json)}); server CPU ${Math.round(rate(cells.get(JSON_LABEL), 'cpuPerCycle'))} µs against ${Math.round(rate(p, 'cpuPerCycle'))} µs`,
+    );
+    const others = entries.slice(2, -2).map((e) => [e.label, rate(cells.get(e.label)) / rate(p)] as const);
     const worst = Math.max(...others.map(([, r]) => (Number.isNaN(r) ? Infinity : r)));
     goals.push(
       `- Simple call, every peer ≤ 0.1× Parley: ${others.map(([l, r]) => `${l} ${r.toFixed(3)}×`).join(', ')} (${verdict(worst <= 0.1, others.length ? worst : NaN)})`,

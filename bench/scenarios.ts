@@ -3,11 +3,11 @@ import type { Scenario } from './lib/load';
 import { MODERN, isTextResult, modernRequest, resultOf } from './lib/wire';
 import { ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, SIMPLE_TOOL, roundDone, roundQuestion } from './servers/fixture';
 
-/** tools/call of the simple tool; `expected` is the text its result must carry. */
-export const simpleCall = (expected = SIMPLE_TEXT): Scenario => ({
+/** tools/call of the simple tool (or `tool`, another with the same input); `expected` is the text its result must carry. */
+export const simpleCall = (expected = SIMPLE_TEXT, tool = SIMPLE_TOOL): Scenario => ({
   steps: [
     {
-      request: modernRequest('tools/call', { name: SIMPLE_TOOL, arguments: SIMPLE_ARGS }),
+      request: modernRequest('tools/call', { name: tool, arguments: SIMPLE_ARGS }),
       check: (body) => isTextResult(resultOf(body), expected),
     },
   ],

@@ -3,6 +3,7 @@
 // A round seals once (its input_required) and opens once (the retry): the floor under its cost beside two plain calls.
 import { nodeAead } from '../src/adapters/node-aead';
 import { nodeHmac } from '../src/adapters/node-hmac';
+import { microseconds } from './micro-time';
 
 const key = crypto.getRandomValues(new Uint8Array(32));
 const aead = nodeAead(key);
@@ -22,21 +23,10 @@ const iv = crypto.getRandomValues(new Uint8Array(12));
 const sealed = aead.seal(iv, payload, aad) as string;
 const [data, tag] = sealed.split('.') as [string, string];
 
-/** Median over 7 batches of µs per call. */
-function time(what: () => unknown, count = 100_000): number {
-  const batches: number[] = [];
-  for (let b = 0; b < 7; b++) {
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < count; i++) what();
-    batches.push(Number(process.hrtime.bigint() - started) / count / 1000);
-  }
-  return batches.sort((x, y) => x - y)[3]!;
-}
-
 if (aead.open(iv, data, tag, aad) !== payload) throw new Error('the sealed payload does not open to itself');
-const seal = time(() => aead.seal(iv, payload, aad));
-const open = time(() => aead.open(iv, data, tag, aad));
-const sign = time(() => hmac.sign(payload));
+const seal = microseconds(() => aead.seal(iv, payload, aad));
+const open = microseconds(() => aead.open(iv, data, tag, aad));
+const sign = microseconds(() => hmac.sign(payload));
 console.log(`payload ${payload.length} bytes, Node ${process.version}`);
 console.log(`seal (AES-256-GCM)  ${seal.toFixed(2)} µs`);
 console.log(`open (AES-256-GCM)  ${open.toFixed(2)} µs`);

@@ -8,10 +8,23 @@ export { PromptContext } from './server';
 export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './server';
 export { ResourceContext } from './server';
 export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './server';
+export { expandUriTemplate } from './server';
+export type { UriTemplateParams, UriTemplateValue } from './server';
 export type { Root, SampleOptions, SampleParams, SampleResult } from './server';
 export type { McpLogLevel } from './server';
 export type { ListChanges } from './server';
-export type { AuthInfo, ElicitOptions, ElicitResult, ElicitStatus, ToolAnnotations, ToolOptions } from './server';
+export type {
+  AuthInfo,
+  ElicitOptions,
+  ElicitResult,
+  ElicitStatus,
+  Icon,
+  Infer,
+  SchemaInput,
+  TaskSupport,
+  ToolAnnotations,
+  ToolOptions,
+} from './server';
 // Sign-in: a tool's, prompt's or resource's `scopes`, a host's caller in the official SDK's shape, `auth.verify`, and
 // the error a verifier throws when it could not ask the identity provider (503, not 401).
 export type { ScopeRequirement, SdkAuthInfo, TokenVerify } from './server';

@@ -2,6 +2,8 @@
 export const SIMPLE_TOOL = 'greet';
 export const SIMPLE_ARGS = { name: 'bench' };
 export const SIMPLE_TEXT = 'Hello, bench!';
+/** The simple tool again with its input as plain JSON Schema (Parley only): what JSON Schema validation costs a call. */
+export const SIMPLE_JSON_TOOL = 'greet_json';
 export const greeting = (name: string) => `Hello, ${name}!`;
 
 /**

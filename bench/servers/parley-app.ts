@@ -1,11 +1,22 @@
 // The benchmarked Parley server: the simple tool and the one-question tool, elicitation on; served on Node and in workerd.
 import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
-import { ROUND_TOOL, SIMPLE_TOOL, greeting, roundDone, roundQuestion } from './fixture';
+import { ROUND_TOOL, SIMPLE_JSON_TOOL, SIMPLE_TOOL, greeting, roundDone, roundQuestion } from './fixture';
 
 @Tool({ name: SIMPLE_TOOL, description: 'Greets someone.', inputSchema: { name: z.string() } })
 class Greet extends ToolContext {
   execute({ name }: { name: string }) {
     return greeting(name);
+  }
+}
+
+@Tool({
+  name: SIMPLE_JSON_TOOL,
+  description: 'Greets someone.',
+  inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+})
+class GreetJson extends ToolContext {
+  execute({ name }: Record<string, unknown>) {
+    return greeting(name as string);
   }
 }
 
@@ -19,7 +30,7 @@ class ConfirmOrder extends ToolContext {
   }
 }
 
-@App({ id: 'bench', tools: [Greet, ConfirmOrder] })
+@App({ id: 'bench', tools: [Greet, GreetJson, ConfirmOrder] })
 class BenchApp {}
 
 /** `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or signed (row 2's A/B). */

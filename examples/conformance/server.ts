@@ -27,6 +27,7 @@ import {
 import { HeaderParam, JsonSchema202012, TriggerPromptChange, TriggerToolChange } from './other-tools';
 import { AskingPrompt, PromptWithArguments, PromptWithEmbeddedResource, PromptWithImage, SimplePrompt } from './prompts';
 import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resources';
+import { ConfirmDelete, FailingJob, Greet, MultiInput, ProtocolErrorJob, SlowCompute, ToolWithTask } from './task-tools';
 
 @App({
   id: 'conformance',
@@ -60,6 +61,14 @@ import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resou
     TriggerPromptChange,
     JsonSchema202012,
     HeaderParam,
+    // The tasks extension's, after the others.
+    Greet,
+    SlowCompute,
+    FailingJob,
+    ProtocolErrorJob,
+    ConfirmDelete,
+    MultiInput,
+    ToolWithTask,
   ],
   prompts: [SimplePrompt, PromptWithArguments, PromptWithEmbeddedResource, PromptWithImage, AskingPrompt],
   resources: [StaticText, StaticBinary, TemplateData, WatchedResource],

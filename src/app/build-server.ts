@@ -4,7 +4,16 @@
 import { createBearerVerifier } from './bearer';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
-import { createLegacyState, createSettler, ListenTable, RunningCalls, watchChanges, type ParleyServer, type Platform } from '../engine';
+import {
+  createLegacyState,
+  createSettler,
+  ListenTable,
+  RunningCalls,
+  watchChanges,
+  type ParleyServer,
+  type Platform,
+  type TaskRuntime,
+} from '../engine';
 import {
   createLogger,
   createRedactor,
@@ -28,7 +37,9 @@ import {
   buildPrompts,
   buildRegistry,
   buildResources,
+  type ToolEntry,
 } from '../server';
+import type { ElicitationStore } from '../stores';
 import { createElicitationStore } from './store-factory';
 import { createQuestionService } from './questions';
 import { drivers } from '#node-only';
@@ -72,6 +83,7 @@ export async function buildServer(
       'auth: the resource (the audience a token must carry) is taken from each request: set auth.resource, or http.publicUrl, to the public URL of the MCP endpoint (behind a proxy, or set http.trustProxy).',
     );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
+  const tasks = await taskRuntimeOf(config, tools, elicitationStore);
   const questions = await createQuestionService(config, env, logger);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
@@ -107,6 +119,7 @@ export async function buildServer(
     cache: config.cache ?? { ttlMs: 60_000, scope: 'public' },
     elicitationStore,
     legacy,
+    ...(tasks ? { tasks } : {}),
     questions,
     loadUnanswered: drivers.unanswered,
     telemetry,
@@ -133,6 +146,26 @@ class BuiltServer implements ParleyServer {
   [INSPECT](_depth: number, options: { depth?: number | null }, inspect: Parameters<typeof inspectFields>[3]): string {
     return inspectFields('ParleyServer', this, options, inspect);
   }
+}
+
+/**
+ * Tasks live in the elicitation store, with its keys and expiry: their code is loaded when a tool may run as a task,
+ * and a server with such a tool and no store to keep tasks in (or on an edge runtime, for now) refuses to start.
+ */
+async function taskRuntimeOf(
+  config: FrontMcpConfig,
+  tools: Map<string, ToolEntry>,
+  store: ElicitationStore | undefined,
+): Promise<TaskRuntime | undefined> {
+  const tool = [...tools.values()].find((t) => (t.options.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
+  if (!tool) return undefined;
+  const because = `Tool "${tool.name}" may run as a task (execution.taskSupport)`;
+  const module = await drivers.tasks().catch((error: Error) => {
+    throw new Error(`${because}: ${error.message}`);
+  });
+  if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: set elicitation: { enabled: true }`);
+  const { ttlMs, pollIntervalMs, maxPerCaller } = config.tasks;
+  return module.createTaskRuntime(store, { ttlMs, pollIntervalMs, maxPerOwner: maxPerCaller });
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */

@@ -21,6 +21,8 @@ export const drivers: StoreDrivers = {
   questionsHome: unavailable('The default question file'),
   questions: unavailable('Persistent questions'),
   unanswered: () => Promise.reject(new ElicitationNotSupportedError('The unanswered-question policy runs on Node.js only')),
+  // Not yet on the edge: a task's run outlives its response (waitUntil's limit), and the code is over the size budget.
+  tasks: unavailable('Tasks (a tool with execution.taskSupport)'),
   // Not yet on the edge: the tracing code would put the help-desk Worker over its size budget.
   otel: () => Promise.resolve(undefined),
 };

@@ -23,5 +23,6 @@ export const drivers: StoreDrivers = {
   questionsHome: () => import('../questions/home-file'),
   questions: () => import('./question-setup'),
   unanswered: () => import('../elicitation/unanswered'),
+  tasks: () => import('../engine/task-runtime'),
   otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),
 };

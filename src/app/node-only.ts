@@ -3,7 +3,8 @@ import type { QuestionService, PersistentOptions } from '../questions';
 import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { FrontMcpConfig } from '../server';
-import type { RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
+import type { TaskRuntime } from '../engine';
+import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
 export interface StoreDrivers {
   redis(): Promise<{
@@ -23,6 +24,13 @@ export interface StoreDrivers {
   }>;
   /** The unanswered-question policy (docs/unanswered.md): Node only, like the persistent questions it moves questions to. */
   unanswered(): Promise<UnansweredModule>;
+  /** Tasks (2026-07-28): loaded only when a tool may run as a task; not in an edge bundle yet (its size budget). */
+  tasks(): Promise<{
+    createTaskRuntime(
+      home: Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>,
+      limits: { ttlMs: number; pollIntervalMs: number; maxPerOwner: number },
+    ): TaskRuntime;
+  }>;
   /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */
   otel(given: OtelApi | undefined): Promise<Telemetry | undefined>;
 }

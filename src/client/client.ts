@@ -1,5 +1,5 @@
 // McpClient: one MCP client for both eras, with elicitation answered from one registered handler.
-import { LEGACY_VERSIONS, MODERN_VERSION, isLegacyVersion, type JsonRpcNotification } from '../protocol';
+import { LEGACY_VERSIONS, MODERN_VERSION, isLegacyVersion, isObject, type JsonRpcNotification } from '../protocol';
 import type { Envelope } from './envelope';
 import { McpClientError } from './errors';
 import type { RpcResponse } from './exchange';
@@ -7,7 +7,8 @@ import { createHttpTransport } from './http-transport';
 import { LegacySession } from './legacy';
 import { ModernSession } from './modern';
 import type { Session, SessionContext } from './session';
-import type { CallToolResult, ClientOptions, ClientTransport, ElicitationHandler, Tool } from './types';
+import { pollPace, TASKS_EXTENSION } from './task-follow';
+import type { CallOptions, CallToolResult, ClientOptions, ClientTransport, ElicitationHandler, TaskState, Tool } from './types';
 
 /** A JSON-RPC request as a caller writes it; jsonrpc and id may be left out. */
 export interface RawRequest {
@@ -61,12 +62,8 @@ export class McpClient {
   }
 
   /** Sends a request and returns its final result, answering input_required rounds on the way; a JSON-RPC error throws. */
-  async request(
-    method: string,
-    params: Record<string, unknown> = {},
-    options: { signal?: AbortSignal } = {},
-  ): Promise<Record<string, any>> {
-    return (await this.session()).request(method, params, options.signal);
+  async request(method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<Record<string, any>> {
+    return (await this.session()).request(method, params, options);
   }
 
   /** Sends one request as written and returns the raw response: no rounds, errors returned rather than thrown. */
@@ -86,11 +83,29 @@ export class McpClient {
     return { tools };
   }
 
-  async callTool(
+  /** Calls a tool and returns its result; a call the server runs as a task is polled to its end (see CallOptions). */
+  async callTool(call: { name: string; arguments?: Record<string, unknown> }, options: CallOptions = {}): Promise<CallToolResult> {
+    return (await this.request('tools/call', { name: call.name, arguments: call.arguments ?? {} }, options)) as CallToolResult;
+  }
+
+  /**
+   * Calls a tool and returns as soon as the server answers: `{ result }` when it ran as an ordinary call, `{ task }`
+   * when it became a task (not polled: follow it with `request('tasks/get', { taskId })`, answer with tasks/update).
+   * @example
+   * const started = await client.startTool({ name: 'export_ledger', arguments: { year: 2025 } });
+   * if ('task' in started) console.log(started.task.taskId, started.task.status);
+   */
+  async startTool(
     call: { name: string; arguments?: Record<string, unknown> },
     options: { signal?: AbortSignal } = {},
-  ): Promise<CallToolResult> {
-    return (await this.request('tools/call', { name: call.name, arguments: call.arguments ?? {} }, options)) as CallToolResult;
+  ): Promise<{ result: CallToolResult } | { task: TaskState }> {
+    const session = await this.session();
+    const answer = await session.request(
+      'tools/call',
+      { name: call.name, arguments: call.arguments ?? {} },
+      { ...options, task: 'return' },
+    );
+    return answer.resultType === 'task' ? { task: answer as TaskState } : { result: answer as CallToolResult };
   }
 
   async close(): Promise<void> {
@@ -99,6 +114,13 @@ export class McpClient {
     this.opening = undefined;
     const session = await opening?.catch(() => undefined);
     await session?.close();
+  }
+
+  /** The capabilities a 2026-07-28 request declares: the client's, with the tasks extension when tasks are on. */
+  private modernCapabilities(): Record<string, unknown> {
+    if (!this.options.tasks) return this.capabilities;
+    const extensions = isObject(this.capabilities.extensions) ? this.capabilities.extensions : {};
+    return { ...this.capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
   }
 
   private nextId(): number {
@@ -120,13 +142,15 @@ export class McpClient {
       maxRounds: this.options.maxRounds ?? 10,
       closed: this.closing.signal,
       onNotification: this.options.onNotification as ((n: JsonRpcNotification) => void) | undefined,
+      tasks: Boolean(this.options.tasks),
+      pace: pollPace(typeof this.options.tasks === 'object' ? this.options.tasks : {}),
     };
     const clientInfo = this.options.clientInfo ?? { name: 'parley-client', version: '0.1.0' };
     const requested = this.options.protocolVersion ?? MODERN_VERSION;
     const modern = () =>
       new ModernSession(
         this.transport,
-        { protocolVersion: MODERN_VERSION, capabilities: this.capabilities, clientInfo } satisfies Envelope,
+        { protocolVersion: MODERN_VERSION, capabilities: this.modernCapabilities(), clientInfo } satisfies Envelope,
         ctx,
       );
     const legacy = (protocolVersion: string) =>

@@ -29,13 +29,23 @@ export function headerValue(value: string): string {
   return `=?base64?${btoa(binary)}?=`;
 }
 
+/** The tasks extension's methods, which name their task in Mcp-Name (tasks/result and tasks/list are not among them). */
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
 /** MCP-Protocol-Version, Mcp-Method and Mcp-Name for a request whose params already carry the envelope. */
 export function modernHeaders(method: string, params: Record<string, unknown>): Record<string, string> {
   const meta = isObject(params._meta) ? params._meta : {};
   const version = meta[META.protocolVersion];
   const headers: Record<string, string> = { [HEADER.method]: headerValue(method) };
   if (typeof version === 'string') headers[HEADER.protocolVersion] = version;
-  const name = method === 'tools/call' || method === 'prompts/get' ? params.name : method === 'resources/read' ? params.uri : undefined;
+  const name =
+    method === 'tools/call' || method === 'prompts/get'
+      ? params.name
+      : method === 'resources/read'
+        ? params.uri
+        : TASK_METHODS.has(method)
+          ? params.taskId
+          : undefined;
   if (typeof name === 'string') headers[HEADER.name] = headerValue(name);
   return headers;
 }

@@ -9,6 +9,7 @@ export type { RpcResponse } from './exchange';
 
 // What a client's user writes and reads.
 export type {
+  CallOptions,
   CallToolResult,
   ClientOptions,
   ClientTransport,
@@ -18,6 +19,9 @@ export type {
   ElicitationHandler,
   ElicitRequestParams,
   JsonSchema,
+  TaskOptions,
+  TaskState,
+  TaskStatus,
   Tool,
   ToolAnnotations,
 } from './types';

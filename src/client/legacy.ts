@@ -1,9 +1,18 @@
 // Revisions before 2026-07-28: initialize, a session, and server-initiated elicitation/create answered with a POSTed response.
-import { HEADER, LEGACY_VERSIONS, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol';
+import {
+  HEADER,
+  LEGACY_VERSIONS,
+  isObject,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from '../protocol';
 import { askHandler, declaredModes } from './answer';
 import { McpClientError } from './errors';
 import { exchange, resultOf, type Incoming, type RpcResponse } from './exchange';
-import type { Session, SessionContext } from './session';
+import type { RequestOptions, Session, SessionContext } from './session';
+import { followLegacyTask, legacyTaskOf } from './task-follow';
 import type { ClientTransport, ElicitRequestParams } from './types';
 
 export interface LegacyOpenOptions {
@@ -16,6 +25,10 @@ export class LegacySession implements Session {
   /** Server requests being answered, by id: aborted when the server stops waiting. */
   private readonly answering = new Map<JsonRpcId, AbortController>();
   private readonly listening = new AbortController();
+  /** What initialize said the server can do (tasks.requests.tools.call: tools may run as tasks). */
+  private serverCapabilities: Record<string, unknown> = {};
+  /** By tool name, its execution.taskSupport as tools/list said. */
+  private readonly taskSupport = new Map<string, unknown>();
   private readonly drain = async (iterable: AsyncIterable<JsonRpcMessage>) => {
     for await (const _ of iterable);
   };
@@ -43,6 +56,7 @@ export class LegacySession implements Session {
         `The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`,
       );
     const session = new LegacySession(transport, options.capabilities, ctx, version);
+    session.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
     await session.drain(session.notify('notifications/initialized'));
     session.listen();
     return session;
@@ -85,8 +99,31 @@ export class LegacySession implements Session {
     return this.transport.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }, this.headers());
   }
 
-  request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
-    return this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params }, signal).then(resultOf);
+  /** Sends a request and returns its result; a tools/call the client asked to run as a task is followed to its end. */
+  async request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, any>> {
+    const asTask = method === 'tools/call' && this.mayRunAsTask(params.name);
+    const sent = asTask && !Object.hasOwn(params, 'task') ? { ...params, task: {} } : params;
+    const result = resultOf(await this.send({ jsonrpc: '2.0', id: this.ctx.nextId(), method, params: sent }, options.signal));
+    if (method === 'tools/list' && Array.isArray(result.tools))
+      for (const tool of result.tools)
+        if (isObject(tool) && typeof tool.name === 'string')
+          this.taskSupport.set(tool.name, isObject(tool.execution) ? tool.execution.taskSupport : undefined);
+    const task = method === 'tools/call' ? legacyTaskOf(result.task) : undefined;
+    if (!task) return result;
+    if (options.task === 'return') return { resultType: 'task', ...task }; // the shape startTool reads on both eras
+    const signal = options.signal ? AbortSignal.any([options.signal, this.ctx.closed]) : this.ctx.closed;
+    const io = { request: (m: string, p: Record<string, unknown>, s?: AbortSignal) => this.request(m, p, { signal: s }) };
+    return followLegacyTask(task, io, (suggested) => this.ctx.pace(suggested), { ...options, signal });
+  }
+
+  /** Tasks on, a server that runs tools as tasks, and a tool that may be one (learned from tools/list). */
+  private mayRunAsTask(name: unknown): boolean {
+    const tasks = this.serverCapabilities.tasks;
+    const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : {};
+    const support = typeof name === 'string' ? this.taskSupport.get(name) : undefined;
+    return (
+      this.ctx.tasks && isObject(requests.tools) && isObject(requests.tools.call) && (support === 'optional' || support === 'required')
+    );
   }
 
   private incoming(stream: Set<JsonRpcId>): Incoming {

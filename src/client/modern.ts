@@ -5,7 +5,8 @@ import { withEnvelope, modernHeaders, type Envelope } from './envelope';
 import { ParamHeaders } from './param-headers';
 import { McpClientError } from './errors';
 import { exchange, resultOf, type RpcResponse } from './exchange';
-import type { SessionContext, Session } from './session';
+import type { RequestOptions, SessionContext, Session } from './session';
+import { followTask, taskStateOf } from './task-follow';
 import type { ClientTransport, ElicitRequestParams } from './types';
 
 export class ModernSession implements Session {
@@ -33,7 +34,23 @@ export class ModernSession implements Session {
     return response;
   }
 
-  async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
+  /** Runs the request through its input_required rounds; a tools/call answered with a task is polled to its end. */
+  async request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, any>> {
+    const result = await this.rounds(method, params, options.signal);
+    if (result.resultType !== 'task') return result;
+    if (method !== 'tools/call') throw new McpClientError(`The server answered ${method} with a task; only tools/call may become one`);
+    const task = taskStateOf(result);
+    if (options.task === 'return') return task;
+    const signal = options.signal ? AbortSignal.any([options.signal, this.ctx.closed]) : this.ctx.closed;
+    const io = {
+      request: (m: string, p: Record<string, unknown>, s?: AbortSignal) => this.rounds(m, p, s),
+      ask: (question: ElicitRequestParams, s: AbortSignal) =>
+        askHandler(this.ctx.handler(), question, declaredModes(this.envelope.capabilities), AbortSignal.any([s, signal])),
+    };
+    return followTask(task, io, (suggested) => this.ctx.pace(suggested), { ...options, signal });
+  }
+
+  private async rounds(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>> {
     let retry: Record<string, unknown> = {};
     for (let round = 0; ; round++) {
       signal?.throwIfAborted();

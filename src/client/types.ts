@@ -83,4 +83,47 @@ export interface ClientOptions {
   maxRounds?: number;
   /** Called with every notification the server sends (progress, logging…). */
   onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
+  /**
+   * Declares the tasks extension on 2026-07-28 requests, so the server may answer a tools/call with a task (the
+   * client then polls it to its end). Default off: a server runs an optional-task tool as a task for every client
+   * that declares, and a task's result arrives a poll later than a plain call's. `{ minPollMs, maxPollMs }` bound the
+   * server's pollIntervalMs (default 100 and 30,000).
+   */
+  tasks?: boolean | TaskOptions;
+}
+
+/** How a client paces its polls of a task: the server's pollIntervalMs, kept between these. */
+export interface TaskOptions {
+  /** The shortest wait between two polls, whatever the server suggests. Default 100. */
+  minPollMs?: number;
+  /** The longest wait between two polls (it wins over minPollMs). Default 30,000. */
+  maxPollMs?: number;
+}
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A task as the server shows it (2026-07-28's DetailedTask): what its status carries is inlined. */
+export interface TaskState {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt?: string;
+  lastUpdatedAt?: string;
+  ttlMs?: number | null;
+  pollIntervalMs?: number;
+  /** In input_required: every open question, by a key unique for the task's life. */
+  inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
+  /** In completed: the tool's result. */
+  result?: CallToolResult;
+  /** In failed: the JSON-RPC error the work ended with. */
+  error?: { code: number; message: string; data?: unknown };
+  [key: string]: unknown;
+}
+
+/** What a single call may add: its abort signal, and for a call that becomes a task, news of its status. */
+export interface CallOptions {
+  /** Aborts the call; for a task, the client sends tasks/cancel and the call throws the signal's reason. */
+  signal?: AbortSignal;
+  /** Called with the task each time its status or statusMessage changes (a task's progress is its statusMessage). */
+  onTaskStatus?: (task: TaskState) => void;
 }

@@ -112,7 +112,7 @@ export class ElicitRun {
     if (!known) trace?.question('asked', key, mode);
     const asking = route ? route.ask(key, params, options) : this.asker.ask(key, params, options);
     const raw = await (trace ? trace.awaitAnswer(key, mode, asking) : asking);
-    const result = checkAnswer(raw ?? {}, schema, mode);
+    const result = await checkAnswer(raw ?? {}, schema, mode);
     if (!known?.replayed) trace?.answered(key, mode, result.status);
     if (!known?.replayed && hooks?.result?.length)
       await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });
@@ -126,6 +126,11 @@ export class ElicitRun {
 
   async listRoots(options: { key?: string } = {}): Promise<Root[]> {
     return checkRoots(await this.other('roots', 'roots/list', {}, options.key));
+  }
+
+  /** The asker's way to make the call a task; an asker without one (every other route) goes on as an ordinary call. */
+  startTask(): Promise<boolean> {
+    return this.asker.startTask?.() ?? Promise.resolve(false);
   }
 
   private other(kind: Kind, method: OtherInputMethod, params: Record<string, unknown>, key: string | undefined): Promise<RawAnswer> {
@@ -163,7 +168,7 @@ export class ElicitRun {
       reason: 'persist',
     });
     this.asker.remember?.(key, raw);
-    const result = checkAnswer(raw, schema, mode);
+    const result = await checkAnswer(raw, schema, mode);
     await runResultHooks(this.settings.hooks, { ...question, result });
     return result;
   }

@@ -1,34 +1,27 @@
-// Checks content against a hand-written JSON Schema form (the flat subset elicitation allows).
-import { ownValue } from '../protocol';
-type Choice = { const?: unknown };
-type Field = {
-  type?: string;
-  enum?: unknown[];
-  oneOf?: Choice[];
-  anyOf?: Choice[];
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  items?: { enum?: unknown[]; anyOf?: Choice[]; oneOf?: Choice[] };
+// Checks content against a hand-written JSON Schema form (the flat subset elicitation allows), through the one JSON
+// Schema validator, and says what is wrong field by field in the words the form's users see.
+import { compileJsonSchema, optionsOf, type JsonSchemaCheck, type JsonSchemaIssue } from '../server';
+
+// A form's own words for what the validator found, by keyword; a field reports its first problem in this order.
+const ORDER = ['type', 'items', 'minItems', 'maxItems', 'const', 'enum', 'oneOf', 'anyOf', 'format'];
+const rank = (issue: JsonSchemaIssue) => {
+  // An issue below the field (an item of a multi-select) ranks as `items`.
+  const at = issue.path.length > 1 ? 1 : ORDER.indexOf(issue.keyword);
+  return at === -1 ? ORDER.length : at;
 };
 
-/** The values a field or its items may take, from `enum` or a titled `oneOf`/`anyOf` of consts. */
-const optionsOf = (f: Field | Field['items'] | undefined): unknown[] | undefined =>
-  f?.enum ?? (f?.oneOf ?? f?.anyOf)?.filter((c) => c && Object.hasOwn(c, 'const')).map((c) => c.const);
+// Forms made from Zod schemas are frozen and shared by every question that uses them: compiled once. A hand-written
+// form is the caller's own object, read again each time.
+const checks = new WeakMap<object, JsonSchemaCheck>();
 
-// The string formats elicitation forms allow; a value that does not parse is refused.
-const FORMATS = new Map<string, (v: string) => boolean>(
-  Object.entries({
-    email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
-    uri: (v) => URL.canParse?.(v) ?? /^[a-z][a-z0-9+.-]*:/i.test(v),
-    date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
-    'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
-  } satisfies Record<string, (v: string) => boolean>),
-);
+function checkOf(schema: Record<string, unknown>): JsonSchemaCheck {
+  const hit = checks.get(schema);
+  if (hit) return hit;
+  // A format the validator does not know is not checked, as JSON Schema has it.
+  const check = compileJsonSchema(schema, 'known');
+  if (Object.isFrozen(schema)) checks.set(schema, check);
+  return check;
+}
 
 /**
  * Returns a description of what is wrong, or undefined when the content fits. Only own keys count, of the content and
@@ -36,47 +29,36 @@ const FORMATS = new Map<string, (v: string) => boolean>(
  */
 export function checkFlatForm(content: unknown, schema: Record<string, unknown>): string | undefined {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return '(root): expected an object';
-  const values = content as Record<string, unknown>;
-  const properties = (schema.properties ?? {}) as Record<string, Field>;
-  const problems: string[] = [];
-  for (const name of (schema.required as string[] | undefined) ?? [])
-    if (ownValue(values, name) === undefined) problems.push(`${name}: required`);
-  for (const [name, value] of Object.entries(values)) {
-    const field = ownValue(properties, name) as Field | undefined;
-    if (!field || value === undefined) continue;
-    const problem = checkField(value, field);
-    if (problem) problems.push(`${name}: ${problem}`);
+  // A field left undefined is not answered (JSON would not carry it).
+  const values = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
+  let issues: JsonSchemaIssue[];
+  try {
+    issues = checkOf(schema)(values);
+  } catch (error) {
+    return `(root): the form cannot be checked (${(error as Error).message})`;
   }
-  return problems.length ? problems.join('; ') : undefined;
+  if (!issues.length) return undefined;
+  // One problem per field: missing ones first, then the answered ones in the order they were given.
+  const first = new Map<string, JsonSchemaIssue>();
+  for (const issue of issues) {
+    const name = issue.path[0] ?? '(root)';
+    const kept = first.get(name);
+    if (!kept || rank(issue) < rank(kept)) first.set(name, issue);
+  }
+  const order = Object.keys(values);
+  const place = ([name, issue]: [string, JsonSchemaIssue]) => (issue.keyword === 'required' ? -1 : order.indexOf(name));
+  const fields = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return [...first]
+    .sort((a, b) => place(a) - place(b))
+    .map(([name, issue]) => `${name}: ${wordsFor(issue, Object.hasOwn(fields, name) ? fields[name] : undefined)}`)
+    .join('; ');
 }
 
-function checkField(value: unknown, field: Field): string | undefined {
-  const type = field.type;
-  if (type === 'boolean' && typeof value !== 'boolean') return 'expected boolean';
-  if ((type === 'number' || type === 'integer') && (typeof value !== 'number' || (type === 'integer' && !Number.isInteger(value))))
-    return `expected ${type}`;
-  if (type === 'string' && typeof value !== 'string') return 'expected string';
-  const items = optionsOf(field.items);
-  if (type === 'array' && (!Array.isArray(value) || (items && value.some((v) => !items.includes(v)))))
-    return 'expected an array of the listed options';
-  if (
-    Array.isArray(value) &&
-    ((field.minItems !== undefined && value.length < field.minItems) || (field.maxItems !== undefined && value.length > field.maxItems))
-  )
-    return 'wrong number of choices';
-  const options = optionsOf(field);
-  if (options && !options.includes(value)) return `expected one of ${options.map((v) => JSON.stringify(v)).join(', ')}`;
-  const format = typeof field.format === 'string' ? FORMATS.get(field.format) : undefined;
-  if (typeof value === 'string' && format && !format(value)) return `expected a valid ${field.format}`;
-  if (
-    typeof value === 'number' &&
-    ((field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum))
-  )
-    return 'out of range';
-  if (
-    typeof value === 'string' &&
-    ((field.minLength !== undefined && value.length < field.minLength) || (field.maxLength !== undefined && value.length > field.maxLength))
-  )
-    return 'wrong length';
-  return undefined;
+function wordsFor(issue: JsonSchemaIssue, field: Record<string, unknown> | undefined): string {
+  const { keyword } = issue;
+  if (field?.type === 'array' && (issue.path.length > 1 || keyword === 'type')) return 'expected an array of the listed options';
+  if (keyword === 'minItems' || keyword === 'maxItems') return 'wrong number of choices';
+  const options = keyword === 'const' || keyword === 'enum' || keyword === 'oneOf' || keyword === 'anyOf' ? optionsOf(field) : undefined;
+  if (options) return `expected one of ${options.map((v) => JSON.stringify(v)).join(', ')}`;
+  return issue.message;
 }

@@ -51,6 +51,11 @@ export interface Asker {
   recall?(key: string): RawAnswer | undefined;
   /** Keeps a persistent question's answer for the rest of the request. */
   remember?(key: string, answer: RawAnswer): void;
+  /**
+   * Makes the call a task (ToolContext.startTask): later questions wait in the task. Only a 2026-07-28 call of a tool
+   * that may run as a task, from a request that declared tasks, has it; true once the call is a task.
+   */
+  startTask?(): Promise<boolean>;
 }
 
 /** Persistent questions for one call: asked and answered in the inbox, never by the client. */

@@ -1,13 +1,14 @@
 // tools/call on every transport, the one assembly: find the tool (or the fallback's answer), then run it with its
 // questions asked the request's way. The 2026-07-28 methods, an older client's session (legacy/tool-call.ts),
 // connect() and createDirect() all come through here.
-import { invalidParams, isObject } from '../protocol';
+import { ErrorCode, invalidParams, isObject, McpWireError } from '../protocol';
 import type { RequestScope, ToolEntry } from '../server';
 import { runAsking, sendElicitationResult, type FallbackSession } from './fallback';
 import { FALLBACK_TOOL } from './fallback-tool';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
+import { declaresTasks, tasksRequired } from './task-methods';
 
 /** A call found: its tool, or none when it answers the fallback (sendElicitationResult). */
 export interface ToolCall {
@@ -40,8 +41,21 @@ export function callTool(
 ): Promise<Record<string, unknown>> {
   const { entry, args } = call;
   if (!entry) return sendElicitationResult(server, args, scope, questions.via === 'fallback' ? questions : {});
+  const support = entry.options.execution?.taskSupport;
+  // Fast path: most tools never run as a task.
+  if (support === 'optional' || support === 'required') {
+    if (questions.via === 'rounds' && server.tasks && declaresTasks(scope.capabilities))
+      return server.tasks.call(server, { entry, args, params: questions.params }, scope);
+    if (support === 'required') return Promise.reject(requiredTask(entry.name, questions.via));
+  }
   if (questions.via === 'fallback') return runAsking(server, entry, args, {}, scope, questions);
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
     runTool(server, entry, args, scope, asker),
   );
+}
+
+/** A tool that runs only as a task, called without one: -32021 on 2026-07-28, -32601 where Parley serves no tasks. */
+function requiredTask(name: string, via: Questions['via']): McpWireError {
+  if (via === 'rounds' || via === 'nobody') return tasksRequired(`Tool "${name}" runs only as a task: it`);
+  return new McpWireError(ErrorCode.MethodNotFound, `Tool "${name}" runs only as a task, which Parley serves on 2026-07-28 only`);
 }

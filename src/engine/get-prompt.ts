@@ -38,7 +38,13 @@ export async function runPrompt(
 ): Promise<RoundOutcome> {
   requireScopes(server, scope.auth, entry.options.scopes, args, `prompt "${entry.name}"`);
   try {
-    const run = await runHandler(server, entry.name, new entry.cls(), scope, asker, (ctx) => ctx.execute(args));
+    let input: Record<string, unknown> = args;
+    if (entry.validate) {
+      const checked = await entry.validate(args);
+      if (!checked.ok) throw invalidParams(`Invalid arguments for prompt "${entry.name}": ${checked.error}`);
+      input = checked.value as Record<string, unknown>;
+    }
+    const run = await runHandler(server, entry.name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input));
     return run.kind === 'suspended' ? run : { kind: 'result', result: toPromptResult(run.value, entry) };
   } catch (error) {
     throw toWireError(error, server.logger); // they have no isError result: a PublicMcpError keeps its message

@@ -20,4 +20,4 @@ export type { Delivery } from './legacy/pending';
 export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, ParleyServer, TokenCheck } from './server';
 export { createSettler } from './run-handler';
-export type { Platform } from './server';
+export type { Platform, TaskRuntime } from './server';

@@ -8,6 +8,8 @@ import type { ParleyServer } from './server';
 import type { RequestScope } from '../server';
 import { locateResource, runResource } from './read-resource';
 import { routed, type Route } from './route';
+import { TASK_METHODS } from './task-methods';
+import { TASKS_EXTENSION } from './tasks/task-wire';
 
 /** 'unversioned': the request named no protocol version, so nobody can be asked. */
 export type Era = 'modern' | 'unversioned';
@@ -30,6 +32,7 @@ export function capabilitiesOf(server: ParleyServer): Record<string, unknown> {
     ...(hasResources(server) ? { resources: { subscribe: true, listChanged: true } } : {}),
     ...(hasPrompts(server) || server.resources.templates.length > 0 ? { completions: {} } : {}),
     logging: {},
+    ...(server.config.extensions ? { extensions: server.config.extensions } : {}),
   };
 }
 
@@ -41,6 +44,16 @@ const gated =
     return handler(server, params, scope, route);
   };
 
+/**
+ * server/discover's capabilities: the tasks extension besides those of the config when a tool may run as a task
+ * (2026-07-28 only: never `capabilities.tasks`, and not in an older client's initialize).
+ */
+function discoverCapabilities(server: ParleyServer): Record<string, unknown> {
+  const capabilities = capabilitiesOf(server);
+  if (!server.tasks) return capabilities;
+  return { ...capabilities, extensions: { ...server.config.extensions, [TASKS_EXTENSION]: {} } };
+}
+
 const cacheHints = (server: ParleyServer) => ({ ttlMs: server.cache.ttlMs, cacheScope: server.cache.scope });
 
 // A Map, so a method named `constructor` or `__proto__` is one it does not know, not Object.prototype's.
@@ -48,7 +61,7 @@ const METHODS = new Map<string, Method>(
   Object.entries({
     'server/discover': (server) => ({
       supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: capabilitiesOf(server),
+      capabilities: discoverCapabilities(server),
       ...(server.config.instructions ? { instructions: server.config.instructions } : {}),
       ...cacheHints(server),
     }),
@@ -79,6 +92,7 @@ const METHODS = new Map<string, Method>(
       'completion/complete',
       (server, params) => complete(server, params),
     ),
+    ...TASK_METHODS,
   } satisfies Record<string, Method>),
 );
 

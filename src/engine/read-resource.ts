@@ -9,6 +9,7 @@ import {
   type ResourceEntry,
   type TemplateEntry,
   type RequestScope,
+  type UriTemplateParams,
 } from '../server';
 import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
@@ -48,7 +49,7 @@ function toContents(value: ResourceReturn, uri: string, mimeType: string | undef
 
 export async function runResource(
   server: ParleyServer,
-  found: { uri: string; entry: ResourceEntry | TemplateEntry; params: Record<string, string> },
+  found: { uri: string; entry: ResourceEntry | TemplateEntry; params: UriTemplateParams },
   scope: RequestScope,
   asker: Asker,
 ): Promise<RoundOutcome> {

@@ -3,10 +3,9 @@
 import { McpWireError, InvalidInputError } from '../protocol';
 import type { Asker } from '../elicitation';
 import type { ParleyServer } from './server';
-import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, describeIssues, type RequestScope } from '../server';
+import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, type RequestScope } from '../server';
 import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
-import type * as z from 'zod';
 import type { ToolTrace } from '../runtime';
 
 export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
@@ -38,14 +37,16 @@ async function execute(
   try {
     let input: unknown = args;
     if (entry.input) {
-      const parsed = entry.input.safeParse(args);
-      if (!parsed.success)
-        throw new InvalidInputError(`Invalid arguments for tool "${name}": ${describeIssues(parsed.error as z.ZodError)}`);
-      input = parsed.data;
+      const check = entry.input(args);
+      // Fast path: most checks answer at once; a library's asynchronous check is awaited.
+      const checked = check instanceof Promise ? await check : check;
+      if (!checked.ok) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${checked.error}`);
+      input = checked.value;
     }
     const run = await runHandler(server, name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input), trace);
     if (run.kind === 'suspended') return run;
-    return { kind: 'result', result: toCallToolResult(run.value, entry) };
+    const result = toCallToolResult(run.value, entry);
+    return { kind: 'result', result: result instanceof Promise ? await result : result };
   } catch (error) {
     if (error instanceof McpWireError) throw error;
     return { kind: 'result', result: toToolError(error, server.logger, name) };

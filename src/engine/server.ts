@@ -3,7 +3,7 @@ import type { AeadFactory, HmacFactory } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
-import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo } from '../server';
+import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../server';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
@@ -26,6 +26,22 @@ export interface Platform {
   /** requestState's HMAC and AES-GCM: parley-mcp/node passes node:crypto's. */
   hmac?: HmacFactory;
   aead?: AeadFactory;
+}
+
+/**
+ * Tasks' code, loaded at startup only where a tool may run as a task (through #node-only: not in an edge bundle yet).
+ * The engine checks each request (the method exists, the extension is declared, the params' shape) before it calls in.
+ */
+export interface TaskRuntime {
+  /** tools/call of a tool that may run as a task, from a 2026-07-28 request that declared tasks (`params`: the call's). */
+  call(
+    server: ParleyServer,
+    call: { entry: ToolEntry; args: Record<string, unknown>; params: Record<string, unknown> },
+    scope: RequestScope,
+  ): Promise<Record<string, unknown>>;
+  get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  update(taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
+  cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */
@@ -81,6 +97,8 @@ export interface ParleyServer {
   legacy: LegacyState;
   /** Where questions of clients before 2026-07-28 wait; present while elicitation is on. */
   elicitationStore?: ElicitationStore;
+  /** Tasks (2026-07-28), kept in the elicitation store; present when a tool may run as a task. */
+  tasks?: TaskRuntime;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
   questions?: QuestionDesk;
   /** Loads the unanswered-question policy's code on first use (Node; an edge build's stand-in refuses it). */

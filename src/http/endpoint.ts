@@ -44,6 +44,7 @@ class StreamScope implements RequestScope {
     readonly auth: AuthInfo,
     readonly capabilities: Record<string, unknown>,
     meta: Record<string, unknown> | undefined,
+    readonly keepAlive: KeepAlive | undefined,
   ) {
     this.notifier = createNotifier(meta, (method, params) => this.stream?.emit(method, params), server.logger);
     this.changes = server.changes;
@@ -97,7 +98,7 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
-    const scope = new StreamScope(server, caller, capabilities, meta);
+    const scope = new StreamScope(server, caller, capabilities, meta, host.keepAlive);
     const trace = server.telemetry?.request({
       method: message.method,
       era,

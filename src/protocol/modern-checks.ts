@@ -60,6 +60,8 @@ function expectHeader(headers: Headers, header: string, label: string, wanted: s
 function nameOf(method: string, params: Record<string, unknown>): unknown {
   if (method === 'tools/call' || method === 'prompts/get') return params.name;
   if (method === 'resources/read') return params.uri;
+  // The tasks extension's routing header: the task's id, so a balancer can send a poll where the task is.
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return params.taskId;
   return undefined;
 }
 

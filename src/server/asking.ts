@@ -113,4 +113,6 @@ export interface Asking {
   elicit(message: string, schema: SchemaInput, options?: ElicitOptions): Promise<ElicitResult<unknown>>;
   sample(prompt: string | SampleParams, options?: SampleOptions): Promise<SampleResult>;
   listRoots(options?: { key?: string }): Promise<Root[]>;
+  /** Makes the call a task where the request allows one; true once it is one. */
+  startTask(): Promise<boolean>;
 }

@@ -49,6 +49,16 @@ const elicitationSchema = z.strictObject({
     .prefault({}),
 });
 
+/** Tasks (2026-07-28, io.modelcontextprotocol/tasks): kept in the elicitation store, for tools that may run as one. */
+const tasksSchema = z.strictObject({
+  /** How long a task lives, counted from its creation, in ms: its result stays readable until then. Default a day. */
+  ttlMs: positiveInt(86_400_000),
+  /** How often clients are asked to poll a task (pollIntervalMs), in ms; a faster poller is still served. */
+  pollIntervalMs: positiveInt(1_000),
+  /** Live tasks one caller holds at once (all anonymous callers are one caller); past it, 429. */
+  maxPerCaller: positiveInt(100),
+});
+
 const corsSchema = z.union([
   z.boolean(),
   z.strictObject({
@@ -142,8 +152,18 @@ export const healthSchema = z.strictObject({
 export const configSchema = z.strictObject({
   info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
   instructions: z.string().optional(),
+  /** Extensions the server declares in its capabilities, by id (`io.modelcontextprotocol/ui`: { … }). */
+  extensions: z
+    .record(z.string(), z.record(z.string(), z.unknown()))
+    .superRefine((extensions, ctx) => {
+      for (const id of Object.keys(extensions))
+        if (!/^[^/\s]+\/[^/\s]+$/.test(id))
+          ctx.addIssue({ code: 'custom', path: [id], message: 'an extension id is vendor/name, e.g. io.modelcontextprotocol/ui' });
+    })
+    .optional(),
   apps: z.array(fn).default([]),
   elicitation: elicitationSchema.prefault({}),
+  tasks: tasksSchema.prefault({}),
   http: httpSchema
     // Credentials let a page send cookies: only to origins listed by name.
     .refine((http) => !(typeof http.cors === 'object' && http.cors.credentials && http.allowedOrigins.includes('*')), {
@@ -178,6 +198,7 @@ export type FrontMcpConfig = z.output<typeof configSchema>;
 export interface ServerSettings {
   info: { name: string; version: string; title?: string };
   instructions?: string;
+  extensions?: Record<string, Record<string, unknown>>;
   elicitation: z.output<typeof elicitationSchema>;
   http: z.output<typeof httpSchema>;
   /** Bearer-token checks; the verifier itself (and any secret) is ParleyServer.verifyBearer's. */

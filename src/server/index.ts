@@ -42,8 +42,13 @@ export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, Resou
 export { buildResources, findResource } from './resource-registry';
 export type { ResourceEntry, Resources, TemplateEntry } from './resource-registry';
 export { toCallToolResult, toToolError } from './result';
+export { expandUriTemplate } from './uri-template';
+export type { UriTemplateParams, UriTemplateValue } from './uri-template';
 export type { CallToolResult } from './result';
-export { describeIssues, toFormSchema, toZod } from './schema';
+export { compileJsonSchema, describeJsonSchemaIssues, optionsOf } from './json-schema';
+export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema';
+export { isJsonSchema, toFormSchema, toValidator } from './schema';
+export type { Checked, Validate } from './schema';
 export { ToolContext } from './tool-context';
 export { ANONYMOUS } from './tool-types';
 export type {
@@ -52,7 +57,10 @@ export type {
   ElicitOptions,
   ElicitResult,
   ElicitStatus,
+  Icon,
+  Infer,
   SchemaInput,
+  TaskSupport,
   ToolAnnotations,
   ToolOptions,
 } from './tool-types';

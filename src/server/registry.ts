@@ -1,9 +1,9 @@
 // The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
 import { checkScopesOption } from './scopes';
-import type * as z from 'zod';
 import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
-import { toJsonSchema, toZod } from './schema';
+import { listedFields } from './listed-fields';
+import { toJsonSchema, toValidator, type Validate } from './schema';
 import type { ToolOptions } from './tool-types';
 import type { ToolContext } from './tool-context';
 
@@ -11,8 +11,8 @@ export interface ToolEntry {
   name: string;
   cls: new () => ToolContext;
   options: ToolOptions;
-  input?: z.ZodType;
-  output?: z.ZodType;
+  input?: Validate;
+  output?: Validate;
   /** The tool as tools/list shows it. */
   wire: Record<string, unknown>;
   /** Input properties mirrored into Mcp-Param-* headers (x-mcp-header). */
@@ -61,19 +61,23 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
   if (options.title) wire.title = options.title;
   if (options.description) wire.description = options.description;
   wire.inputSchema = toJsonSchema(options.inputSchema ?? {}, 'input');
+  const type = (wire.inputSchema as { type?: unknown }).type;
+  if (type !== 'object')
+    throw new Error(`inputSchema must describe an object (its JSON Schema has type ${JSON.stringify(type)}): arguments are named`);
   if (options.outputSchema) {
     const output = toJsonSchema(options.outputSchema, 'output');
     // With elicitation on, a tool may answer with the fallback's pending result instead.
     wire.outputSchema = elicitation ? { type: 'object', oneOf: [output, ELICITATION_PENDING_SCHEMA] } : output;
   }
   if (options.annotations) wire.annotations = options.annotations;
+  Object.assign(wire, listedFields(options));
   const headerParams = headerParamsOf(wire.inputSchema as Record<string, unknown>, options.name);
   return {
     name: options.name,
     cls,
     options,
-    input: toZod(options.inputSchema ?? {}),
-    output: toZod(options.outputSchema),
+    input: toValidator(options.inputSchema ?? {}),
+    output: options.outputSchema ? toValidator(options.outputSchema) : undefined,
     wire,
     headerParams,
   };

@@ -2,6 +2,8 @@
 import type { ScopeRequirement } from './tool-types';
 import type { Completer } from './prompt-context';
 import { RequestContext } from './request-context';
+import type { Icon } from './tool-types';
+import type { UriTemplateParams } from './uri-template';
 
 export interface CacheHint {
   ttlMs: number;
@@ -14,7 +16,9 @@ interface ResourceCommon {
   description?: string;
   mimeType?: string;
   annotations?: Record<string, unknown>;
-  icons?: Record<string, unknown>[];
+  icons?: Icon[];
+  /** Listed as written, e.g. an MCP App's `{ ui: { csp: … } }`. */
+  _meta?: Record<string, unknown>;
   /** How long clients may cache what resources/read returns; default the server's `cache`. */
   cache?: CacheHint;
   /** The OAuth scopes a caller needs to read it (403 insufficient_scope without them); never shown in the lists. */
@@ -27,7 +31,7 @@ export interface ResourceOptions extends ResourceCommon {
 }
 
 export interface ResourceTemplateOptions extends ResourceCommon {
-  /** An RFC 6570 template with simple `{name}` variables, e.g. `notes://{folder}/{id}`. */
+  /** An RFC 6570 template (every operator, prefixes, explode), e.g. `notes://{folder}/{id}` or `users://{id}{?fields}`. */
   uriTemplate: string;
   /** Suggestions for completion/complete, per template variable. */
   complete?: Record<string, Completer>;
@@ -47,6 +51,6 @@ export type ResourceReturn = string | Uint8Array | ResourceContent | ResourceCon
  * The base class of resources and templates: execute() gets the URI and the template's variables.
  * @example class Ticket extends ResourceContext<{ id: string }> { execute(uri: string, { id }: { id: string }) { return JSON.stringify({ id }); } }
  */
-export abstract class ResourceContext<Params extends Record<string, string> = Record<string, string>> extends RequestContext {
+export abstract class ResourceContext<Params extends UriTemplateParams = Record<string, string>> extends RequestContext {
   abstract execute(uri: string, params: Params): ResourceReturn | Promise<ResourceReturn>;
 }

@@ -1,19 +1,20 @@
 // The resource registry: fixed-URI resources and URI templates of every app, checked once, with their list entries precomputed.
 import { checkScopesOption } from './scopes';
 import { appOptionsOf, resourceOptionsOf, templateOptionsOf } from './decorators';
-import type { CacheHint, ResourceContext, ResourceOptions, ResourceTemplateOptions } from './resource-context';
-import { parseUriTemplate, type UriTemplate } from './uri-template';
+import type { ResourceContext, ResourceOptions, ResourceTemplateOptions } from './resource-context';
+import { listedFields } from './listed-fields';
+import { parseUriTemplate, type UriTemplate, type UriTemplateParams } from './uri-template';
 
 export interface ResourceEntry {
   uri: string;
-  cls: new () => ResourceContext;
+  cls: new () => ResourceContext<UriTemplateParams>;
   options: ResourceOptions;
   wire: Record<string, unknown>;
 }
 
 export interface TemplateEntry {
   name: string;
-  cls: new () => ResourceContext;
+  cls: new () => ResourceContext<UriTemplateParams>;
   options: ResourceTemplateOptions;
   template: UriTemplate;
   wire: Record<string, unknown>;
@@ -24,10 +25,21 @@ export interface Resources {
   templates: TemplateEntry[];
 }
 
-const wireOf = (options: ResourceOptions | ResourceTemplateOptions): Record<string, unknown> => {
-  const { cache: _c, complete: _k, scopes: _s, ...rest } = options as ResourceTemplateOptions & { cache?: CacheHint };
-  return rest;
-};
+// The fields of a resource's list entry that are written as they are in the options (nothing else of them is listed).
+const LISTED = ['uri', 'uriTemplate', 'name', 'title', 'description', 'mimeType', 'size', 'annotations'];
+
+/** The resource as its list shows it. */
+function wireOf(options: ResourceOptions | ResourceTemplateOptions, where: string): Record<string, unknown> {
+  const given = options as unknown as Record<string, unknown>;
+  const wire = Object.fromEntries(
+    LISTED.filter((field) => given[field] !== undefined && Object.hasOwn(given, field)).map((f) => [f, given[f]]),
+  );
+  try {
+    return Object.assign(wire, listedFields(options));
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`);
+  }
+}
 
 export function buildResources(apps: Function[]): Resources {
   const fixed = new Map<string, ResourceEntry>();
@@ -43,7 +55,12 @@ export function buildResources(apps: Function[]): Resources {
         if (typeof resource.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri))
           throw new Error(`${where} needs a uri with a scheme, e.g. "notes://index"`);
         if (fixed.has(resource.uri)) throw new Error(`Duplicate resource uri "${resource.uri}" (${where})`);
-        fixed.set(resource.uri, { uri: resource.uri, cls: cls as new () => ResourceContext, options: resource, wire: wireOf(resource) });
+        fixed.set(resource.uri, {
+          uri: resource.uri,
+          cls: cls as new () => ResourceContext<UriTemplateParams>,
+          options: resource,
+          wire: wireOf(resource, where),
+        });
       } else if (template) {
         const parsed = parseUriTemplate(template.uriTemplate);
         for (const variable of Object.keys(template.complete ?? {}))
@@ -51,10 +68,10 @@ export function buildResources(apps: Function[]): Resources {
             throw new Error(`${where}: complete names "${variable}", which is not a variable of "${template.uriTemplate}"`);
         templates.push({
           name: template.name,
-          cls: cls as new () => ResourceContext,
+          cls: cls as new () => ResourceContext<UriTemplateParams>,
           options: template,
           template: parsed,
-          wire: wireOf(template),
+          wire: wireOf(template, where),
         });
       } else throw new Error(`${where} is not decorated with @Resource or @ResourceTemplate`);
     }
@@ -66,7 +83,7 @@ export function buildResources(apps: Function[]): Resources {
 export function findResource(
   resources: Resources,
   uri: string,
-): { entry: ResourceEntry | TemplateEntry; params: Record<string, string> } | undefined {
+): { entry: ResourceEntry | TemplateEntry; params: UriTemplateParams } | undefined {
   const entry = resources.fixed.get(uri);
   if (entry) return { entry, params: {} };
   for (const template of resources.templates) {

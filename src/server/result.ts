@@ -1,27 +1,29 @@
 // Turning what execute() returned, or threw, into a CallToolResult.
-import { describeIssues } from './schema';
 import { InvalidOutputError, PublicMcpError } from '../protocol';
 import type { ToolEntry } from './registry';
+import type { Checked } from './schema';
 import type { Logger } from '../runtime';
-import type * as z from 'zod';
 
 export type CallToolResult = { content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
 
 const text = (t: string) => ({ type: 'text', text: t });
 
-export function toCallToolResult(value: unknown, tool: ToolEntry): CallToolResult {
+/** The result of what execute() returned; a promise only when the outputSchema's library checks asynchronously. */
+export function toCallToolResult(value: unknown, tool: ToolEntry): CallToolResult | Promise<CallToolResult> {
   if (tool.output) {
-    const parsed = tool.output.safeParse(value);
-    if (!parsed.success)
-      throw new InvalidOutputError(
-        `Tool "${tool.name}" returned a result that does not match its outputSchema: ${describeIssues(parsed.error as z.ZodError)}`,
-      );
-    return { content: [text(JSON.stringify(parsed.data))], structuredContent: parsed.data };
+    const checked = tool.output(value);
+    return checked instanceof Promise ? checked.then((c) => structured(c, tool)) : structured(checked, tool);
   }
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === 'string') return { content: [text(value)] };
   if (typeof value === 'object' && Array.isArray((value as { content?: unknown }).content)) return value as CallToolResult;
   return { content: [text(JSON.stringify(value))], structuredContent: value };
+}
+
+function structured(checked: Checked, tool: ToolEntry): CallToolResult {
+  if (!checked.ok)
+    throw new InvalidOutputError(`Tool "${tool.name}" returned a result that does not match its outputSchema: ${checked.error}`);
+  return { content: [text(JSON.stringify(checked.value))], structuredContent: checked.value };
 }
 
 /** The one place a thrown error becomes a tool error: public messages are shown, anything else gets an error id. */

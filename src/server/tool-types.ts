@@ -1,15 +1,28 @@
 // The shapes users write in @Tool, and what elicit() takes and returns.
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnansweredOption } from './unanswered-options';
 import type * as z from 'zod';
 
 export type ZodShape = Record<string, z.ZodType>;
-/** A Zod object, an object of Zod types, or (for hand-written forms) a JSON Schema object. */
-export type SchemaInput = z.ZodType | ZodShape | JsonObjectSchema;
+/**
+ * A schema of any Standard Schema library (Zod, Zod Mini, Valibot, ArkType…), an object of Zod types, or plain JSON
+ * Schema with type 'object'.
+ */
+export type SchemaInput = StandardSchemaV1 | ZodShape | JsonObjectSchema;
 export interface JsonObjectSchema {
   type: 'object';
   properties?: Record<string, unknown>;
-  required?: string[];
+  required?: readonly string[];
   [key: string]: unknown;
+}
+
+/** An icon a client may show for a tool, prompt or resource: an https (or http) URL or a data: URI. */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  /** Sizes as in HTML's `sizes`, e.g. `['48x48']` or `['any']`. */
+  sizes?: string[];
+  theme?: 'light' | 'dark';
 }
 
 export interface ToolAnnotations {
@@ -20,6 +33,9 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Whether a tool may, must or never runs as a task. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
 export interface ToolOptions {
   name: string;
   title?: string;
@@ -29,9 +45,28 @@ export interface ToolOptions {
   annotations?: ToolAnnotations;
   /** The OAuth scopes a caller needs (403 insufficient_scope without them); never shown in tools/list. */
   scopes?: ScopeRequirement;
+  icons?: Icon[];
+  /** Listed as written, e.g. an MCP App's `{ ui: { resourceUri: 'ui://…' } }`. */
+  _meta?: Record<string, unknown>;
+  /**
+   * Whether the tool may run as a task (2026-07-28, io.modelcontextprotocol/tasks): `forbidden` (the default) never,
+   * `optional` when the client declared tasks on the request, `required` only so (a client that did not is refused
+   * with -32021). The call becomes a task where execute() calls `await this.startTask()` (docs/tasks.md).
+   */
+  execution?: { taskSupport?: TaskSupport };
 }
 
-export type Infer<S> = S extends z.ZodType ? z.output<S> : S extends ZodShape ? z.output<z.ZodObject<S>> : Record<string, unknown>;
+/**
+ * What a schema gives execute() or `answer.content`: the library's output type; plain JSON Schema gives an object.
+ * @example class Close extends ToolContext<Infer<typeof Input>> { execute({ id }: Infer<typeof Input>) { … } }
+ */
+export type Infer<S> = S extends z.ZodType
+  ? z.output<S>
+  : S extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<S>
+    : S extends ZodShape
+      ? z.output<z.ZodObject<S>>
+      : Record<string, unknown>;
 
 export interface ElicitOptions {
   mode?: 'form' | 'url';

@@ -9,3 +9,4 @@ export { expect } from './matchers';
 export { connectMcp, DEFAULT_CAPABILITIES, McpTestClient } from './mcp';
 export type { ConnectOptions } from './mcp';
 export { ToolResult } from './tool-result';
+export { TestTask } from './test-task';

@@ -1,6 +1,7 @@
 // The `mcp` a test gets: tools.list/call, onElicitation and raw requests, over Parley's client.
 import { createFetchHandler, type FetchHandler, type ServerInput } from '../app';
-import { McpClient, type ElicitationHandler, type RawRequest, type RpcResponse, type Tool } from '../client';
+import { McpClient, McpClientError, type ElicitationHandler, type RawRequest, type RpcResponse, type Tool } from '../client';
+import { TestTask } from './test-task';
 import { ToolResult } from './tool-result';
 
 export interface ConnectOptions {
@@ -10,6 +11,8 @@ export interface ConnectOptions {
   capabilities?: Record<string, unknown>;
   /** Extra headers on every request, e.g. `authorization`. */
   headers?: Record<string, string>;
+  /** Whether 2026-07-28 requests declare the tasks extension, so tools may run as tasks. Default true. */
+  tasks?: boolean;
 }
 
 export const DEFAULT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
@@ -21,6 +24,16 @@ export class McpTestClient {
     list: async (): Promise<Tool[]> => (await this.client.listTools()).tools,
     call: async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> =>
       new ToolResult(await this.client.callTool({ name, arguments: args })),
+  };
+
+  readonly tasks = {
+    /** Calls a tool the server runs as a task and returns the task, not polled; throws when the call ran without one. */
+    start: async (name: string, args: Record<string, unknown> = {}): Promise<TestTask> => {
+      const started = await this.client.startTool({ name, arguments: args });
+      if ('result' in started)
+        throw new McpClientError(`${name} answered without a task (declare tasks, and give the tool execution.taskSupport)`);
+      return new TestTask(this.client, started.task);
+    },
   };
 
   readonly raw = {
@@ -51,6 +64,8 @@ export async function connectMcp(server: ServerInput | string, options: ConnectO
     capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
     headers: options.headers,
     clientInfo: { name: 'parley-testing', version: '0.1.0' },
+    // The server is in the process or next to it: a test need not wait the interval a server suggests for a network.
+    tasks: options.tasks === false ? false : { minPollMs: 10, maxPollMs: 50 },
   };
   let client: McpClient;
   if (typeof server === 'string') client = new McpClient({ ...common, url: server });

@@ -13,10 +13,13 @@ import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
 import type { InputRequest, TaskEnd, TaskRecord } from './task-record';
 import type { TaskEvent, TaskStore } from './task-store';
 
-/** Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). */
-export class TaskStoppedError extends Error {
+/**
+ * Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). Public: a
+ * tool that rethrows it says nothing secret, and nothing is logged as an unexpected failure.
+ */
+export class TaskStoppedError extends PublicMcpError {
   constructor(readonly why: 'cancelled' | 'ended') {
-    super(why === 'cancelled' ? 'The task was cancelled' : 'The task ended or expired while its work ran');
+    super(why === 'cancelled' ? 'The task was cancelled' : 'The task ended or expired while its work ran', 'TASK_STOPPED');
     this.name = 'TaskStoppedError';
   }
 }
@@ -32,6 +35,9 @@ export class TaskWork implements Asker {
   readonly #known: Map<string, unknown>;
   readonly #asked: Set<string>;
   readonly #waiting = new Map<string, (answer: RawAnswer) => void>();
+  // The questions of this turn, written together.
+  readonly #asking: [string, InputRequest][] = [];
+  #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
 
@@ -116,10 +122,22 @@ export class TaskWork implements Asker {
     // A question a resumed run asked before is still open in the store: wait for it, never ask it twice.
     if (!this.#asked.has(key)) {
       this.#asked.add(key);
-      await this.store.ask(this.task.taskId, [[key, request]]);
+      await this.#batch(key, request);
     }
     await this.#collect([key]); // answered before this run listened (a resumed run)
     return answer;
+  }
+
+  /**
+   * Questions asked in one turn (Promise.all of two elicits) go to the store in one write, so a poll never shows the
+   * task in input_required with only some of them.
+   */
+  #batch(key: string, request: InputRequest): Promise<unknown> {
+    this.#asking.push([key, request]);
+    return (this.#written ??= new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
+      this.#written = undefined;
+      return this.store.ask(this.task.taskId, this.#asking.splice(0));
+    }));
   }
 
   #heard(event: TaskEvent): void {

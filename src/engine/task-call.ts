@@ -1,0 +1,151 @@
+// A 2026-07-28 tools/call that may become a task: the tool runs with the round's asker until it calls startTask();
+// then the task is created in the store, the call answers with the CreateTaskResult, and the run goes on in the
+// background with the task's asker, signal and status message until it ends the task.
+import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
+import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
+import type { ElicitOptions, Notifier, RequestScope, ToolEntry } from '../server';
+import { callerKey } from './round-call';
+import { routed, type Route } from './route';
+import { runTool } from './run-tool';
+import type { ParleyServer } from './server';
+import type { TaskEnd } from './tasks/task-record';
+import type { TaskStore } from './tasks/task-store';
+import { createTaskResult } from './tasks/task-wire';
+import { TaskWork } from './tasks/task-work';
+
+/** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
+export const ownerOf = (scope: RequestScope): string | undefined => (scope.auth.anonymous ? undefined : callerKey(scope.auth));
+
+/** Runs the tool; answers with its result, its round, or (once it called startTask) the task's handle. */
+export function callMaybeTask(
+  server: ParleyServer,
+  store: TaskStore,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  scope: RequestScope,
+  route: Route,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const call = new TaskCall(store, entry.name, args, scope, resolve);
+    call.run = routed(server, scope, route, { method: 'tools/call', name: entry.name, args }, (asker) => {
+      call.before = asker;
+      return runTool(server, entry, args, call.scope, call);
+    }).then(
+      (result) => (call.work ? call.end({ status: 'completed', result }) : ((call.answered = true), resolve(result))),
+      (error: unknown) => (call.work ? call.end(failure(error, server)) : ((call.answered = true), reject(error))),
+    );
+  });
+}
+
+/** A protocol error thrown by the run ends the task `failed` with it (a tool error is already a result, isError). */
+function failure(error: unknown, server: ParleyServer): TaskEnd {
+  const wire = error instanceof McpWireError ? error : toWireError(error, server.logger);
+  return { status: 'failed', error: wire.toJSON(), statusMessage: wire.message };
+}
+
+/** One call's asker: the round's until the task starts, the task's after. */
+class TaskCall implements Asker {
+  before!: Asker;
+  work: TaskWork | undefined;
+  run: Promise<unknown> | undefined;
+  /** The call answered without a task (the run ended while startTask() was still creating one). */
+  answered = false;
+  readonly scope: RequestScope;
+  #starting: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly tool: string,
+    private readonly args: Record<string, unknown>,
+    private readonly outer: RequestScope,
+    private readonly answer: (result: Record<string, unknown>) => void,
+  ) {
+    this.scope = taskScope(outer, this);
+  }
+
+  /** The unanswered-question policy acts on rounds; inside a task it leaves questions alone. */
+  get route(): Asker['route'] {
+    return this.work ? undefined : this.before.route;
+  }
+
+  onSuspend(wake: () => void): void {
+    this.before.onSuspend?.(wake);
+  }
+
+  canShow(mode: 'form' | 'url'): boolean {
+    return (this.work ?? this.before).canShow?.(mode) ?? false;
+  }
+
+  ask(key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
+    return (this.work ?? this.before).ask(key, params, options, stop);
+  }
+
+  known(key: string): { replayed: boolean } | undefined {
+    return (this.work ?? this.before).known?.(key);
+  }
+
+  request(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
+    const asker = this.work ?? this.before;
+    if (!asker.request) throw new ElicitationNotSupportedError(`This client cannot be asked for ${method}`);
+    return asker.request(key, method, params);
+  }
+
+  recall(key: string): RawAnswer | undefined {
+    return this.work ? undefined : this.before.recall?.(key);
+  }
+
+  remember(key: string, answer: RawAnswer): void {
+    if (!this.work) this.before.remember?.(key, answer);
+  }
+
+  startTask(): Promise<boolean> {
+    return (this.#starting ??= this.#start());
+  }
+
+  /** Creates the task (in the store before anyone hears of it), then answers the call with its handle. */
+  async #start(): Promise<boolean> {
+    const owner = ownerOf(this.outer);
+    const record = await this.store.create({ ...(owner === undefined ? {} : { owner }), tool: this.tool, arguments: this.args });
+    const work = await TaskWork.start(this.store, record, this.outer.capabilities);
+    // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
+    if (this.answered) {
+      await work.finish({ status: 'failed', error: { code: -32603, message: 'The tool ended before its task started' } });
+      return false;
+    }
+    this.work = work;
+    // The run outlives the response: a Worker would stop it with the response otherwise.
+    if (this.run) this.outer.keepAlive?.waitUntil(this.run);
+    this.answer(createTaskResult({ ...record, status: 'working' }));
+    return true;
+  }
+
+  /** The run is over: its outcome ends the task, unless a cancel (or the lease) ended it first. */
+  end(end: TaskEnd): void {
+    void this.work?.finish(end).catch(() => this.work?.close());
+  }
+
+  /** 2026-07-28 has no progress notification on a task: progress is its status message; log lines are not sent. */
+  readonly notifier: Notifier = {
+    progress: (progress, total, message) => {
+      const text = message ?? (total === undefined ? `${progress}` : `${progress}/${total}`);
+      void this.work?.progress(text).catch(() => undefined);
+    },
+    log: () => undefined,
+  };
+}
+
+/** The request's scope for the run: its signal and notifications become the task's once it starts. */
+function taskScope(outer: RequestScope, call: TaskCall): RequestScope {
+  return {
+    auth: outer.auth,
+    capabilities: outer.capabilities,
+    changes: outer.changes,
+    ...(outer.trace ? { trace: outer.trace } : {}),
+    get signal() {
+      return call.work?.signal ?? outer.signal;
+    },
+    get notifier() {
+      return call.work ? call.notifier : outer.notifier;
+    },
+  };
+}

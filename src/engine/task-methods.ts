@@ -1,0 +1,48 @@
+// tasks/get, tasks/update and tasks/cancel (2026-07-28, io.modelcontextprotocol/tasks), as far as every server needs
+// them: the checks in order (the method exists on a server with a task tool and a 2026-07-28 request, the request
+// declared the extension, the params' shape) before the task runtime (loaded only where tasks exist) looks in the store.
+import { ErrorCode, invalidParams, isObject, McpWireError, methodNotFound } from '../protocol';
+import type { RequestScope } from '../server';
+import type { Route } from './route';
+import type { ParleyServer, TaskRuntime } from './server';
+import { TASKS_EXTENSION } from './tasks/task-wire';
+
+/** Whether this request's own _meta declared the tasks extension (the key is enough; its value has no settings yet). */
+export function declaresTasks(capabilities: Record<string, unknown>): boolean {
+  const extensions = capabilities.extensions;
+  return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+/** -32021 (HTTP 400) with the capability the request lacks, as the core schema types it. */
+export const tasksRequired = (what: string): McpWireError =>
+  new McpWireError(
+    ErrorCode.MissingCapability,
+    `${what} needs the ${TASKS_EXTENSION} extension: declare it in this request's _meta clientCapabilities.extensions`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
+
+type TaskMethod = (
+  tasks: TaskRuntime,
+  taskId: string,
+  params: Record<string, unknown>,
+  scope: RequestScope,
+) => Promise<Record<string, unknown>>;
+
+const gate =
+  (method: string, handler: TaskMethod) =>
+  (server: ParleyServer, params: Record<string, unknown>, scope: RequestScope, route: Route): Promise<Record<string, unknown>> => {
+    if (!server.tasks || route.via !== 'rounds') throw methodNotFound(method);
+    if (!declaresTasks(scope.capabilities)) throw tasksRequired(method);
+    if (typeof params.taskId !== 'string') throw invalidParams(`${method} needs params.taskId, a string`);
+    return handler(server.tasks, params.taskId, params, scope);
+  };
+
+export const TASK_METHODS = {
+  'tasks/get': gate('tasks/get', (tasks, taskId, _params, scope) => tasks.get(taskId, scope)),
+  'tasks/update': gate('tasks/update', (tasks, taskId, params, scope) => {
+    const { inputResponses } = params;
+    if (!isObject(inputResponses)) throw invalidParams('tasks/update needs params.inputResponses, an object of answers by key');
+    return tasks.update(taskId, inputResponses, scope);
+  }),
+  'tasks/cancel': gate('tasks/cancel', (tasks, taskId, _params, scope) => tasks.cancel(taskId, scope)),
+};

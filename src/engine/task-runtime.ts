@@ -1,0 +1,34 @@
+// The task runtime a server loads when a tool may run as a task (app/ through #node-only, so an edge bundle without
+// tasks carries none of it): the store, the calls that become tasks, and the lookups behind tasks/get|update|cancel.
+import { invalidParams, isObject } from '../protocol';
+import type { TaskRuntime } from './server';
+import { callMaybeTask, ownerOf } from './task-call';
+import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
+import { taskAck, taskGetResult } from './tasks/task-wire';
+
+// One message for unknown, expired and another caller's: the answer must not tell them apart.
+const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
+
+/** Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (the lease: its default). */
+export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>): TaskRuntime {
+  const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits });
+  return {
+    call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, entry, args, scope, { via: 'rounds', params }),
+    async get(taskId, scope) {
+      const task = await store.snapshot(taskId, ownerOf(scope));
+      if (!task) throw notFound();
+      return taskGetResult(task);
+    },
+    async update(taskId, responses, scope) {
+      // An answer is an object (ElicitResult, CreateMessageResult, ListRootsResult); anything else leaves its question open.
+      const answers = Object.fromEntries(Object.entries(responses).filter(([, value]) => isObject(value)));
+      if ((await store.answer(taskId, ownerOf(scope), answers)) === undefined) throw notFound();
+      return taskAck();
+    },
+    async cancel(taskId, scope) {
+      // A task that had already ended is acknowledged too (idempotent, as the conformance suite has it).
+      if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
+      return taskAck();
+    },
+  };
+}
