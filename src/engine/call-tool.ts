@@ -1,7 +1,7 @@
 // tools/call on every transport, the one assembly: find the tool (or the fallback's answer), then run it with its
 // questions asked the request's way. The 2026-07-28 methods, an older client's session (legacy/tool-call.ts),
 // connect() and createDirect() all come through here.
-import { ErrorCode, invalidParams, isObject, McpWireError } from '../protocol';
+import { invalidParams, isObject, type McpWireError, wireError } from '../protocol';
 import type { RequestScope, ToolEntry } from '../server';
 import { runAsking, sendElicitationResult, type FallbackSession } from './fallback';
 import { FALLBACK_TOOL } from './fallback-tool';
@@ -57,5 +57,5 @@ export function callTool(
 /** A tool that runs only as a task, called without one: -32021 on 2026-07-28, -32601 where Parley serves no tasks. */
 function requiredTask(name: string, via: Questions['via']): McpWireError {
   if (via === 'rounds' || via === 'nobody') return tasksRequired(`Tool "${name}" runs only as a task: it`);
-  return new McpWireError(ErrorCode.MethodNotFound, `Tool "${name}" runs only as a task, which Parley serves on 2026-07-28 only`);
+  return wireError('METHOD_NOT_FOUND', `Tool "${name}" runs only as a task, which Parley serves on 2026-07-28 only`);
 }

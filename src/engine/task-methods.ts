@@ -1,7 +1,7 @@
 // tasks/get, tasks/update and tasks/cancel (2026-07-28, io.modelcontextprotocol/tasks), as far as every server needs
 // them: the checks in order (the method exists on a server with a task tool and a 2026-07-28 request, the request
 // declared the extension, the params' shape) before the task runtime (loaded only where tasks exist) looks in the store.
-import { ErrorCode, invalidParams, isObject, McpWireError, methodNotFound } from '../protocol';
+import { invalidParams, isObject, type McpWireError, methodNotFound, wireError } from '../protocol';
 import type { RequestScope } from '../server';
 import type { Route } from './route';
 import type { ParleyServer, TaskRuntime } from './server';
@@ -15,8 +15,8 @@ export function declaresTasks(capabilities: Record<string, unknown>): boolean {
 
 /** -32021 (HTTP 400) with the capability the request lacks, as the core schema types it. */
 export const tasksRequired = (what: string): McpWireError =>
-  new McpWireError(
-    ErrorCode.MissingCapability,
+  wireError(
+    'MISSING_CAPABILITY',
     `${what} needs the ${TASKS_EXTENSION} extension: declare it in this request's _meta clientCapabilities.extensions`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );

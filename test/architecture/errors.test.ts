@@ -7,7 +7,7 @@ import { ErrorCode, WIRE_ERRORS, wireError, RetryLaterError } from '../../src/pr
 import { ROOT, sourceFiles } from './imports';
 
 /** Where a McpWireError may be built by hand: the error classes, and the client, which rebuilds the error a server sent. */
-const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts']);
+const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts', 'client/task-follow.ts']);
 
 const textOf = (file: string) => readFileSync(join(ROOT, 'src', file), 'utf8');
 
