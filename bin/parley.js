@@ -6,6 +6,12 @@ import { existsSync } from 'node:fs';
 const source = new URL('../src/cli/index.ts', import.meta.url);
 let cli;
 if (existsSync(source)) {
+  // The source imports parley-mcp's own "#…" imports under the "parley-source" condition (package.json), as the tsx
+  // children of parley dev and the npm scripts do with --conditions; this process adds it with a resolve hook.
+  const { register: registerHook } = await import('node:module');
+  registerHook(
+    'data:text/javascript,export const resolve = (s, c, next) => next(s, { ...c, conditions: [...c.conditions, "parley-source"] });',
+  );
   const { register } = await import('tsx/esm/api');
   register();
   cli = await import(source.href);
