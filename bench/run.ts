@@ -1,10 +1,10 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9 --pending 10000
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10 --pending 10000
 // --questions-sessions 16 --questions-per-session 8 (row 7) --runtimes node@20,node@22,node@24,bun,deno (row 8)
 // --max-other 0.3 --retries 2 (a run during which other processes used more than 0.3 cores is run again, at most twice)
 // --skip-peers (leave out the servers of bench/peers) --write (bench/RESULTS.md) --profile (cpu-prof Parley).
 // It always prints the table: a row that fails says why (with its servers' last log lines) and the others still report.
-// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... row 8 or 9 = 128).
+// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 10 = 128).
 import { execFile } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +12,9 @@ import { promisify, parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { bundleWorker } from '../test/helpers/bundle';
 import { startRedis, type RunningRedis } from '../test/helpers/redis';
-import { disturbanceMeter } from './lib/cpu';
+import { cpuSeconds, disturbanceMeter } from './lib/cpu';
 import { runLegacyRounds, runManyQuestions } from './lib/legacy-round';
+import { completedTask, runPlainTasks, runQuestionTasks, runRounds, taskGet, type CyclesResult } from './lib/task-round';
 import { machine } from './lib/machine';
 import { measureRow, median, summarise, undisturbed, type Cell, type Contender, type Settings } from './lib/measure';
 import { measurePending } from './lib/pending-memory';
@@ -31,7 +32,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10' },
     pending: { type: 'string', default: '10000' },
     'questions-sessions': { type: 'string', default: '16' },
     'questions-per-session': { type: 'string', default: '8' },
@@ -181,18 +182,34 @@ const peer = (name: string) => async () => {
 };
 const withPeers = <T>(list: T[]) => (values['skip-peers'] ? [] : list);
 
-// Rows 4 and 7: a real redis-server and two Parley processes on it, started once for both rows.
+// Rows 4, 7 and 10: one real redis-server, and two Parley processes on it (row 10's pair serves the task tools too),
+// each pair started once.
 let redis: RunningRedis | undefined;
-let instances: Promise<[ServerProcess, ServerProcess]> | undefined;
-const acrossInstances = () =>
-  (instances ??= (async () => {
-    redis = await startRedis();
-    // Both instances share the session secret and the state key, as a deployment behind a load balancer would.
-    const env = { ...sessionSecret, BENCH_REDIS_URL: redis.url, VAULT_SECRET: 'bench-vault-secret-0123456789abcdef' };
-    return [await serve('redis-a', 'parley', { env }), await serve('redis-b', 'parley', { env })] as [ServerProcess, ServerProcess];
-  })());
+let redisStarted: Promise<RunningRedis> | undefined;
+const sharedRedis = () => (redisStarted ??= startRedis().then((r) => (redis = r)));
+const pairs = new Map<string, Promise<[ServerProcess, ServerProcess]>>();
+const acrossInstances = (tasks = false) => {
+  const key = tasks ? 'tasks' : 'redis';
+  let pair = pairs.get(key);
+  if (!pair)
+    pairs.set(
+      key,
+      (pair = (async () => {
+        const { url } = await sharedRedis();
+        // Both instances share the session secret and the state key, as a deployment behind a load balancer would.
+        const env = {
+          ...sessionSecret,
+          BENCH_REDIS_URL: url,
+          VAULT_SECRET: 'bench-vault-secret-0123456789abcdef',
+          ...(tasks ? { BENCH_TASKS: '1' } : {}),
+        };
+        return [await serve(`${key}-a`, 'parley', { env }), await serve(`${key}-b`, 'parley', { env })] as [ServerProcess, ServerProcess];
+      })()),
+    );
+  return pair;
+};
 
-/** A hand-driven measurement (rows 4 and 7), run again when other work disturbed it, with the load recorded. */
+/** A hand-driven measurement (rows 4, 7 and 10), run again when other work disturbed it, with the load recorded. */
 const measured = async <R>(run: () => Promise<R>) => {
   const meter = disturbanceMeter();
   const result = await run();
@@ -518,6 +535,67 @@ try {
     } finally {
       await jwks.close();
     }
+  });
+
+  await section('10', 'tasks (2026-07-28): create → completed, tasks/get, a question answered on the other instance', async () => {
+    const local = await serve('tasks', 'parley', { env: { ...sessionSecret, BENCH_TASKS: '1' } });
+    const [a, b] = await acrossInstances(true);
+    const clients = 8;
+    /** A hand-driven cell: medians of the runs, bodies checked, any lost cycle makes it invalid; server CPU per cycle
+     * summed over `served` (the processes that served it; the first one's log shows a failure). */
+    const cycles = async (label: string, measure: string, served: ServerProcess[], run: (seconds: number) => Promise<CyclesResult>) => {
+      await run(Math.min(settings.warmup, 1));
+      const { runs, loadText } = await runsOf(async () => {
+        const before = served.reduce((n, p) => n + cpuSeconds(p.pid), 0);
+        const result = await run(settings.duration);
+        return { ...result, cpu: served.reduce((n, p) => n + cpuSeconds(p.pid), 0) - before };
+      });
+      const m = (k: 'cyclesPerSec' | 'p50' | 'p99' | 'polls') => median(runs.map((r) => r[k]));
+      const lost = runs.reduce((n, r) => n + r.lost, 0);
+      const total = runs.reduce((n, r) => n + r.cycles, 0);
+      const cpu = median(runs.map((r) => (r.cpu * 1e6) / Math.max(1, r.cycles)));
+      log(`  ${label}: p50 ${runs.map((r) => r.p50.toFixed(2)).join(', ')} ms, lost ${lost} of ${total}`);
+      const valid = lost === 0 && total > 0;
+      if (!valid) fail('10', label, new Error(`lost ${lost} of ${total}: ${runs.find((r) => r.lostSample)?.lostSample ?? ''}`), served[0]);
+      table.push({
+        row: table.some((r) => r.row === '10') ? '' : '10',
+        measure,
+        server: label,
+        throughput: valid ? `${Math.round(m('cyclesPerSec')).toLocaleString('en-US')} cycles/s` : 'invalid',
+        p50: valid ? ms(m('p50')) : '–',
+        p99: valid ? ms(m('p99')) : '–',
+        vsParley: '',
+        cpu: valid && Number.isFinite(cpu) ? `${Math.round(cpu)} µs/cycle` : '–',
+        load: loadText,
+        bodies: valid
+          ? `${total.toLocaleString('en-US')} ok, lost 0${m('polls') > 0 ? `; ${m('polls').toFixed(1)} tasks/get each` : ''}`
+          : `INVALID: lost ${lost} of ${total}`,
+      });
+      return valid ? m('p50') : NaN;
+    };
+    await cycles('Parley, one process, memory store', `no-input task, create → completed (${clients} clients)`, [local], (seconds) =>
+      runPlainTasks(local.url, { clients, seconds }),
+    );
+    await cycles('Parley, two processes through Redis (all on A)', '', [a], (seconds) => runPlainTasks(a.url, { clients, seconds }));
+    const taskId = await completedTask(local.url);
+    const getLabel = 'Parley, one process, memory store';
+    const get = await measureEntries('10', [{ label: getLabel, server: async () => local, scenario: () => taskGet(taskId) }]);
+    pushCells('', 'tasks/get of a completed task', [getLabel], get, 'req');
+    const task = await cycles(
+      'Parley, task created on A, asked, answered with tasks/update on B (polled on B)',
+      'one-question task, create → completed (1 client)',
+      [a, b],
+      (seconds) => runQuestionTasks(a.url, b.url, { clients: 1, seconds }),
+    );
+    const round = await cycles(
+      'Parley, the round: call on A, retry with the answer on B',
+      'elicitation round, call → result (1 client)',
+      [a, b],
+      (seconds) => runRounds(a.url, b.url, { clients: 1, seconds }),
+    );
+    goals.push(
+      `- A one-question task across two processes through Redis, p50 create → completed at 1 client: ${ms(task)} ms, beside Parley's own round across the same two processes: ${ms(round)} ms (${times(task / round)})`,
+    );
   });
 } finally {
   await Promise.all(

@@ -5,6 +5,11 @@ const META = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
 };
+/** The same envelope declaring the tasks extension in the request's own `_meta` (row 10). */
+const TASK_META = {
+  ...META,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
 
 export interface WireRequest {
   method: 'POST';
@@ -13,9 +18,11 @@ export interface WireRequest {
   body: string;
 }
 
-/** A POST with the headers and _meta envelope a 2026-07-28 client sends. */
-export function modernRequest(method: string, params: Record<string, unknown> = {}, path = '/mcp'): WireRequest {
-  const name = typeof params.name === 'string' ? params.name : undefined;
+/** A POST with the headers and _meta envelope a 2026-07-28 client sends; `tasks` declares the tasks extension, and a
+ * task's requests name the task (`Mcp-Name: <taskId>`). */
+export function modernRequest(method: string, params: Record<string, unknown> = {}, path = '/mcp', tasks = false): WireRequest {
+  const named = params.taskId ?? params.name;
+  const name = typeof named === 'string' ? named : undefined;
   return {
     method: 'POST',
     path,
@@ -26,7 +33,7 @@ export function modernRequest(method: string, params: Record<string, unknown> = 
       'mcp-method': method,
       ...(name ? { 'mcp-name': name } : {}),
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: tasks ? TASK_META : META } }),
   };
 }
 

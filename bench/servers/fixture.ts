@@ -21,6 +21,11 @@ export const ROUND_TOOL = 'confirm_order';
 export const roundQuestion = (id: string) => `Confirm order ${id}?`;
 export const roundDone = (id: string) => `Order ${id} confirmed`;
 
+/** Row 10's tools, served when BENCH_TASKS is set: a task that needs no input (its result is `greeting(name)`), and a
+ * task that asks ROUND_TOOL's question (`roundQuestion(id)`, then `roundDone(id)`). */
+export const TASK_TOOL = 'greet_task';
+export const TASK_QUESTION_TOOL = 'confirm_order_task';
+
 /** The state key every server signs requestState with (32 bytes, as the official codec requires). */
 export const STATE_SECRET = 'bench-state-secret-0123456789abcdef';
 

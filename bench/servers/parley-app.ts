@@ -1,6 +1,6 @@
 // The benchmarked Parley server: the simple tool and the one-question tool, elicitation on; served on Node and in workerd.
 import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
-import { ROUND_TOOL, SIMPLE_JSON_TOOL, SIMPLE_TOOL, greeting, roundDone, roundQuestion } from './fixture';
+import { ROUND_TOOL, SIMPLE_JSON_TOOL, SIMPLE_TOOL, TASK_QUESTION_TOOL, TASK_TOOL, greeting, roundDone, roundQuestion } from './fixture';
 
 @Tool({ name: SIMPLE_TOOL, description: 'Greets someone.', inputSchema: { name: z.string() } })
 class Greet extends ToolContext {
@@ -33,10 +33,41 @@ class ConfirmOrder extends ToolContext {
 @App({ id: 'bench', tools: [Greet, GreetJson, ConfirmOrder] })
 class BenchApp {}
 
+@Tool({
+  name: TASK_TOOL,
+  description: 'Greets someone, as a task.',
+  inputSchema: { name: z.string() },
+  execution: { taskSupport: 'required' },
+})
+class GreetTask extends ToolContext {
+  async execute({ name }: { name: string }) {
+    await this.startTask();
+    return greeting(name);
+  }
+}
+
+@Tool({
+  name: TASK_QUESTION_TOOL,
+  description: 'Confirms an order after asking, as a task.',
+  inputSchema: { id: z.string() },
+  execution: { taskSupport: 'required' },
+})
+class ConfirmOrderTask extends ToolContext {
+  async execute({ id }: { id: string }) {
+    await this.startTask();
+    const answer = await this.elicit(roundQuestion(id), Confirm);
+    return answer.status === 'accept' && answer.content?.confirm ? roundDone(id) : `Order ${id} kept`;
+  }
+}
+
+// A separate app, served only with BENCH_TASKS (row 10): the other rows' servers list the same tools as before.
+@App({ id: 'bench-tasks', tools: [GreetTask, ConfirmOrderTask] })
+class BenchTasksApp {}
+
 /** `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or signed (row 2's A/B). */
 export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 'sealed'): FrontMcpConfigInput => ({
   info: { name: 'bench', version: '1.0.0' },
-  apps: [BenchApp],
+  apps: process.env.BENCH_TASKS ? [BenchApp, BenchTasksApp] : [BenchApp],
   // Rows 6 and 7 hold 10,000 questions at 100 per session from one (anonymous) caller: past the defaults
   // (docs/stores-and-scaling.md, "Limits on older clients' sessions"), so the bench raises them.
   elicitation: { enabled: true, requestState, pending: { maxPerSession: 128, maxPerCaller: 1_000_000 } },

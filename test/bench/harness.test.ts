@@ -1,6 +1,7 @@
 // A smoke of the benchmark harness against Parley in its own process: bodies are checked, and a wrong one makes the run invalid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManyQuestions } from '../../bench/lib/legacy-round';
+import { completedTask, runPlainTasks, runQuestionTasks, runRounds, taskGet } from '../../bench/lib/task-round';
 import { runLoad } from '../../bench/lib/load';
 import { undisturbed } from '../../bench/lib/measure';
 import { modernRequest, resultOf } from '../../bench/lib/wire';
@@ -93,6 +94,34 @@ describe('the benchmark harness', () => {
       const run = await runManyQuestions(a.url, b.url, { sessions: 4, perSession: 4, waves: 1 });
       console.log(`row 7 smoke: ${run.calls} calls, lost ${run.lost}`);
       expect(run).toMatchObject({ calls: 16, lost: 0 });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await redis.stop();
+    }
+  }, 60_000);
+
+  it('row 10: tasks complete with their bodies checked, the question answered on the other process through Redis (0 lost)', async () => {
+    const redis = await startRedis();
+    const env = {
+      BENCH_REDIS_URL: redis.url,
+      BENCH_TASKS: '1',
+      MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+      VAULT_SECRET: 'bench-vault-secret-0123456789abcdef',
+    };
+    const [a, b] = [await startServer('parley', { env }), await startServer('parley', { env })];
+    try {
+      const plain = await runPlainTasks(a.url, { clients: 2, cycles: 6 });
+      expect(plain).toMatchObject({ cycles: 6, lost: 0 });
+      expect(plain.polls).toBeGreaterThanOrEqual(1);
+      const get = await runLoad(a.url, taskGet(await completedTask(a.url)), { connections: 2, amount: 10 });
+      expect(get).toMatchObject({ checked: 10, bad: 0, valid: true });
+      // Another task's id is not this task: the check reads the body, not only the status.
+      const other = await runLoad(b.url, taskGet('tsk_AAAAAAAAAAAAAAAAAAAAAAAA'), { connections: 1, amount: 2 });
+      expect(other.valid).toBe(false);
+      const asked = await runQuestionTasks(a.url, b.url, { clients: 1, cycles: 4 });
+      console.log(`row 10 smoke: ${asked.cycles} question tasks, lost ${asked.lost} ${asked.lostSample ?? ''}`);
+      expect(asked).toMatchObject({ cycles: 4, lost: 0 });
+      expect(await runRounds(a.url, b.url, { clients: 1, cycles: 4 })).toMatchObject({ cycles: 4, lost: 0 });
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await redis.stop();

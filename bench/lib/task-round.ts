@@ -1,0 +1,171 @@
+// Row 10's drivers, by hand (fetch): a task's tasks/get calls until it ends are as many as it takes, which a fixed
+// autocannon sequence cannot send. Every body is checked; a cycle that went wrong is counted, never timed.
+import { percentile, type Scenario } from './load';
+import { isTextResult, modernRequest, resultOf, type WireRequest } from './wire';
+import { ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, TASK_QUESTION_TOOL, TASK_TOOL, roundDone, roundQuestion } from '../servers/fixture';
+
+/** tasks/get calls a cycle may make before it counts as lost: the client polls at once, ignoring pollIntervalMs. */
+const MAX_POLLS = 10_000;
+
+type Result = Record<string, any>;
+
+async function send(url: string, request: WireRequest): Promise<Result> {
+  const response = await fetch(url, { method: request.method, headers: request.headers, body: request.body });
+  const body = await response.text();
+  const result = resultOf(body);
+  if (!result) throw new Error(`${response.status} ${body.slice(0, 300)}`);
+  return result;
+}
+
+/** tools/call of a task tool: the CreateTaskResult's taskId. */
+async function create(url: string, name: string, args: Record<string, unknown>): Promise<string> {
+  const created = await send(url, modernRequest('tools/call', { name, arguments: args }, '/mcp', true));
+  if (created.resultType !== 'task' || typeof created.taskId !== 'string') throw new Error(`created ${JSON.stringify(created)}`);
+  return created.taskId;
+}
+
+/** The task as tasks/get shows it. */
+export const getTask = (url: string, taskId: string) => send(url, modernRequest('tasks/get', { taskId }, '/mcp', true));
+
+/** Polls `url` at once and again until the task leaves `working`; counts the polls into `polls`. */
+async function settle(url: string, taskId: string, polls: { n: number }): Promise<Result> {
+  for (let i = 0; i < MAX_POLLS; i++) {
+    polls.n++;
+    const task = await getTask(url, taskId);
+    if (task.status !== 'working') return task;
+  }
+  throw new Error(`still working after ${MAX_POLLS} tasks/get`);
+}
+
+const text = (task: Result) => task.result?.content?.[0]?.text;
+
+/** One no-input task: created, then tasks/get until completed with the tool's text. */
+async function plainTask(url: string, polls: { n: number }): Promise<void> {
+  const taskId = await create(url, TASK_TOOL, SIMPLE_ARGS);
+  const task = await settle(url, taskId, polls);
+  if (task.status !== 'completed' || text(task) !== SIMPLE_TEXT) throw new Error(`ended ${JSON.stringify(task).slice(0, 300)}`);
+}
+
+/** Creates one no-input task and waits until it completed: its id, for the tasks/get rate. */
+export async function completedTask(url: string): Promise<string> {
+  const taskId = await create(url, TASK_TOOL, SIMPLE_ARGS);
+  const task = await settle(url, taskId, { n: 0 });
+  if (task.status !== 'completed' || text(task) !== SIMPLE_TEXT) throw new Error(`ended ${JSON.stringify(task).slice(0, 300)}`);
+  return taskId;
+}
+
+/** tasks/get of a task that completed, under autocannon (kept out of scenarios.ts, whose scenarios take no task): the tool's text inlined under `result`, every time. */
+export const taskGet = (taskId: string): Scenario => ({
+  steps: [
+    {
+      request: modernRequest('tasks/get', { taskId }, '/mcp', true),
+      check(body) {
+        const task = resultOf(body);
+        return task?.status === 'completed' && task.taskId === taskId && isTextResult(task.result, SIMPLE_TEXT);
+      },
+    },
+  ],
+});
+
+/** One task with one question: created on `createUrl`; polled, answered with tasks/update and polled to its end on `answerUrl`. */
+async function questionTask(createUrl: string, answerUrl: string, n: number, polls: { n: number }): Promise<void> {
+  const id = `T-${n}`;
+  const taskId = await create(createUrl, TASK_QUESTION_TOOL, { id });
+  const asked = await settle(answerUrl, taskId, polls);
+  const requests = Object.entries(asked.inputRequests ?? {});
+  const [key, request] = requests[0] ?? [];
+  if (asked.status !== 'input_required' || requests.length !== 1 || (request as Result)?.params?.message !== roundQuestion(id))
+    throw new Error(`asked ${JSON.stringify(asked).slice(0, 300)}`);
+  const inputResponses = { [key!]: { action: 'accept', content: { confirm: true } } };
+  const ack = await send(answerUrl, modernRequest('tasks/update', { taskId, inputResponses }, '/mcp', true));
+  if (ack.resultType !== 'complete') throw new Error(`tasks/update answered ${JSON.stringify(ack)}`);
+  let task = asked;
+  // After the answer the task may still show input_required until the instance running the work hears it.
+  for (let i = 0; i < MAX_POLLS && (task.status === 'input_required' || task.status === 'working'); i++) {
+    polls.n++;
+    task = await getTask(answerUrl, taskId);
+  }
+  if (task.status !== 'completed' || text(task) !== roundDone(id)) throw new Error(`ended ${JSON.stringify(task).slice(0, 300)}`);
+}
+
+/** Parley's own 2026-07-28 round, for comparison: the call on `callUrl` answered input_required, the retry on `retryUrl`. */
+async function round(callUrl: string, retryUrl: string, n: number): Promise<void> {
+  const id = `R-${n}`;
+  const first = await send(callUrl, modernRequest('tools/call', { name: ROUND_TOOL, arguments: { id } }));
+  const [key, request] = Object.entries(first.inputRequests ?? {})[0] ?? [];
+  if (first.resultType !== 'input_required' || (request as Result)?.params?.message !== roundQuestion(id))
+    throw new Error(`asked ${JSON.stringify(first).slice(0, 300)}`);
+  const retry = await send(
+    retryUrl,
+    modernRequest('tools/call', {
+      name: ROUND_TOOL,
+      arguments: { id },
+      requestState: first.requestState,
+      inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } },
+    }),
+  );
+  if (retry.resultType !== 'complete' || retry.content?.[0]?.text !== roundDone(id)) throw new Error(`result ${JSON.stringify(retry)}`);
+}
+
+export interface CyclesResult {
+  cycles: number;
+  cyclesPerSec: number;
+  /** Per cycle, from the first request to the checked end, in ms. */
+  p50: number;
+  p99: number;
+  /** tasks/get calls per cycle (mean). */
+  polls: number;
+  lost: number;
+  lostSample?: string;
+}
+
+/** `clients` clients run `cycle` back to back for `seconds` (or `cycles` in all). */
+async function drive(
+  cycle: (n: number, polls: { n: number }) => Promise<void>,
+  options: { clients: number; seconds?: number; cycles?: number },
+): Promise<CyclesResult> {
+  const times: number[] = [];
+  const polls = { n: 0 };
+  let lost = 0;
+  let lostSample: string | undefined;
+  let next = 0;
+  const started = performance.now();
+  const until = started + (options.seconds ?? Infinity) * 1000;
+  const more = () => performance.now() < until && (options.cycles === undefined || next < options.cycles);
+  await Promise.all(
+    Array.from({ length: options.clients }, async () => {
+      while (more()) {
+        const t = performance.now();
+        try {
+          await cycle(++next, polls);
+          times.push(performance.now() - t);
+        } catch (e) {
+          lost++;
+          lostSample ??= (e as Error).message.slice(0, 300);
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const cycles = times.length + lost;
+  return {
+    cycles,
+    cyclesPerSec: times.length / elapsed,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    polls: polls.n / Math.max(1, cycles),
+    lost,
+    lostSample,
+  };
+}
+
+type Options = { clients: number; seconds?: number; cycles?: number };
+
+/** (a) No-input tasks, create → completed, on one server. */
+export const runPlainTasks = (url: string, options: Options) => drive((_n, polls) => plainTask(url, polls), options);
+/** (c) One-question tasks: created on `createUrl`, answered and polled on `answerUrl`. */
+export const runQuestionTasks = (createUrl: string, answerUrl: string, options: Options) =>
+  drive((n, polls) => questionTask(createUrl, answerUrl, n, polls), options);
+/** (d) Parley's round: the call on `callUrl`, the retry on `retryUrl`. */
+export const runRounds = (callUrl: string, retryUrl: string, options: Options) => drive((n) => round(callUrl, retryUrl, n), options);
