@@ -1,7 +1,7 @@
 // The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
 import type { BearerVerifier } from '../engine';
 import { type HmacFactory, randomBytes, utf8 } from '../crypto';
-import { callerFromClaims, type FrontMcpConfig, toCaller } from '../server';
+import { callerFromClaims, type FrontMcpConfig, toCaller } from '../model';
 import { discoverJwksUrl } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { type JwtFields, type JwtKey, verifyJwt } from './jwt';

@@ -38,7 +38,7 @@ import {
   buildRegistry,
   buildResources,
   type ToolEntry,
-} from '../server';
+} from '../model';
 import type { ElicitationStore } from '../stores';
 import { createElicitationStore } from './store-factory';
 import { createQuestionService } from './questions';

@@ -3,8 +3,8 @@
 // Node only: loaded with persistent questions (app/question-setup.ts).
 import { randomBytes, sha256, toBase64Url } from '../crypto';
 import type { Logger } from '../runtime';
-import type { FrontMcpConfig } from '../server';
-import { questionSubjectOf, SignInRefusedError, type PersonSignIn } from '../questions';
+import type { FrontMcpConfig } from '../model';
+import { questionSubjectOf, SignInRefusedError, type PersonSignIn } from '../inbox';
 import { discoverIssuer } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { verifyJwt } from './jwt';

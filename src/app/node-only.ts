@@ -1,8 +1,8 @@
 // What an edge bundle leaves out, loaded on first use: store drivers and persistent questions. Node gets the real ones.
-import type { QuestionService, PersistentOptions } from '../questions';
+import type { QuestionService, PersistentOptions } from '../inbox';
 import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
-import type { FrontMcpConfig } from '../server';
+import type { FrontMcpConfig } from '../model';
 import type { TaskRuntime } from '../engine';
 import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 

@@ -11,7 +11,7 @@ import {
   type SqliteOptions,
   type StoreBackend,
 } from '../stores';
-import type { FrontMcpConfig } from '../server';
+import type { FrontMcpConfig } from '../model';
 // Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"), so workerd never pulls ioredis.
 import { drivers } from '#node-only';
 

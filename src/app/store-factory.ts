@@ -1,6 +1,6 @@
 // Opening the elicitation store the config chose, refusing the places it can't serve, and naming it in the startup log.
 import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
-import type { FrontMcpConfig } from '../server';
+import type { FrontMcpConfig } from '../model';
 import { ElicitationNotSupportedError } from '../protocol';
 import { chooseElicitationStore, openBounded, storeLog } from './store-choice';
 import type { ElicitationStore } from '../stores';

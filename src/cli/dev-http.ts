@@ -1,7 +1,7 @@
 // parley dev over HTTP: the server's fetch handler on 127.0.0.1, with every exchange shown in the dev log.
 import { observeExchanges, type ExchangeLog, listenError, listenFetch, NODE_PLATFORM } from '../adapters';
 import { createFetchHandler } from '../app';
-import type { FrontMcpConfigInput } from '../server';
+import type { FrontMcpConfigInput } from '../model';
 
 /** Resolves with the URL once the server listens; loopback only, so other Host headers are refused. */
 export function serveDevHttp(config: FrontMcpConfigInput, port: number, log: ExchangeLog): Promise<string> {

@@ -1,7 +1,7 @@
 // parley dev's log of questions: a line per question asked and per answer received (requests: ../adapters/exchange-log.ts).
 import { clip, isRecord, type ExchangeLog } from '../adapters';
 import { INBOX_REASONS } from '../elicitation';
-import type { ElicitationHooks, FrontMcpConfigInput } from '../server';
+import type { ElicitationHooks, FrontMcpConfigInput } from '../model';
 
 /** Hooks that log each question as it is asked and each answer as it arrives. */
 export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {

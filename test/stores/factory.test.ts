@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFetchHandler } from '../../src';
 import { createLogger } from '../../src/runtime';
-import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
+import { parseConfig, type FrontMcpConfigInput } from '../../src/model/config';
 import { createElicitationStore } from '../../src/app/store-factory';
 import type { ElicitationStore } from '../../src/stores';
 import { mcpRequest } from '../helpers/requests';

@@ -2,7 +2,7 @@
 // this backend does (SSE without polling, URL-safe channels, tokens), and the factory choosing or refusing it.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/runtime';
-import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
+import { parseConfig, type FrontMcpConfigInput } from '../../src/model/config';
 import { createElicitationStore } from '../../src/app/store-factory';
 import { RedisHttpStore, redisHttpStore } from '../../src/stores/redis-http';
 import { startRedis, type RunningRedis } from '../helpers/redis';

@@ -4,7 +4,7 @@ import { elicitationModes } from '../../elicitation';
 import { LEGACY_VERSIONS, invalidParams, isLegacyVersion, isObject, methodNotFound } from '../../protocol';
 import { capabilitiesOf, handleRequest, isKnownMethod } from '../methods';
 import type { ParleyServer } from '../server';
-import { createNotifier, type AuthInfo } from '../../server';
+import { createNotifier, type AuthInfo } from '../../model';
 import { changeSubscription } from './changes';
 import type { LiveSession } from './sessions';
 

@@ -36,7 +36,7 @@ const elicitationSchema = z.strictObject({
       moved: z.array(z.custom<ElicitationMovedHook>((v) => typeof v === 'function', 'expected a function')).optional(),
     })
     .optional(),
-  /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/questions. */
+  /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/inbox. */
   persistent: z.unknown().optional(),
   /** A question the client does not answer: `{ afterMs, then: 'inbox' | 'fail' }` (docs/unanswered.md). */
   unanswered: unansweredSchema.optional(),
