@@ -29,7 +29,8 @@ export type {
 // the error a verifier throws when it could not ask the identity provider (503, not 401).
 export type { ScopeRequirement, SdkAuthInfo, TokenVerify } from './model';
 export { IdpUnavailableError } from './app';
-export type { FrontMcpConfig, FrontMcpConfigInput } from './model';
+// The config under the public names the docs use; inside src/ it is ParleyConfig, one name for one thing.
+export type { ParleyConfig as FrontMcpConfig, ParleyConfigInput as FrontMcpConfigInput } from './model';
 
 // Elicitation hooks: plain functions in `elicitation.hooks` that see and shape questions and answers on every transport.
 export type {

@@ -45,7 +45,7 @@ describe('the floors of src/', () => {
     expect(circles(edges)).toEqual([]);
   });
 
-  it('leaves the whole config to app/: nothing below it names FrontMcpConfig', () => {
+  it('leaves the whole config to app/: nothing below it names ParleyConfig', () => {
     const appFloor = floorOf.get('app')!;
     // model/config.ts defines it and model/index.ts is the door app/ reads it through.
     const allowed = new Set(['model/config.ts', 'model/index.ts']);
@@ -53,7 +53,7 @@ describe('the floors of src/', () => {
       (file) =>
         floorOf.get(folderOf(file))! < appFloor &&
         !allowed.has(file) &&
-        /\bFrontMcpConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
+        /\bParleyConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
     );
     expect(naming).toEqual([]);
   });
