@@ -19,8 +19,8 @@ export default defineConfig({
     // What package.json "imports" and the parley command load by path.
     'src/app/node-only-node.ts',
     'src/app/node-only-edge.ts',
-    'src/server/zod-compile-node.ts',
-    'src/server/zod-compile-edge.ts',
+    'src/model/zod-compile-node.ts',
+    'src/model/zod-compile-edge.ts',
     'src/cli/index.ts',
     'src/cli/dev-child.ts',
   ],

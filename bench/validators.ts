@@ -1,9 +1,9 @@
 // npx tsx bench/validators.ts: what checking one tool call's arguments costs, by the path Parley takes for each kind of
-// schema (server/schema.ts's toValidator): the bench's simple tool as a Zod shape and as plain JSON Schema (through
+// schema (model/schema.ts's toValidator): the bench's simple tool as a Zod shape and as plain JSON Schema (through
 // @cfworker/json-schema), and a ticket with a few more fields and keywords both ways. z.fromJSONSchema is timed beside
 // them because docs/tools.md says why it is not the JSON Schema validator.
 import * as z from 'zod';
-import { toValidator } from '../src/server';
+import { toValidator } from '../src/model';
 import { microseconds } from './micro-time';
 
 const TICKET = {

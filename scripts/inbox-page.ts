@@ -1,4 +1,4 @@
-// npm run inbox-page: bundles the inbox page (src/questions/page/) into the module the server serves it from, so the
+// npm run inbox-page: bundles the inbox page (src/inbox/page/) into the module the server serves it from, so the
 // page is typed, linted source and still runs on Workers (no files read at run time). `--check` (npm run lint) writes
 // nothing and fails when the committed module is not what this would write.
 import { spawnSync } from 'node:child_process';
@@ -8,11 +8,11 @@ import { build, transform } from 'esbuild';
 import { INBOX_BASE } from '../src/protocol';
 
 const ROOT = join(import.meta.dirname, '..');
-const PAGE = join(ROOT, 'src/questions/page');
+const PAGE = join(ROOT, 'src/inbox/page');
 /** The generated module, committed so the package needs no build step to serve the page. */
-const GENERATED = join(ROOT, 'src/questions/page.generated.ts');
+const GENERATED = join(ROOT, 'src/inbox/page.generated.ts');
 
-const HEADER = `// The inbox page as the server serves it, generated from src/questions/page/ by scripts/inbox-page.ts: do not edit.
+const HEADER = `// The inbox page as the server serves it, generated from src/inbox/page/ by scripts/inbox-page.ts: do not edit.
 // Change the page there and run \`npm run inbox-page\`; \`npm run lint\` fails while this file is stale.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the \${…} in INBOX_SCRIPT are the minified script's own
 `;
@@ -68,10 +68,10 @@ async function inboxPageModule(): Promise<string> {
 /** The page: static HTML with no server data in it; the script fetches the questions. */
 export const INBOX_HTML = ${JSON.stringify(html())};
 
-/** The page's script, bundled and minified from src/questions/page/app.ts. It builds the DOM from text, never from HTML. */
+/** The page's script, bundled and minified from src/inbox/page/app.ts. It builds the DOM from text, never from HTML. */
 export const INBOX_SCRIPT = ${JSON.stringify(js)};
 
-/** The page's style, minified from src/questions/page/app.css. */
+/** The page's style, minified from src/inbox/page/app.css. */
 export const INBOX_CSS = ${JSON.stringify(style)};
 `);
 }
@@ -82,6 +82,6 @@ const file = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? GENER
 const fresh = await inboxPageModule();
 if (!check) writeFileSync(file, fresh);
 else if (!existsSync(file) || readFileSync(file, 'utf8') !== fresh) {
-  console.error(`${relative(ROOT, file)} is stale: it is not what src/questions/page/ builds to. Run \`npm run inbox-page\`.`);
+  console.error(`${relative(ROOT, file)} is stale: it is not what src/inbox/page/ builds to. Run \`npm run inbox-page\`.`);
   process.exit(1);
 }

@@ -1,18 +1,18 @@
 // Parley's public API. Each group is listed by name, with why it is public.
 
 // Declaring a server: the decorators and base class users write their tools with.
-export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool } from './server';
-export type { AppOptions } from './server';
-export { ToolContext } from './server';
-export { PromptContext } from './server';
-export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './server';
-export { ResourceContext } from './server';
-export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './server';
-export { expandUriTemplate } from './server';
-export type { UriTemplateParams, UriTemplateValue } from './server';
-export type { Root, SampleOptions, SampleParams, SampleResult } from './server';
-export type { McpLogLevel } from './server';
-export type { ListChanges } from './server';
+export { App, FrontMcp, Prompt, Resource, ResourceTemplate, Tool } from './model';
+export type { AppOptions } from './model';
+export { ToolContext } from './model';
+export { PromptContext } from './model';
+export type { Completer, PromptArgument, PromptMessage, PromptOptions, PromptReturn } from './model';
+export { ResourceContext } from './model';
+export type { CacheHint, ResourceContent, ResourceOptions, ResourceReturn, ResourceTemplateOptions } from './model';
+export { expandUriTemplate } from './model';
+export type { UriTemplateParams, UriTemplateValue } from './model';
+export type { Root, SampleOptions, SampleParams, SampleResult } from './model';
+export type { McpLogLevel } from './model';
+export type { ListChanges } from './model';
 export type {
   AuthInfo,
   ElicitOptions,
@@ -24,12 +24,13 @@ export type {
   TaskSupport,
   ToolAnnotations,
   ToolOptions,
-} from './server';
+} from './model';
 // Sign-in: a tool's, prompt's or resource's `scopes`, a host's caller in the official SDK's shape, `auth.verify`, and
 // the error a verifier throws when it could not ask the identity provider (503, not 401).
-export type { ScopeRequirement, SdkAuthInfo, TokenVerify } from './server';
+export type { ScopeRequirement, SdkAuthInfo, TokenVerify } from './model';
 export { IdpUnavailableError } from './app';
-export type { FrontMcpConfig, FrontMcpConfigInput } from './server';
+// The config under the public names the docs use; inside src/ it is ParleyConfig, one name for one thing.
+export type { ParleyConfig as FrontMcpConfig, ParleyConfigInput as FrontMcpConfigInput } from './model';
 
 // Elicitation hooks: plain functions in `elicitation.hooks` that see and shape questions and answers on every transport.
 export type {
@@ -41,10 +42,10 @@ export type {
   ElicitationResultHook,
   ElicitationMove,
   ElicitationMovedHook,
-} from './server';
+} from './model';
 
-// Zod, re-exported so tools need one import (without its translations: see server/zod.ts).
-export { z } from './server';
+// Zod, re-exported so tools need one import (without its translations: see model/zod.ts).
+export { z } from './model';
 
 // Errors a tool throws, or a caller may see by code.
 export {
@@ -64,12 +65,12 @@ export {
   QuestionPendingError,
   QuestionSupersededError,
   questionSubjectOf,
-} from './questions';
-export type { InboxLinks, PersistentOptions, QuestionStorage } from './questions';
+} from './inbox';
+export type { InboxLinks, PersistentOptions, QuestionStorage } from './inbox';
 // When the client does not answer (docs/unanswered.md): the policy's options, what a refused retry throws, the nudge.
 export { QuestionAlreadyAnsweredError, QuestionUnansweredError } from './protocol';
-export type { InboxReason, UnansweredOption, UnansweredPolicy } from './server';
-export type { InboxNotice, NotifyFunction } from './questions';
+export type { InboxReason, UnansweredOption, UnansweredPolicy } from './model';
+export type { InboxNotice, NotifyFunction } from './inbox';
 
 // Serving: a fetch handler for any runtime; adapters live under parley-mcp/node, parley-mcp/cloudflare, parley-mcp/vercel.
 export { createFetchHandler } from './app';

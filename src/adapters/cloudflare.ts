@@ -2,7 +2,7 @@
 import { createStartingHandler, serverStartFailed, type FetchHandler, type ServerInput } from '../app';
 import type { ParleyServer } from '../engine';
 import { createRedactor, secretsIn } from '../runtime';
-import { serverOptionsOf } from '../server';
+import { serverOptionsOf } from '../model';
 import { providedRedisHttp } from '../stores';
 
 export interface WorkerExport {

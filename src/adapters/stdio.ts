@@ -1,6 +1,6 @@
 // serveStdio: the server over newline-delimited JSON-RPC on stdin/stdout, with nothing but MCP on stdout.
 import type { Readable, Writable } from 'node:stream';
-import { ANONYMOUS, type AuthInfo } from '../server';
+import { ANONYMOUS, type AuthInfo } from '../model';
 import { errorResponse, parseJson, wireError } from '../protocol';
 import type { EnvSource } from '../runtime';
 import { buildServer, type ServerInput } from '../app';

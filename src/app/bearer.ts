@@ -1,13 +1,13 @@
 // The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
 import type { BearerVerifier } from '../engine';
 import { type HmacFactory, randomBytes, utf8 } from '../crypto';
-import { callerFromClaims, type FrontMcpConfig, toCaller } from '../server';
+import { callerFromClaims, type ParleyConfig, toCaller } from '../model';
 import { discoverJwksUrl } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { type JwtFields, type JwtKey, verifyJwt } from './jwt';
 import { createTokenCache } from './token-cache';
 
-type Auth = NonNullable<FrontMcpConfig['auth']>;
+type Auth = NonNullable<ParleyConfig['auth']>;
 
 // One trailing slash is tolerated on either side: https://mcp.example/mcp and https://mcp.example/mcp/ name one resource.
 const trimSlash = (value: string) => (value.endsWith('/') ? value.slice(0, -1) : value);
@@ -50,7 +50,7 @@ function keyOf(auth: Auth): { key: JwtKey; algorithms: string[] } {
  * HS256 key lives in its closure only: the server's own copy of its config has the secret redacted. Verified tokens are
  * kept until they expire; the audience is checked on every request, since the resource is the request's.
  */
-export function createBearerVerifier(auth: FrontMcpConfig['auth'], hmac?: HmacFactory): BearerVerifier | undefined {
+export function createBearerVerifier(auth: ParleyConfig['auth'], hmac?: HmacFactory): BearerVerifier | undefined {
   if (!auth) return undefined;
   if (auth.verify) return customVerifier(auth.verify);
   const { key, algorithms } = keyOf(auth);

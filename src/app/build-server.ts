@@ -29,8 +29,8 @@ import {
 import { Responder } from '../protocol';
 import {
   parseConfig,
-  type FrontMcpConfig,
-  type FrontMcpConfigInput,
+  type ParleyConfig,
+  type ParleyConfigInput,
   serverOptionsOf,
   createChangeHub,
   type ChangeHub,
@@ -38,16 +38,16 @@ import {
   buildRegistry,
   buildResources,
   type ToolEntry,
-} from '../server';
+} from '../model';
 import type { ElicitationStore } from '../stores';
 import { createElicitationStore } from './store-factory';
 import { createQuestionService } from './questions';
 import { drivers } from '#node-only';
 
 /** A config object, or a class decorated with @FrontMcp. */
-export type ServerInput = FrontMcpConfigInput | Function;
+export type ServerInput = ParleyConfigInput | Function;
 
-export function configOf(input: ServerInput): FrontMcpConfigInput {
+export function configOf(input: ServerInput): ParleyConfigInput {
   if (typeof input !== 'function') return input;
   const options = serverOptionsOf(input);
   if (!options) throw new Error(`${input.name || 'The class'} is not decorated with @FrontMcp`);
@@ -153,7 +153,7 @@ class BuiltServer implements ParleyServer {
  * and a server with such a tool and no store to keep tasks in (or on an edge runtime, for now) refuses to start.
  */
 async function taskRuntimeOf(
-  config: FrontMcpConfig,
+  config: ParleyConfig,
   tools: Map<string, ToolEntry>,
   store: ElicitationStore | undefined,
 ): Promise<TaskRuntime | undefined> {
@@ -169,7 +169,7 @@ async function taskRuntimeOf(
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */
-function resourceFromRequests(config: FrontMcpConfig): boolean {
+function resourceFromRequests(config: ParleyConfig): boolean {
   const auth = config.auth;
   if (!auth || auth.resource || auth.audience !== undefined || auth.verify || auth.secret !== undefined) return false;
   return !config.http.publicUrl && !config.http.trustProxy;

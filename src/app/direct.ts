@@ -1,7 +1,7 @@
 // In-process servers: connect() sends questions to a handler and checks the answers; createDirect()'s take the fallback.
 import { callTool, FALLBACK_TOOL_WIRE, findCall, type ParleyServer, type Questions } from '../engine';
 import { checkFlatForm, DEFAULT_TTL_MS, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
-import { ANONYMOUS, createNotifier, type CallToolResult, type AuthInfo, type ElicitOptions, type RequestScope } from '../server';
+import { ANONYMOUS, createNotifier, type CallToolResult, type AuthInfo, type ElicitOptions, type RequestScope } from '../model';
 import { withoutProtoKeys, ElicitationTimeoutError, InvalidInputError } from '../protocol';
 import { buildServer, type ServerInput } from './build-server';
 

@@ -1,5 +1,5 @@
 // createFetchHandler: a Request in, a Response out, on Web APIs only. The server is built on the first request.
-import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../server';
+import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../model';
 import { buildServer, configOf, type ServerInput } from './build-server';
 import { closeServer, shuttingDown, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
 export type { KeepAlive } from '../engine';

@@ -3,18 +3,18 @@
 // Node only: loaded with persistent questions (app/question-setup.ts).
 import { randomBytes, sha256, toBase64Url } from '../crypto';
 import type { Logger } from '../runtime';
-import type { FrontMcpConfig } from '../server';
-import { questionSubjectOf, SignInRefusedError, type PersonSignIn } from '../questions';
+import type { ParleyConfig } from '../model';
+import { questionSubjectOf, SignInRefusedError, type PersonSignIn } from '../inbox';
 import { discoverIssuer } from './discovery';
 import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { verifyJwt } from './jwt';
 
-type OidcOptions = NonNullable<NonNullable<FrontMcpConfig['http']['auth']>['oidc']>;
+type OidcOptions = NonNullable<NonNullable<ParleyConfig['http']['auth']>['oidc']>;
 
 const TIMEOUT_MS = 5_000;
 
 /** The issuer people sign in at: `oidc.issuer`, else `auth.issuer`; it must be one the server takes tokens from. */
-export function signInIssuer(oidc: OidcOptions, auth: FrontMcpConfig['auth']): string {
+export function signInIssuer(oidc: OidcOptions, auth: ParleyConfig['auth']): string {
   const trusted = [auth?.issuer ?? []].flat();
   const issuer = oidc.issuer ?? (trusted.length === 1 ? trusted[0] : undefined);
   if (issuer === undefined)

@@ -1,6 +1,6 @@
 // parley-mcp/introspection: opaque tokens checked with the authorization server's RFC 7662 introspection endpoint, as
 // an `auth.verify`. Its own import, so a Worker that does not use it does not carry it.
-import { callerFromClaims, type TokenVerify } from '../server';
+import { callerFromClaims, type TokenVerify } from '../model';
 import { fetchIdpJson } from './jwks';
 import { createTokenCache } from './token-cache';
 

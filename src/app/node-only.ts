@@ -1,8 +1,8 @@
 // What an edge bundle leaves out, loaded on first use: store drivers and persistent questions. Node gets the real ones.
-import type { QuestionService, PersistentOptions } from '../questions';
+import type { QuestionService, PersistentOptions } from '../inbox';
 import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
-import type { FrontMcpConfig } from '../server';
+import type { ParleyConfig } from '../model';
 import type { TaskRuntime } from '../engine';
 import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
@@ -20,7 +20,7 @@ export interface StoreDrivers {
   /** Persistent questions once their options passed: the store, codec, people auth, delivery and inbox routes. */
   questions(): Promise<{
     readPersistentOptions(value: unknown): PersistentOptions | undefined;
-    buildQuestionService(config: FrontMcpConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
+    buildQuestionService(config: ParleyConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
   }>;
   /** The unanswered-question policy (docs/unanswered.md): Node only, like the persistent questions it moves questions to. */
   unanswered(): Promise<UnansweredModule>;

@@ -1,6 +1,6 @@
 // Where the health and readiness probes answer, read from the config before the server is built: a Worker builds it
 // on its first request, which may well be a probe.
-import { healthSchema } from '../server';
+import { healthSchema } from '../model';
 import { configOf, type ServerInput } from './build-server';
 
 /** 'live': the process answers (/healthz); 'ready': the server can serve (/readyz). */

@@ -1,14 +1,14 @@
 // Building a server's persistent questions from their checked options: the store they name, the codec, people auth
 // and their sign-in.
 import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
-import type { FrontMcpConfig } from '../server';
+import type { ParleyConfig } from '../model';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
 import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
 import { createPersonSignIn, signInIssuer } from './inbox-sign-in';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
 import { drivers } from '#node-only';
-export { readPersistentOptions } from '../questions';
+export { readPersistentOptions } from '../inbox';
 import {
   QuestionCodec,
   InvalidQuestionStoreError,
@@ -18,11 +18,11 @@ import {
   QuestionService,
   createNotify,
   readNotifyOption,
-} from '../questions';
+} from '../inbox';
 
-/** Persistent questions from options that passed (questions/open.ts checks them): their store, codec and people auth. */
+/** Persistent questions from options that passed (inbox/options.ts checks them): their store, codec and people auth. */
 export async function buildQuestionService(
-  config: FrontMcpConfig,
+  config: ParleyConfig,
   options: PersistentOptions,
   env: EnvSource,
   logger: Logger,
@@ -62,7 +62,7 @@ export async function buildQuestionService(
 
 /** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */
 async function openStore(
-  config: FrontMcpConfig,
+  config: ParleyConfig,
   options: PersistentOptions,
   env: EnvSource,
   logger: Logger,

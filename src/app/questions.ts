@@ -1,12 +1,12 @@
 // Persistent questions at startup: their options and refusals here, the subsystem itself loaded only where it can run.
 import { isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
-import type { FrontMcpConfig } from '../server';
+import type { ParleyConfig } from '../model';
 // Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports"), after the edge refusal below.
 import { drivers } from '#node-only';
-import { EDGE_REFUSAL, InvalidQuestionStoreError, type QuestionService } from '../questions';
+import { EDGE_REFUSAL, InvalidQuestionStoreError, type QuestionService } from '../inbox';
 
 /** The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served. */
-export async function createQuestionService(config: FrontMcpConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
+export async function createQuestionService(config: ParleyConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
   // The policy is checked where it runs: an edge bundle's stand-in refuses it (it is left out there).
   if (config.elicitation.unanswered) {
     const loaded = await drivers.unanswered().then(

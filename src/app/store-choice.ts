@@ -11,7 +11,7 @@ import {
   type SqliteOptions,
   type StoreBackend,
 } from '../stores';
-import type { FrontMcpConfig } from '../server';
+import type { ParleyConfig } from '../model';
 // Node resolves the real drivers, an edge bundle a stand-in (package.json "imports"), so workerd never pulls ioredis.
 import { drivers } from '#node-only';
 
@@ -128,7 +128,7 @@ export function redisFromEnv(env: EnvSource): RedisOptions | undefined {
   };
 }
 
-type Row = (config: FrontMcpConfig, env: EnvSource) => StoreChoice | undefined;
+type Row = (config: ParleyConfig, env: EnvSource) => StoreChoice | undefined;
 
 const ROWS: Row[] = [
   (config, env) => (config.elicitation.redis === undefined ? undefined : redisChoice(config.elicitation.redis, 'elicitation.redis', env)),
@@ -157,7 +157,7 @@ function persistentRedisOf(persistent: unknown): RedisOptions | undefined {
   return parsed.data;
 }
 
-export function chooseElicitationStore(config: FrontMcpConfig, env: EnvSource): StoreChoice {
+export function chooseElicitationStore(config: ParleyConfig, env: EnvSource): StoreChoice {
   for (const row of ROWS) {
     const choice = row(config, env);
     if (choice) return choice;

@@ -1,6 +1,6 @@
 // Opening the elicitation store the config chose, refusing the places it can't serve, and naming it in the startup log.
 import { formatRecord, INSPECT, inspectFields, isEdgeRuntime, readEnv, type EnvSource, type Logger } from '../runtime';
-import type { FrontMcpConfig } from '../server';
+import type { ParleyConfig } from '../model';
 import { ElicitationNotSupportedError } from '../protocol';
 import { chooseElicitationStore, openBounded, storeLog } from './store-choice';
 import type { ElicitationStore } from '../stores';
@@ -15,11 +15,7 @@ export const encryptionSecret = (env: EnvSource): string | undefined =>
  * Resolves to undefined only on an edge isolate with `elicitation.edge: 'stateless'` and no store that serves there.
  * @example const store = await createElicitationStore(config, env, logger);
  */
-export async function createElicitationStore(
-  config: FrontMcpConfig,
-  env: EnvSource,
-  logger: Logger,
-): Promise<ElicitationStore | undefined> {
+export async function createElicitationStore(config: ParleyConfig, env: EnvSource, logger: Logger): Promise<ElicitationStore | undefined> {
   const choice = chooseElicitationStore(config, env);
   if (choice.refused) throw new ElicitationNotSupportedError(choice.refused);
   if (isEdgeRuntime()) {

@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configOf, buildServer, type ServerInput } from '../app';
-import { serverOptionsOf } from '../server';
+import { serverOptionsOf } from '../model';
 import { serveStdio, ExchangeLog } from '../adapters';
 import { escapeLogText } from '../runtime';
 import { withDevHooks } from './dev-log';

@@ -1,7 +1,7 @@
 // parley dev's log of questions: a line per question asked and per answer received (requests: ../adapters/exchange-log.ts).
 import { clip, isRecord, type ExchangeLog } from '../adapters';
 import { INBOX_REASONS } from '../elicitation';
-import type { ElicitationHooks, FrontMcpConfigInput } from '../server';
+import type { ElicitationHooks, ParleyConfigInput } from '../model';
 
 /** Hooks that log each question as it is asked and each answer as it arrives. */
 export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
@@ -28,7 +28,7 @@ export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
  * The user's config with the dev log's hooks added beside the user's own, of every kind: they log last before a question
  * goes out, first when its answer comes, and after the user's when a question moves to the inbox.
  */
-export function withDevHooks(config: FrontMcpConfigInput, log: ExchangeLog): FrontMcpConfigInput {
+export function withDevHooks(config: ParleyConfigInput, log: ExchangeLog): ParleyConfigInput {
   const dev = loggingHooks(log);
   const own = config.elicitation?.hooks;
   const hooks: Required<ElicitationHooks> = {

@@ -7,7 +7,7 @@ import { InboxClient, type InboxQuestion } from './inbox-client';
 import { clean, parseInboxLink } from './inbox-link';
 import { askForm, describeFields } from './inbox-form';
 import { INBOX_REASONS } from '../elicitation';
-import type { InboxReason } from '../server';
+import type { InboxReason } from '../model';
 
 export interface CliIo {
   stdin: NodeJS.ReadStream;

@@ -1,6 +1,6 @@
 // Mcp-Param-* headers: the tool arguments a server marked with x-mcp-header, mirrored into headers on tools/call.
 import { ErrorCode, isObject, ownValue } from '../protocol';
-import { headerParamsOf, type HeaderParam } from '../server';
+import { headerParamsOf, type HeaderParam } from '../model';
 import { headerValue } from './envelope';
 import type { RpcResponse } from './exchange';
 

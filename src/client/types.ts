@@ -1,6 +1,6 @@
 // The shapes the client hands to its users: tools, results, elicitation requests and answers, options.
 import type { JsonRpcMessage } from '../protocol';
-import type { ToolAnnotations } from '../server';
+import type { ToolAnnotations } from '../model';
 
 /** A JSON Schema object as a server sends it; read freely. */
 export type JsonSchema = { [key: string]: any };

@@ -1,6 +1,6 @@
 // Checking an answer: an unknown action counts as cancel, and accepted form content must fit the schema.
 import { InvalidInputError } from '../protocol';
-import { isJsonSchema, toValidator, type ElicitResult, type ElicitStatus, type SchemaInput } from '../server';
+import { isJsonSchema, toValidator, type ElicitResult, type ElicitStatus, type SchemaInput } from '../model';
 import { checkFlatForm } from './form-check';
 import type { RawAnswer } from './types';
 

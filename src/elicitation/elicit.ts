@@ -13,7 +13,7 @@ import {
   type SampleParams,
   type SampleResult,
   type UnansweredPolicy,
-} from '../server';
+} from '../model';
 import { checkAnswer } from './answer';
 import { runRequestHooks, runResultHooks } from './hooks';
 import { checkRoots, checkSample, sampleParams } from './inputs';

@@ -1,6 +1,6 @@
 // Checks content against a hand-written JSON Schema form (the flat subset elicitation allows), through the one JSON
 // Schema validator, and says what is wrong field by field in the words the form's users see.
-import { compileJsonSchema, optionsOf, type JsonSchemaCheck, type JsonSchemaIssue } from '../server';
+import { compileJsonSchema, optionsOf, type JsonSchemaCheck, type JsonSchemaIssue } from '../model';
 
 // A form's own words for what the validator found, by keyword; a field reports its first problem in this order.
 const ORDER = ['type', 'items', 'minItems', 'maxItems', 'const', 'enum', 'oneOf', 'anyOf', 'format'];

@@ -1,5 +1,5 @@
 // Elicitation hooks: plain functions that see each question before it is asked and each answer when it arrives.
-import type { ElicitationAnswer, ElicitationHooks, ElicitationMove, ElicitationQuestion } from '../server';
+import type { ElicitationAnswer, ElicitationHooks, ElicitationMove, ElicitationQuestion } from '../model';
 
 export async function runRequestHooks(hooks: ElicitationHooks | undefined, question: ElicitationQuestion): Promise<string> {
   let message = question.message;

@@ -1,6 +1,6 @@
 // Sampling and roots questions: their params, and checks that an answer has the shape its method promises.
 import { isObject, InvalidInputError } from '../protocol';
-import type { Root, SampleOptions, SampleParams, SampleResult } from '../server';
+import type { Root, SampleOptions, SampleParams, SampleResult } from '../model';
 import type { RawAnswer } from './types';
 
 export function sampleParams(input: string | SampleParams, options: SampleOptions): Record<string, unknown> {

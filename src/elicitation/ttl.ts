@@ -1,6 +1,6 @@
 // How long a question that holds its call open waits for the answer.
 import { InvalidInputError } from '../protocol';
-import type { ElicitOptions } from '../server';
+import type { ElicitOptions } from '../model';
 
 export const DEFAULT_TTL_MS = 300_000;
 

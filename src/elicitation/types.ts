@@ -1,5 +1,5 @@
 // What travels between the asking calls (elicit, sample, listRoots) and the era-specific ways of asking.
-import type { ElicitOptions, InboxReason } from '../server';
+import type { ElicitOptions, InboxReason } from '../model';
 
 /** Where a persistent question came from and why it is in the inbox (shown there, and sent by notify). */
 export interface QuestionOrigin {

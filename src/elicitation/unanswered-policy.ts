@@ -2,7 +2,7 @@
 // Loaded with the policy, on Node only (stores/drivers-node.ts), so an edge bundle carries none of it.
 import * as z from 'zod';
 import { InvalidInputError } from '../protocol';
-import { DEFAULT_AFTER_MS, type InboxReason, type UnansweredPolicy } from '../server';
+import { DEFAULT_AFTER_MS, type InboxReason, type UnansweredPolicy } from '../model';
 
 /** The reasons in words, for the access log and the tool result. */
 export const INBOX_REASONS: Readonly<Record<InboxReason, string>> = {

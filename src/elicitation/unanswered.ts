@@ -10,7 +10,7 @@ import {
   QuestionAlreadyAnsweredError,
   QuestionUnansweredError,
 } from '../protocol';
-import type { ElicitOptions, InboxReason, UnansweredPolicy, ElicitationHooks, ElicitationQuestion } from '../server';
+import type { ElicitOptions, InboxReason, UnansweredPolicy, ElicitationHooks, ElicitationQuestion } from '../model';
 import { runMovedHooks } from './hooks';
 import { ttlOf } from './ttl';
 import { policyFor } from './unanswered-policy';

@@ -2,7 +2,7 @@
 // questions asked the request's way. The 2026-07-28 methods, an older client's session (legacy/tool-call.ts),
 // connect() and createDirect() all come through here.
 import { invalidParams, isObject, type McpWireError, wireError } from '../protocol';
-import type { RequestScope, ToolEntry } from '../server';
+import type { RequestScope, ToolEntry } from '../model';
 import { runAsking, sendElicitationResult, type FallbackSession } from './fallback';
 import { FALLBACK_TOOL } from './fallback-tool';
 import { routed, type Route } from './route';

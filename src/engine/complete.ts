@@ -1,7 +1,7 @@
 // completion/complete: suggestions for a prompt argument or a resource-template variable, from the completer its options name.
 import { invalidParams, isObject } from '../protocol';
 import type { ParleyServer } from './server';
-import type { Completer } from '../server';
+import type { Completer } from '../model';
 
 const MAX_VALUES = 100;
 

@@ -1,5 +1,5 @@
 // The fallback's wire: the sendElicitationResult tool as tools/list shows it, and the pending result a tool returns.
-import type { CallToolResult, ToolEntry } from '../server';
+import type { CallToolResult, ToolEntry } from '../model';
 import type { ElicitParams } from '../elicitation';
 
 export const FALLBACK_TOOL = 'sendElicitationResult';

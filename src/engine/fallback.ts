@@ -8,7 +8,7 @@ import { wireError, isObject, ElicitationNotSupportedError, InvalidInputError } 
 import { sha256, toBase64Url } from '../crypto';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import { type ToolEntry, toToolError, type CallToolResult, type ElicitOptions, type RequestScope } from '../server';
+import { type ToolEntry, toToolError, type CallToolResult, type ElicitOptions, type RequestScope } from '../model';
 
 /** The older client's session the call came in (a question then belongs to it), and its way to ask for samples and roots. */
 export interface FallbackSession {

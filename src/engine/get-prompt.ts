@@ -2,7 +2,7 @@
 import { invalidParams, isObject, ownValue, toWireError } from '../protocol';
 import type { RoundOutcome } from './round-call';
 import type { ParleyServer } from './server';
-import type { PromptReturn, PromptEntry, RequestScope } from '../server';
+import type { PromptReturn, PromptEntry, RequestScope } from '../model';
 import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { Asker } from '../elicitation';

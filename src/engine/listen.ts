@@ -1,6 +1,6 @@
 // subscriptions/listen, independent of transport: acknowledge what is honoured, then forward only those changes, tagged.
 import { META, invalidParams, isObject, type JsonRpcId } from '../protocol';
-import type { Change } from '../server';
+import type { Change } from '../model';
 import type { ParleyServer } from './server';
 
 interface Honoured {

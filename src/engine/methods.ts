@@ -5,7 +5,7 @@ import { callTool, findCall } from './call-tool';
 import { complete } from './complete';
 import { findPrompt, runPrompt } from './get-prompt';
 import type { ParleyServer } from './server';
-import type { RequestScope } from '../server';
+import type { RequestScope } from '../model';
 import { locateResource, runResource } from './read-resource';
 import { routed, type Route } from './route';
 import { TASK_METHODS } from './task-methods';

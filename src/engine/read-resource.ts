@@ -10,7 +10,7 @@ import {
   type TemplateEntry,
   type RequestScope,
   type UriTemplateParams,
-} from '../server';
+} from '../model';
 import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { Asker } from '../elicitation';

@@ -1,7 +1,7 @@
 // A 2026-07-28 request that may need input: read the answers (requestState + inputResponses), run, and seal a new state.
 import { invalidParams, isObject } from '../protocol';
 import type { ParleyServer } from './server';
-import type { AuthInfo } from '../server';
+import type { AuthInfo } from '../model';
 import { digestArguments, openState, sealState, type StateBinding, RoundAsker, SERVER_KEY, type RawAnswer } from '../elicitation';
 
 const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -1,7 +1,7 @@
 // How a request's questions reach the person, whatever its method: input_required rounds (2026-07-28), nobody (a
 // request that named no version), or an asker the transport gives (an older client's stream, connect()'s handler).
 import { unversionedAsker, type Asker } from '../elicitation';
-import type { RequestScope } from '../server';
+import type { RequestScope } from '../model';
 import { firstRound, isRetry, withRounds, type RoundOutcome } from './round-call';
 import type { ParleyServer } from './server';
 

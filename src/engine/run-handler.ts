@@ -1,7 +1,7 @@
 // Running one handler (tool, prompt or resource) with its request attached, until it returns or suspends on a question.
 import { ElicitRun, type Asker } from '../elicitation';
 import type { ToolTrace, TurnEnd } from '../runtime';
-import { attachRequest, type RequestContext, type RequestScope } from '../server';
+import { attachRequest, type RequestContext, type RequestScope } from '../model';
 import type { ParleyServer } from './server';
 
 export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };

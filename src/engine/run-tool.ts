@@ -3,7 +3,7 @@
 import { McpWireError, InvalidInputError } from '../protocol';
 import type { Asker } from '../elicitation';
 import type { ParleyServer } from './server';
-import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, type RequestScope } from '../server';
+import { type ToolEntry, toCallToolResult, toToolError, type CallToolResult, type RequestScope } from '../model';
 import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { ToolTrace } from '../runtime';

@@ -1,6 +1,6 @@
 // The scopes an operation (a tool, a prompt, a resource) declares, checked against the caller before its handler runs.
 import { InsufficientScopeError } from '../protocol';
-import { type AuthInfo, missingScopes, type ScopeRequirement } from '../server';
+import { type AuthInfo, missingScopes, type ScopeRequirement } from '../model';
 import type { ParleyServer } from './server';
 
 /**

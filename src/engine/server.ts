@@ -3,7 +3,7 @@ import type { AeadFactory, HmacFactory } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
-import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../server';
+import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../model';
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';

@@ -3,7 +3,7 @@
 // background with the task's asker, signal and status message until it ends the task.
 import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
 import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
-import type { ElicitOptions, Notifier, RequestScope, ToolEntry } from '../server';
+import type { ElicitOptions, Notifier, RequestScope, ToolEntry } from '../model';
 import { callerKey } from './round-call';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';

@@ -2,7 +2,7 @@
 // them: the checks in order (the method exists on a server with a task tool and a 2026-07-28 request, the request
 // declared the extension, the params' shape) before the task runtime (loaded only where tasks exist) looks in the store.
 import { invalidParams, isObject, type McpWireError, methodNotFound, wireError } from '../protocol';
-import type { RequestScope } from '../server';
+import type { RequestScope } from '../model';
 import type { Route } from './route';
 import type { ParleyServer, TaskRuntime } from './server';
 import { TASKS_EXTENSION } from './tasks/task-wire';

@@ -1,6 +1,6 @@
 // Who is calling: auth info the host passed in, a bearer token checked by the server's verifier, or anonymous.
 import type { ParleyServer } from '../engine';
-import { ANONYMOUS, type AuthInfo, missingScopes } from '../server';
+import { ANONYMOUS, type AuthInfo, missingScopes } from '../model';
 import { refuse, startingScopes } from './challenge';
 import { resourceOf } from './resource';
 

@@ -21,7 +21,7 @@ import {
 } from '../protocol';
 import { callerKey, isKnownMethod, handleRequest, isClosing, shuttingDown, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
-import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../server';
+import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../model';
 import { resolveCaller } from './auth';
 import { refuseScope } from './challenge';
 import { handleLegacyPost } from './legacy';

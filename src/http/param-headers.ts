@@ -1,6 +1,6 @@
 // Mcp-Param-* validation: each x-mcp-header value must be present, decodable and equal to the argument it mirrors.
 import { headerMismatch, isObject, ownValue, decodeHeader } from '../protocol';
-import type { HeaderParam } from '../server';
+import type { HeaderParam } from '../model';
 
 const valueAt = (args: unknown, path: string[]): unknown =>
   path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), args);

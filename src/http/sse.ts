@@ -1,7 +1,7 @@
 // One request's answer: plain JSON, or an SSE stream once the request sends a notification (progress, a log line) first.
 import { sseMessage, toWireError, type JsonRpcId } from '../protocol';
 import type { ParleyServer } from '../engine';
-import type { Emit } from '../server';
+import type { Emit } from '../model';
 
 /** A signal that fires when either one does. */
 export function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {

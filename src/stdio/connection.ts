@@ -17,7 +17,7 @@ import {
 } from '../protocol';
 import { type ParleyServer, handleRequest, isKnownMethod } from '../engine';
 import { traced } from '../runtime';
-import { createNotifier, type AuthInfo } from '../server';
+import { createNotifier, type AuthInfo } from '../model';
 import { StdioLegacySession } from './legacy-session';
 
 export class StdioConnection {

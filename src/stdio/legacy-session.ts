@@ -13,7 +13,7 @@ import {
 } from '../engine';
 import { randomBytes, toBase64Url } from '../crypto';
 import { isObject, type JsonRpcResponse } from '../protocol';
-import type { AuthInfo } from '../server';
+import type { AuthInfo } from '../model';
 
 export class StdioLegacySession {
   private readonly session: LiveSession;

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { vi } from 'vitest';
-import { serverOptionsOf } from '../server';
+import { serverOptionsOf } from '../model';
 import type { ServerInput } from '../app';
 
 export const SERVER_MODULES = ['server.ts', 'main.ts'] as const;

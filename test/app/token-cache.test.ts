@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import { createBearerVerifier } from '../../src/app/bearer';
 import { createTokenCache } from '../../src/app/token-cache';
 import { utf8 } from '../../src/crypto';
-import { authSchema } from '../../src/server/auth-options';
+import { authSchema } from '../../src/model/auth-options';
 
 afterEach(() => vi.useRealTimers());
 

@@ -11,10 +11,10 @@ const FLOORS: string[][] = [
   ['.', 'cli', 'testing'], // entry points
   ['adapters', 'client'], // platform entries; the MCP client
   ['app'], // the composition root
-  ['http', 'stdio', 'questions'], // transports and the inbox
+  ['http', 'stdio', 'inbox'], // transports and the inbox
   ['engine'], // dispatch
   ['elicitation'], // elicit() and the Askers
-  ['server'], // the model
+  ['model'], // the model
   ['stores'],
   ['protocol', 'crypto'],
   ['runtime'],
@@ -45,15 +45,15 @@ describe('the floors of src/', () => {
     expect(circles(edges)).toEqual([]);
   });
 
-  it('leaves the whole config to app/: nothing below it names FrontMcpConfig', () => {
+  it('leaves the whole config to app/: nothing below it names ParleyConfig', () => {
     const appFloor = floorOf.get('app')!;
-    // server/config.ts defines it and server/index.ts is the door app/ reads it through.
-    const allowed = new Set(['server/config.ts', 'server/index.ts']);
+    // model/config.ts defines it and model/index.ts is the door app/ reads it through.
+    const allowed = new Set(['model/config.ts', 'model/index.ts']);
     const naming = sourceFiles().filter(
       (file) =>
         floorOf.get(folderOf(file))! < appFloor &&
         !allowed.has(file) &&
-        /\bFrontMcpConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
+        /\bParleyConfig\b|\bparseConfig\b/.test(readFileSync(join(ROOT, 'src', file), 'utf8')),
     );
     expect(naming).toEqual([]);
   });

@@ -28,7 +28,7 @@ describe('the Worker bundle', () => {
       expect(where(size)).not.toContain('hono');
       expect(size.files).toContain('src/app/questions.ts');
       for (const file of ['setup.ts', 'service.ts', 'routes.ts', 'page-script.ts', 'question-store.ts', 'delivery.ts', 'codec.ts'])
-        expect(size.files).not.toContain(`src/questions/${file}`);
+        expect(size.files).not.toContain(`src/inbox/${file}`);
       // Tasks are loaded only where a tool may run as one, and not on the edge yet: their store and runs stay out.
       for (const file of ['task-runtime.ts', 'task-call.ts', 'tasks/task-store.ts', 'tasks/task-work.ts'])
         expect(size.files).not.toContain(`src/engine/${file}`);

@@ -16,7 +16,7 @@ import { LEGACY, legacyPost, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { read } from '../helpers/requests';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
-import { inboxServer } from '../questions/inbox-helpers';
+import { inboxServer } from '../inbox/inbox-helpers';
 
 const PASSWORD = 'store-fault-canary-Rp71x';
 const TOKEN = 'store-fault-canary-Tk93u';

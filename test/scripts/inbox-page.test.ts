@@ -1,5 +1,5 @@
 // The inbox page's generated module: `npm run lint` runs scripts/inbox-page.ts --check, which passes on the committed
-// module only while it is what src/questions/page/ builds to, and fails, naming the file and the fix, once it differs.
+// module only while it is what src/inbox/page/ builds to, and fails, naming the file and the fix, once it differs.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-const GENERATED = join(ROOT, 'src/questions/page.generated.ts');
+const GENERATED = join(ROOT, 'src/inbox/page.generated.ts');
 const check = (file: string) =>
   spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['--conditions=parley-source', 'scripts/inbox-page.ts', '--check', file], {
     cwd: ROOT,

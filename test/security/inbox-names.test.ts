@@ -2,7 +2,7 @@
 // actions, body keys and subjects get the routes' own refusals (never a 5xx), and a question is answered afterwards.
 import { describe, expect, it } from 'vitest';
 import { read } from '../helpers/requests';
-import { inboxServer } from '../questions/inbox-helpers';
+import { inboxServer } from '../inbox/inbox-helpers';
 import { PROTOTYPE_NAMES } from './fixture';
 
 const raw = (s: ReturnType<typeof inboxServer>, path: string, body: string, cookie?: string) =>

@@ -7,7 +7,7 @@ import { declaredModes } from '../../src/client/answer';
 import { checkFlatForm } from '../../src/elicitation/form-check';
 import { withRounds, type RoundOutcome } from '../../src/engine/round-call';
 import { elicitationModes } from '../../src/elicitation/rounds';
-import { ANONYMOUS } from '../../src/server/tool-types';
+import { ANONYMOUS } from '../../src/model/tool-types';
 import { McpWireError, parseJson, withoutProtoKeys } from '../../src/protocol';
 import { buildServer } from '../../src/app/build-server';
 import { config, PROTOTYPE_NAMES } from './fixture';

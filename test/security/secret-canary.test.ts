@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetchHandler, type FrontMcpConfigInput } from 'parley-mcp';
 import { buildServer } from '../../src/app/build-server';
-import type { QuestionService } from '../../src/questions/service';
+import type { QuestionService } from '../../src/inbox/service';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { bearer } from '../helpers/bearer';
 import { LEGACY } from '../helpers/legacy';

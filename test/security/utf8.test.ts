@@ -8,7 +8,7 @@ import { serve, type RunningServer } from 'parley-mcp/node';
 import { serveStdio } from 'parley-mcp/stdio';
 import { LEGACY } from '../helpers/legacy';
 import { meta, read } from '../helpers/requests';
-import { inboxServer, ORIGIN } from '../questions/inbox-helpers';
+import { inboxServer, ORIGIN } from '../inbox/inbox-helpers';
 import { config } from './fixture';
 
 /** Byte sequences no UTF-8 decoder may accept. */

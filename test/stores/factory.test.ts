@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFetchHandler } from '../../src';
 import { createLogger } from '../../src/runtime';
-import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
+import { parseConfig, type ParleyConfigInput } from '../../src/model/config';
 import { createElicitationStore } from '../../src/app/store-factory';
 import type { ElicitationStore } from '../../src/stores';
 import { mcpRequest } from '../helpers/requests';
@@ -51,7 +51,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.backend.close()));
 });
 
-async function create(options: Partial<FrontMcpConfigInput>, env: Record<string, string> = {}) {
+async function create(options: Partial<ParleyConfigInput>, env: Record<string, string> = {}) {
   const lines: string[] = [];
   const logger = createLogger('debug', (line) => lines.push(line));
   const config = parseConfig({ info: { name: 't', version: '1' }, ...options, elicitation: { enabled: true, ...options.elicitation } });

@@ -2,7 +2,7 @@
 // this backend does (SSE without polling, URL-safe channels, tokens), and the factory choosing or refusing it.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/runtime';
-import { parseConfig, type FrontMcpConfigInput } from '../../src/server/config';
+import { parseConfig, type ParleyConfigInput } from '../../src/model/config';
 import { createElicitationStore } from '../../src/app/store-factory';
 import { RedisHttpStore, redisHttpStore } from '../../src/stores/redis-http';
 import { startRedis, type RunningRedis } from '../helpers/redis';
@@ -99,7 +99,7 @@ describe('the factory and Redis over HTTP', () => {
   );
   afterEach(() => vi.unstubAllEnvs());
 
-  async function create(elicitation: FrontMcpConfigInput['elicitation'], env: Record<string, string> = {}) {
+  async function create(elicitation: ParleyConfigInput['elicitation'], env: Record<string, string> = {}) {
     const lines: string[] = [];
     const config = parseConfig({ info: { name: 't', version: '1' }, elicitation: { enabled: true, ...elicitation } });
     const created = await createElicitationStore(

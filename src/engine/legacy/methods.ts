@@ -4,11 +4,9 @@ import { elicitationModes } from '../../elicitation';
 import { LEGACY_VERSIONS, invalidParams, isLegacyVersion, isObject, methodNotFound } from '../../protocol';
 import { capabilitiesOf, handleRequest, isKnownMethod } from '../methods';
 import type { ParleyServer } from '../server';
-import { createNotifier, type AuthInfo } from '../../server';
+import { createNotifier, LOG_LEVELS, type AuthInfo, type McpLogLevel } from '../../model';
 import { changeSubscription } from './changes';
 import type { LiveSession } from './sessions';
-
-const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** The revision the session speaks: the client's when Parley serves it, else the newest legacy one. */
 export const negotiate = (requested: unknown): string =>
@@ -45,7 +43,7 @@ export async function legacyMethod(
       return { tools: fallback ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
     }
     case 'logging/setLevel':
-      if (!LOG_LEVELS.includes(params.level as string)) throw invalidParams(`level must be one of ${LOG_LEVELS.join(', ')}`);
+      if (!LOG_LEVELS.includes(params.level as McpLogLevel)) throw invalidParams(`level must be one of ${LOG_LEVELS.join(', ')}`);
       scope.session.logLevel = params.level as string;
       return {};
     case 'resources/subscribe':

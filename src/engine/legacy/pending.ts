@@ -4,7 +4,7 @@
 import { PublicMcpError, StoreUnavailableError } from '../../protocol';
 import type { Logger } from '../../runtime';
 import { memoryStore, type ElicitationStore } from '../../stores';
-import type { ServerSettings } from '../../server';
+import type { ServerSettings } from '../../model';
 import { type Asking, type PendingLimits, openRecord, sealRecord, type ElicitParams, type RawAnswer } from '../../elicitation';
 import { LocalWaiters } from './waiters';
 

@@ -4,7 +4,7 @@ import { LimitError, type JsonRpcId, type McpWireError, type Responder } from '.
 import type { PendingQuestions } from './pending';
 import { sessionEndedError } from './waiters';
 import type { Logger } from '../../runtime';
-import type { ServerSettings } from '../../server';
+import type { ServerSettings } from '../../model';
 import type { ElicitationStore } from '../../stores';
 import { SessionRecords, type SessionRecord } from './session-records';
 

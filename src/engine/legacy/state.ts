@@ -1,7 +1,7 @@
 // What the older era keeps for one server: its sessions, the questions waiting for their answers, and whether it is
 // shutting down. app/ builds it with the server, and the server holds it: no table beside the server keyed by it.
 import type { Logger } from '../../runtime';
-import type { ServerSettings } from '../../server';
+import type { ServerSettings } from '../../model';
 import type { ElicitationStore } from '../../stores';
 import { createPendingQuestions, type PendingQuestions } from './pending';
 import { SessionTable, type SessionParts } from './sessions';

@@ -1,6 +1,6 @@
 // Before 2026-07-28: elicit(), sample() and listRoots() send their request on the call's stream and wait for the client's answer.
 import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError, McpWireError } from '../../protocol';
-import type { ElicitOptions } from '../../server';
+import type { ElicitOptions } from '../../model';
 import type { PendingQuestions } from './pending';
 import {
   DEFAULT_TTL_MS,

@@ -3,7 +3,7 @@
 // client declared no elicitation.
 import { isObject, META } from '../../protocol';
 import type { RequestTrace } from '../../runtime';
-import { createNotifier, type AuthInfo, type Emit } from '../../server';
+import { createNotifier, type AuthInfo, type Emit } from '../../model';
 import { callTool, findCall } from '../call-tool';
 import { requireScopes } from '../scope-check';
 import { takesFallback } from '../fallback';

@@ -8,7 +8,7 @@ import {
   type JsonRpcResponse,
   ElicitationNotSupportedError,
 } from '../../protocol';
-import type { AuthInfo } from '../../server';
+import type { AuthInfo } from '../../model';
 import type { EventStream } from './event-stream';
 import { openStream } from './open-stream';
 

@@ -26,7 +26,7 @@ import {
   type JsonRpcMessage,
 } from '../../protocol';
 import { readEnv, traced } from '../../runtime';
-import type { AuthInfo } from '../../server';
+import type { AuthInfo } from '../../model';
 import { resolveCaller } from '../auth';
 import { refuseScope } from '../challenge';
 import { callTool, type CallHost } from './call';

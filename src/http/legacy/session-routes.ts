@@ -3,7 +3,7 @@ import { LimitError, wireError } from '../../protocol';
 import type { ParleyServer } from '../../engine';
 import { parseEventId } from './event-stream';
 import { openStream } from './open-stream';
-import type { AuthInfo } from '../../server';
+import type { AuthInfo } from '../../model';
 import { answering, openSession } from './post';
 
 /** GET: with Last-Event-ID, the rest of that stream; without, the session's stream for messages of no call. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidQuestionStoreError } from 'parley-mcp';
 import { createQuestionService } from '../../src/app/questions';
-import { parseConfig } from '../../src/server/config';
+import { parseConfig } from '../../src/model/config';
 
 const root = mkdtempSync(join(tmpdir(), 'parley-home-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

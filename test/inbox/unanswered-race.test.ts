@@ -2,10 +2,10 @@
 // sharing one store (memory, a real SQLite file through two connections, a real redis-server through two clients).
 // Exactly one answer counts each time; the other is refused, and no answer is seen twice.
 import { describe, expect, it } from 'vitest';
-import { QuestionCodec } from '../../src/questions/codec';
-import { takeIfAnswered } from '../../src/questions/delivery';
-import { claimQuestion, fileQuestion } from '../../src/questions/filing';
-import { QuestionStore } from '../../src/questions/question-store';
+import { QuestionCodec } from '../../src/inbox/codec';
+import { takeIfAnswered } from '../../src/inbox/delivery';
+import { claimQuestion, fileQuestion } from '../../src/inbox/filing';
+import { QuestionStore } from '../../src/inbox/question-store';
 import { memoryStore, type StoreBackend } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
 import { createSqliteStore } from '../../src/stores/sqlite';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, createDirect, Tool, ToolContext, z } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
 import { checkFlatForm } from '../../src/elicitation/form-check';
-import { compileJsonSchema, describeJsonSchemaIssues } from '../../src/server/json-schema';
+import { compileJsonSchema, describeJsonSchemaIssues } from '../../src/model/json-schema';
 
 const TICKET = {
   type: 'object',

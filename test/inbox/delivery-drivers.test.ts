@@ -2,9 +2,9 @@
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { QuestionCodec } from '../../src/questions/codec';
-import { askAndWait } from '../../src/questions/delivery';
-import { QuestionStore } from '../../src/questions/question-store';
+import { QuestionCodec } from '../../src/inbox/codec';
+import { askAndWait } from '../../src/inbox/delivery';
+import { QuestionStore } from '../../src/inbox/question-store';
 import { createRedisStore } from '../../src/stores/redis';
 import { createSqliteStore } from '../../src/stores/sqlite';
 import type { StoreBackend } from '../../src/stores';

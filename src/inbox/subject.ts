@@ -1,5 +1,5 @@
 // Whose question it is: a signed-in principal (per issuer), else the verified session, else nobody.
-import type { AuthInfo } from '../server';
+import type { AuthInfo } from '../model';
 
 /**
  * The subject a persistent question belongs to: `principal:<iss>#<sub>` (`principal:<sub>` without an issuer),

@@ -2,8 +2,8 @@
 // means (an unset environment variable), where zod alone said `auth: Invalid input` (#34).
 import { describe, expect, it } from 'vitest';
 import { createDirect } from 'parley-mcp';
-import { parseConfig } from '../../src/server';
-import { readNotifyOption } from '../../src/questions/notify-options';
+import { parseConfig } from '../../src/model';
+import { readNotifyOption } from '../../src/inbox/notify-options';
 
 const errorOf = (run: () => unknown) => {
   try {

@@ -1,7 +1,7 @@
 // printQuestionInboxLink(this): a one-time inbox link for the caller, printed for the person, never returned.
 import { ElicitationNotSupportedError } from '../protocol';
 import { ElicitRun } from '../elicitation';
-import { runOf, type RequestContext } from '../server';
+import { runOf, type RequestContext } from '../model';
 
 /**
  * Prints a one-time sign-in link to the caller's inbox on the server's stderr (as `persistent.inboxLinks` allows) and

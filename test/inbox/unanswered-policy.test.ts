@@ -6,7 +6,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { App, InvalidQuestionStoreError, Tool, ToolContext, z, type ElicitationAnswer, type ElicitationMove } from 'parley-mcp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createQuestionService } from '../../src/app/questions';
-import { parseConfig } from '../../src/server/config';
+import { parseConfig } from '../../src/model/config';
 import { meta } from '../helpers/requests';
 import { deploys, policyServer, type PolicyServer } from './unanswered-helpers';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidQuestionStoreError, questionSubjectOf } from 'parley-mcp';
 import { createQuestionService } from '../../src/app/questions';
-import { parseConfig } from '../../src/server/config';
+import { parseConfig } from '../../src/model/config';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const build = (persistent: unknown, extra: Record<string, unknown> = {}) =>

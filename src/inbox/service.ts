@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from '../elicitation';
 import { ElicitationNotSupportedError, INBOX_BASE, InvalidInputError } from '../protocol';
 import { escapeLogText } from '../runtime';
-import type { AuthInfo, ElicitOptions } from '../server';
+import type { AuthInfo, ElicitOptions } from '../model';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';

@@ -1,7 +1,7 @@
 // The form schema elicit() sends: made once per Zod schema and shared read-only, a JSON Schema object read each time.
 import { describe, expect, it } from 'vitest';
 import { z } from 'parley-mcp';
-import { toFormSchema } from '../../src/server/schema';
+import { toFormSchema } from '../../src/model/schema';
 
 describe('toFormSchema', () => {
   it('makes one frozen form per Zod schema, which nobody can change for the next question', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
 import { callTool, findCall } from '../../src/engine/call-tool';
 import { buildServer } from '../../src/app/build-server';
-import { createNotifier, type AuthInfo } from '../../src/server';
+import { createNotifier, type AuthInfo } from '../../src/model';
 import { legacyDesk } from '../fixtures/legacy-desk';
 import { mcpRequest, read } from '../helpers/requests';
 

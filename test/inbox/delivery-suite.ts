@@ -1,9 +1,9 @@
 // The delivery rules of persistent questions, as one suite body that runs against each store backend.
 import { describe, expect, it } from 'vitest';
-import { QuestionCodec } from '../../src/questions/codec';
-import { askAndWait } from '../../src/questions/delivery';
+import { QuestionCodec } from '../../src/inbox/codec';
+import { askAndWait } from '../../src/inbox/delivery';
 import { QuestionPendingError, QuestionSupersededError } from '../../src/protocol/question-errors';
-import { QuestionStore } from '../../src/questions/question-store';
+import { QuestionStore } from '../../src/inbox/question-store';
 import type { StoreBackend } from '../../src/stores';
 
 const params = (message = 'Deploy 1.2?') => ({

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { QuestionOrigin } from '../elicitation';
 import { InvalidQuestionStoreError } from '../protocol';
-import { configIssues } from '../server';
+import { configIssues } from '../model';
 
 /** What the nudge says about a question that landed in an inbox: never its answer code or link unless asked for. */
 export interface InboxNotice {

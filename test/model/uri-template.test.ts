@@ -2,7 +2,7 @@
 // match URIs back to their variables with every operator, prefix and explode.
 import { describe, expect, it } from 'vitest';
 import { expandUriTemplate } from 'parley-mcp';
-import { parseUriTemplate } from '../../src/server/uri-template';
+import { parseUriTemplate } from '../../src/model/uri-template';
 
 // The RFC's example variables (section 3.2).
 const VALUES = {

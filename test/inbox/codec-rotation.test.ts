@@ -2,8 +2,8 @@
 // and unreachable under [new] alone; values name their key id.
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../src/crypto';
-import { QuestionCodec } from '../../src/questions/codec';
-import { QuestionStore, type StoredQuestion } from '../../src/questions/question-store';
+import { QuestionCodec } from '../../src/inbox/codec';
+import { QuestionStore, type StoredQuestion } from '../../src/inbox/question-store';
 import { memoryStore } from '../../src/stores';
 
 const OLD = 'questions-old-secret';

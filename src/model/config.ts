@@ -36,7 +36,7 @@ const elicitationSchema = z.strictObject({
       moved: z.array(z.custom<ElicitationMovedHook>((v) => typeof v === 'function', 'expected a function')).optional(),
     })
     .optional(),
-  /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/questions. */
+  /** Questions that outlive the call: `true` or `{ ttlMs, storage, inboxLinks }`, checked by src/inbox. */
   persistent: z.unknown().optional(),
   /** A question the client does not answer: `{ afterMs, then: 'inbox' | 'fail' }` (docs/unanswered.md). */
   unanswered: unansweredSchema.optional(),
@@ -191,8 +191,8 @@ export const configSchema = z.strictObject({
     .optional(),
 });
 
-export type FrontMcpConfigInput = z.input<typeof configSchema>;
-export type FrontMcpConfig = z.output<typeof configSchema>;
+export type ParleyConfigInput = z.input<typeof configSchema>;
+export type ParleyConfig = z.output<typeof configSchema>;
 
 /** What the engine and the transports read of the config; only app/ sees the whole of it. */
 export interface ServerSettings {
@@ -206,7 +206,7 @@ export interface ServerSettings {
 }
 export type { AuthInfo, LogLevel };
 
-export function parseConfig(input: unknown): FrontMcpConfig {
+export function parseConfig(input: unknown): ParleyConfig {
   const parsed = configSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const lines = configIssues(parsed.error.issues).map((line) => `  ${line}`);

@@ -1,5 +1,5 @@
 // @FrontMcp, @App, @Tool, @Prompt, @Resource and @ResourceTemplate: each records its options on the class, in legacy or standard form.
-import type { FrontMcpConfigInput } from './config';
+import type { ParleyConfigInput } from './config';
 import type { PromptOptions } from './prompt-context';
 import type { ResourceOptions, ResourceTemplateOptions } from './resource-context';
 import type { ToolOptions } from './tool-types';
@@ -13,7 +13,7 @@ export interface AppOptions {
   resources?: Function[];
 }
 
-const SERVER = new WeakMap<Function, FrontMcpConfigInput>();
+const SERVER = new WeakMap<Function, ParleyConfigInput>();
 const APP = new WeakMap<Function, AppOptions>();
 const TOOL = new WeakMap<Function, ToolOptions>();
 const PROMPT = new WeakMap<Function, PromptOptions>();
@@ -57,7 +57,7 @@ export function atDeclaration(error: unknown, target: Function): unknown {
 }
 
 /** Declares the server: its info, apps and options. `createFetchHandler(Server)` reads them back. */
-export const FrontMcp: (config: FrontMcpConfigInput) => ClassDecoratorAnyForm = recorder(SERVER);
+export const FrontMcp: (config: ParleyConfigInput) => ClassDecoratorAnyForm = recorder(SERVER);
 /** Groups tools, prompts and resources into an app. */
 export const App: (options: AppOptions) => ClassDecoratorAnyForm = recorder(APP);
 /** Declares a tool on a class that extends ToolContext. */
