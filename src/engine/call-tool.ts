@@ -54,8 +54,11 @@ export function callTool(
   );
 }
 
-/** A tool that runs only as a task, called without one: -32021 on 2026-07-28, -32601 where Parley serves no tasks. */
+/**
+ * A tool that runs only as a task, called without one: -32021 on 2026-07-28, -32601 where the call cannot be a task
+ * (in-process, or an older client's call without params.task).
+ */
 function requiredTask(name: string, via: Questions['via']): McpWireError {
   if (via === 'rounds' || via === 'nobody') return tasksRequired(`Tool "${name}" runs only as a task: it`);
-  return wireError('METHOD_NOT_FOUND', `Tool "${name}" runs only as a task, which Parley serves on 2026-07-28 only`);
+  return wireError('METHOD_NOT_FOUND', `Tool "${name}" runs only as a task: call it with params.task (2025-11-25) or on 2026-07-28`);
 }

@@ -5,7 +5,7 @@ export { FALLBACK_TOOL, FALLBACK_TOOL_WIRE } from './fallback-tool';
 export { watchChanges } from './legacy/changes';
 export { deliverAnswer } from './legacy/deliver';
 export { initializeResult, legacyMethod, negotiate } from './legacy/methods';
-export { prepareToolCall } from './legacy/tool-call';
+export { prepareTaskResult, prepareToolCall } from './legacy/tool-call';
 export type { LegacyCallIo, LegacyToolCall } from './legacy/tool-call';
 export type { LiveSession, SessionStream } from './legacy/sessions';
 export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';

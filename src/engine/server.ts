@@ -42,6 +42,29 @@ export interface TaskRuntime {
   get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   update(taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
   cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  /** 2025-11-25's experimental core tasks (engine/legacy checks the session and the params first). */
+  legacy: LegacyTaskRuntime;
+}
+
+/** An older client's task: `owner` is the verified caller, or the session for an anonymous one. */
+export interface LegacyTaskRuntime {
+  /** tools/call with params.task: the task is created at the call (the client opted in), the tool runs in the background. */
+  call(
+    server: ParleyServer,
+    call: { entry: ToolEntry; args: Record<string, unknown> },
+    owner: string,
+    scope: RequestScope,
+  ): Promise<Record<string, unknown>>;
+  get(taskId: string, owner: string): Promise<Record<string, unknown>>;
+  list(owner: string): Promise<Record<string, unknown>>;
+  cancel(taskId: string, owner: string): Promise<Record<string, unknown>>;
+  /** Waits for the task's end, asking its open questions through `ask` meanwhile; the result, or throws its error. */
+  result(
+    taskId: string,
+    owner: string,
+    ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */

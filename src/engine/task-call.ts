@@ -38,7 +38,7 @@ export function callMaybeTask(
 }
 
 /** A protocol error thrown by the run ends the task `failed` with it (a tool error is already a result, isError). */
-function failure(error: unknown, server: ParleyServer): TaskEnd {
+export function failure(error: unknown, server: ParleyServer): TaskEnd {
   const wire = error instanceof McpWireError ? error : toWireError(error, server.logger);
   return { status: 'failed', error: wire.toJSON(), statusMessage: wire.message };
 }

@@ -3,6 +3,7 @@
 import { invalidParams, isObject } from '../protocol';
 import type { TaskRuntime } from './server';
 import { callMaybeTask, ownerOf } from './task-call';
+import { legacyTaskRuntime } from './task-legacy';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
 import { taskAck, taskGetResult } from './tasks/task-wire';
 
@@ -13,6 +14,7 @@ const notFound = () => invalidParams('Task not found: no live task with this id 
 export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>): TaskRuntime {
   const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits });
   return {
+    legacy: legacyTaskRuntime(store),
     call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, entry, args, scope, { via: 'rounds', params }),
     async get(taskId, scope) {
       const task = await store.snapshot(taskId, ownerOf(scope));

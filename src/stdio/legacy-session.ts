@@ -7,6 +7,7 @@ import {
   initializeResult,
   legacyMethod,
   negotiate,
+  prepareTaskResult,
   prepareToolCall,
   type LiveSession,
   type ParleyServer,
@@ -45,8 +46,11 @@ export class StdioLegacySession {
   }
 
   async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (method !== 'tools/call') return legacyMethod(this.server, method, params, { session: this.session, auth: this.auth, signal });
-    const call = prepareToolCall(this.server, this.session, params, this.auth);
+    if (method !== 'tools/call' && method !== 'tasks/result')
+      return legacyMethod(this.server, method, params, { session: this.session, auth: this.auth, signal });
+    // tasks/result (2025-11-25) waits for its task and asks the task's questions as lines, as a call asks its own.
+    const prepare = method === 'tasks/result' ? prepareTaskResult : prepareToolCall;
+    const call = prepare(this.server, this.session, params, this.auth);
     // The call's own signal: it fires when the client cancels, and once the call is over, so that questions it left
     // waiting (one of a Promise.all that failed) free their places in elicitation.pending.
     const own = new AbortController();

@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, WIRE_ERRORS, wireError, RetryLaterError } from '../../src/protocol';
 import { ROOT, sourceFiles } from './imports';
 
-/** Where a McpWireError may be built by hand: the error classes, and the client, which rebuilds the error a server sent. */
-const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts', 'client/task-follow.ts']);
+/**
+ * Where a McpWireError may be built by hand: the error classes, the client, which rebuilds the error a server sent, and
+ * 2025-11-25's tasks/result, which answers with the wire error a failed task stored (built from the table when it ended).
+ */
+const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts', 'client/task-follow.ts', 'engine/task-legacy.ts']);
 
 const textOf = (file: string) => readFileSync(join(ROOT, 'src', file), 'utf8');
 

@@ -104,7 +104,7 @@ describe('tasks behind their checks', () => {
     const direct = await createDirect(config());
     await expect(direct.callTool('hold', {})).rejects.toMatchObject({
       code: -32601,
-      message: 'Tool "hold" runs only as a task, which Parley serves on 2026-07-28 only',
+      message: 'Tool "hold" runs only as a task: call it with params.task (2025-11-25) or on 2026-07-28',
     });
   });
 

@@ -1,13 +1,15 @@
 // An older client's tools/call, on any transport (HTTP's call stream, stdio's lines): the tool found and its arguments
 // checked first, then callTool with its questions sent on the session's stream, or through the fallback when the
 // client declared no elicitation.
-import { isObject, META } from '../../protocol';
+import { invalidParams, isObject, META, wireError } from '../../protocol';
 import type { RequestTrace } from '../../runtime';
 import { createNotifier, type AuthInfo, type Emit } from '../../model';
+import { ELICIT_METHOD, type ElicitParams, type OtherInputMethod } from '../../elicitation';
 import { callTool, findCall } from '../call-tool';
 import { requireScopes } from '../scope-check';
 import { takesFallback } from '../fallback';
-import type { ParleyServer } from '../server';
+import type { KeepAlive, ParleyServer } from '../server';
+import { legacyTaskOwner } from './methods';
 import { StreamAsker } from './stream-asker';
 import type { LiveSession } from './sessions';
 
@@ -20,11 +22,26 @@ export interface LegacyCallIo {
   /** Sends the call's notifications (progress, log lines); absent, they are dropped. */
   emit?: Emit;
   trace?: RequestTrace;
+  /** A Worker's ctx.waitUntil: a task's work outlives the call's response. */
+  keepAlive?: KeepAlive;
 }
 
 export interface LegacyToolCall {
   /** Runs the tool to its result (an older client's call never suspends). */
   run(io: LegacyCallIo): Promise<Record<string, unknown>>;
+}
+
+/** The session's asker on a call's stream: questions go out on `send` and wait in elicitation.pending. */
+function streamAsker(server: ParleyServer, session: LiveSession, send: (message: unknown) => void, signal: AbortSignal): StreamAsker {
+  const { sessionId, caller, capabilities } = session.record;
+  return new StreamAsker({
+    sessionId,
+    caller,
+    capabilities: isObject(capabilities) ? capabilities : {},
+    pending: server.legacy.pending,
+    send,
+    signal,
+  });
 }
 
 /** Finds the tool and checks its arguments, throwing before anything is sent; `run` does the rest. */
@@ -39,16 +56,24 @@ export function prepareToolCall(
   const call = findCall(server, params);
   // Before the call's stream opens, so a missing scope is an HTTP 403 the client can step up from (checked again at run).
   if (call.entry) requireScopes(server, auth, call.entry.options.scopes, call.args, `tool "${call.name}"`);
+  const { entry } = call;
+  // 2025-11-25: the client asks for a task with params.task, on a tool whose execution.taskSupport allows one.
+  if (isObject(params.task) && entry && server.tasks) {
+    const support = entry.options.execution?.taskSupport ?? 'forbidden';
+    if (support === 'forbidden')
+      throw wireError('METHOD_NOT_FOUND', `Tool "${call.name}" does not run as a task: call it without params.task`);
+    const tasks = server.tasks.legacy;
+    return {
+      run: ({ auth, signal, keepAlive, trace }) => {
+        const notifier = createNotifier(undefined, undefined, server.logger);
+        const scope = { auth, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
+        return tasks.call(server, { entry, args: call.args }, legacyTaskOwner(auth, session), scope);
+      },
+    };
+  }
   return {
     async run({ auth, signal, send, emit, trace }) {
-      const asker = new StreamAsker({
-        sessionId,
-        caller: session.record.caller,
-        capabilities,
-        pending: server.legacy.pending,
-        send,
-        signal,
-      });
+      const asker = streamAsker(server, session, send, signal);
       // Progress and log lines at the level the session set (logging/setLevel), unless the request names its own.
       const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: session.logLevel };
       const notifier = createNotifier(meta, emit, server.logger);
@@ -63,6 +88,29 @@ export function prepareToolCall(
           ? { via: 'fallback', sessionId, request: asker.request.bind(asker) }
           : { via: 'asker', asker },
       );
+    },
+  };
+}
+
+/** tasks/result (2025-11-25): waits for the task's end on the call's stream, where its questions are asked meanwhile. */
+export function prepareTaskResult(
+  server: ParleyServer,
+  session: LiveSession,
+  params: Record<string, unknown>,
+  _auth: AuthInfo,
+): LegacyToolCall {
+  const tasks = server.tasks?.legacy;
+  if (!tasks) throw wireError('METHOD_NOT_FOUND', 'Method not found: tasks/result');
+  const { taskId } = params;
+  if (typeof taskId !== 'string') throw invalidParams('tasks/result needs params.taskId, a string');
+  return {
+    run({ auth, signal, send }) {
+      const asker = streamAsker(server, session, send, signal);
+      const ask = (key: string, { method, params }: { method: string; params: Record<string, unknown> }) =>
+        method === ELICIT_METHOD
+          ? asker.ask(key, params as unknown as ElicitParams, {})
+          : asker.request(key, method as OtherInputMethod, params);
+      return tasks.result(taskId, legacyTaskOwner(auth, session), ask, signal);
     },
   };
 }

@@ -89,6 +89,11 @@ export class TaskWork implements Asker {
     return this.#input(key, { method, params });
   }
 
+  /** Asked by a 2025-11-25 task's tool (ToolContext.startTask): its call is a task already. */
+  startTask(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   /** What the work reports while it runs: the task's status message. */
   progress(message: string): Promise<boolean> {
     return this.store.progress(this.task.taskId, message);

@@ -1,5 +1,5 @@
-// tools/call before 2026-07-28 over HTTP: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
-import { type KeepAlive, type ParleyServer, prepareToolCall, type LiveSession } from '../../engine';
+// tools/call (and 2025-11-25's tasks/result, which asks a task's questions the same way) before 2026-07-28 over HTTP: the tool runs while the call's SSE stream stays open, so elicit() can ask on it.
+import { type KeepAlive, type ParleyServer, prepareTaskResult, prepareToolCall, type LiveSession } from '../../engine';
 import {
   McpWireError,
   errorResponse,
@@ -27,7 +27,7 @@ export async function callTool(
   { keepAlive, client }: CallHost = {},
 ): Promise<Response> {
   const trace = server.telemetry?.request({
-    method: 'tools/call',
+    method: message.method,
     era: 'legacy',
     params: message.params ?? {},
     id: message.id,
@@ -41,7 +41,8 @@ export async function callTool(
   let stream: EventStream | undefined;
   try {
     // An unknown tool or bad arguments are refused before any stream opens.
-    call = prepareToolCall(server, session, message.params ?? {}, auth);
+    const prepare = message.method === 'tasks/result' ? prepareTaskResult : prepareToolCall;
+    call = prepare(server, session, message.params ?? {}, auth);
     const sse = (request.headers.get('accept') ?? '').includes('text/event-stream');
     // A client that takes only JSON is asked on its GET stream, if it opened one. Past maxStreams this throws a LimitError.
     stream = sse ? openStream(server, session) : undefined;
@@ -60,7 +61,7 @@ export async function callTool(
     target.send(m);
   };
   const emit = stream ? (method: string, params: Record<string, unknown>) => stream.send({ jsonrpc: '2.0', method, params }) : undefined;
-  const outcome = call.run({ auth, signal: controller.signal, send, emit, trace });
+  const outcome = call.run({ auth, signal: controller.signal, send, emit, trace, keepAlive });
   const reply = (trace ? trace.watch(outcome, (result) => result) : outcome).then(
     (result) => ({ jsonrpc: '2.0' as const, id: message.id, result }),
     (error: unknown) => errorResponse(message.id, toWireError(error, server.logger)),

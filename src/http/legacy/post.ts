@@ -133,7 +133,8 @@ async function legacyPost(
   }
   try {
     if (message.method === 'initialize') throw wireError('INVALID_REQUEST', 'Invalid request: the session is already initialized');
-    if (message.method === 'tools/call') return await callTool(server, session, message, auth, request, host);
+    if (message.method === 'tools/call' || message.method === 'tasks/result')
+      return await callTool(server, session, message, auth, request, host);
     const trace = server.telemetry?.request({
       method: message.method,
       era: 'legacy',
