@@ -22,9 +22,8 @@ import { killAll, startServer, type ServerProcess, type StartOptions } from './l
 import { runtimeCommand, runtimeVersion, type RuntimeSpec } from './lib/runtimes';
 import { cellRows, loadCell, markdownTable, ms, times, type TableRow } from './lib/table';
 import { measureWorkerd } from './lib/workerd';
-import { discover, elicitationRound, simpleCall, toolsList, twoPlainCalls } from './scenarios';
+import { discover, elicitationRound, simpleCall, simpleJsonCall, toolsList, twoPlainCalls } from './scenarios';
 import { authenticatedCall, startJwks } from './lib/signed-in';
-import { SIMPLE_JSON_TOOL } from './servers/fixture';
 
 const { values } = parseArgs({
   options: {
@@ -236,7 +235,7 @@ try {
   await section('1', 'tools/call, simple tool', async () => {
     const entries: Entry[] = [
       { label: 'Parley (parley-mcp/node)', server: parley, scenario: () => simpleCall() },
-      { label: JSON_LABEL, server: parley, scenario: () => simpleCall(undefined, SIMPLE_JSON_TOOL) },
+      { label: JSON_LABEL, server: parley, scenario: () => simpleJsonCall() },
       { label: 'official SDK createMcpHandler', server: () => serve('official', 'official'), scenario: () => simpleCall() },
       ...withPeers([
         { label: 'tmcp + @tmcp/transport-http', server: peer('tmcp'), scenario: () => simpleCall() },

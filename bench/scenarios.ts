@@ -56,6 +56,10 @@ export const elicitationRound = (): Scenario => ({
   ],
 });
 
+/** The simple call to Parley's twin tool whose input is plain JSON Schema: row 1's second line, and what the in-process
+ * and callgrind drivers compare with simpleCall for JSON Schema's cost. */
+export const simpleJsonCall = (): Scenario => simpleCall(SIMPLE_TEXT, SIMPLE_JSON_TOOL);
+
 export const toolsList = (): Scenario => ({
   steps: [
     {

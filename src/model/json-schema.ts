@@ -5,6 +5,7 @@
 // where code generation is forbidden, as Ajv's compiled validators need), has no dependencies, and covers drafts 4, 7,
 // 2019-09 and 2020-12 (2020-12 is MCP's default dialect).
 import { dereference, format as FORMATS, type OutputUnit, type Schema, type SchemaDraft, validate } from '@cfworker/json-schema';
+import { quickCheck } from './json-schema-quick';
 
 /** One thing wrong with a value: where (property names and item indexes from the root), which keyword, and what. */
 export interface JsonSchemaIssue {
@@ -48,7 +49,9 @@ export function compileJsonSchema(schema: Record<string, unknown>, formats: 'str
   if (problem) throw new Error(problem);
   // Every error, not the first only: each wrong field is named.
   const run = (value: unknown) => validate(value, copy as Schema, draft, lookup, false);
+  const quick = quickCheck(copy, draft);
   return (value) => {
+    if (quick?.(value)) return [];
     let result: ReturnType<typeof validate>;
     try {
       result = run(value);
