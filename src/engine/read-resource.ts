@@ -15,7 +15,7 @@ import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { Asker } from '../elicitation';
 
-export const resourceNotFound = (uri: string) => invalidParams('Resource not found', { uri });
+const resourceNotFound = (uri: string) => invalidParams('Resource not found', { uri });
 
 export function locateResource(server: ParleyServer, params: Record<string, unknown>) {
   const { uri } = params;

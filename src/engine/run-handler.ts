@@ -4,7 +4,7 @@ import type { ToolTrace, TurnEnd } from '../runtime';
 import { attachRequest, type RequestContext, type RequestScope } from '../model';
 import type { ParleyServer } from './server';
 
-export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
+type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
 
 /**
  * A server's wait for the end of the turn, shared by every run that suspends before it ends: questions asked in

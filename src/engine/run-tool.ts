@@ -8,7 +8,7 @@ import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { ToolTrace } from '../runtime';
 
-export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
+type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
 
 export function runTool(
   server: ParleyServer,
