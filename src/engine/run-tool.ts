@@ -43,7 +43,7 @@ async function execute(
       if (!checked.ok) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${checked.error}`);
       input = checked.value;
     }
-    const run = await runHandler(server, name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input), trace);
+    const run = await runHandler(server, { name, scope, asker, trace }, new entry.cls(), (ctx) => ctx.execute(input));
     if (run.kind === 'suspended') return run;
     const result = toCallToolResult(run.value, entry);
     return { kind: 'result', result: result instanceof Promise ? await result : result };
