@@ -4,7 +4,7 @@ import type { HandlerOptions } from '../app';
 import { parseJson } from '../protocol';
 
 /** Writes a line; `fields` (the request's id, method, status and time) are for a log that keeps fields apart. */
-export type Print = (line: string, fields?: Record<string, unknown>) => void;
+type Print = (line: string, fields?: Record<string, unknown>) => void;
 type Fetch = (request: Request, options: HandlerOptions) => Promise<Response>;
 type Message = Record<string, any>;
 

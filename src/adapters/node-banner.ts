@@ -3,7 +3,7 @@ import { INBOX_BASE, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol';
 import { isProduction, readEnv } from '../runtime';
 import type { ParleyServer } from '../engine';
 
-export interface BannerFacts {
+interface BannerFacts {
   url: string;
   /** The host is a loopback address: only this machine can connect. */
   loopback: boolean;

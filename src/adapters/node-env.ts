@@ -4,9 +4,9 @@
 import { isLogLevel } from '../runtime';
 
 /** Where a setting came from: the config or serve()'s options, the environment, or Parley's default. */
-export type SettingSource = 'code' | 'env' | 'default';
+type SettingSource = 'code' | 'env' | 'default';
 
-export interface Setting<T> {
+interface Setting<T> {
   value: T;
   source: SettingSource;
   /** The variable read (or that would be read), for the banner: `env PORT`. */

@@ -8,7 +8,7 @@ import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
 import { answerFailure, writeResponse } from './node-response';
 import { queueAnswer } from './node-turn';
 
-export interface ListenOptions {
+interface ListenOptions {
   host: string;
   port: number;
   /** Paths whose POSTs the handler reads through `readBody` (the MCP endpoint); every other request is a full Request. */

@@ -2,7 +2,6 @@
 import { createChangeHub, type ChangeHub, type ListChanges, type AuthInfo, type SdkAuthInfo, toCaller } from '../model';
 import { buildServer, configOf, type ServerInput } from './build-server';
 import { closeServer, shuttingDown, type CloseOptions, type KeepAlive, type ParleyServer, type Platform } from '../engine';
-export type { KeepAlive } from '../engine';
 import { createRedactor, secretsIn, type EnvSource } from '../runtime';
 import { fetchResponder, HEADER, INBOX_BASE, methodNotAllowed, wireError } from '../protocol';
 import {

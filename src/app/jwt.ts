@@ -7,7 +7,7 @@ import { parseJson } from '../protocol';
 export type JwtFields = Record<string, unknown>;
 
 /** How WebCrypto imports a key for an algorithm, and how it verifies with it. */
-export interface JwsAlgorithm {
+interface JwsAlgorithm {
   /** The JWK `kty` the key must have. */
   kty: string;
   /** importKey's algorithm; the key found must have exactly this one. */
@@ -42,7 +42,7 @@ export const JWS_ALGORITHMS = new Map<string, JwsAlgorithm>([
 /** The key that verifies a token: looked up from its header (`alg` already allowed, `kid`) and its unverified claims. */
 export type JwtKey = (header: JwtFields & { alg: string }, claims: JwtFields) => CryptoKey | Promise<CryptoKey>;
 
-export interface JwtChecks {
+interface JwtChecks {
   /** The algorithms the key may verify, fixed by the kind of key. */
   algorithms: readonly string[];
   /** The `iss` the token must carry: one of these. */

@@ -4,7 +4,7 @@ import { healthSchema } from '../model';
 import { configOf, type ServerInput } from './build-server';
 
 /** 'live': the process answers (/healthz); 'ready': the server can serve (/readyz). */
-export type Probe = 'live' | 'ready';
+type Probe = 'live' | 'ready';
 
 /**
  * The probes by path, empty when `health.enabled` is false. A config that does not validate keeps the default paths:

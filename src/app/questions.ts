@@ -16,7 +16,14 @@ export async function createQuestionService(config: ParleyConfig, env: EnvSource
     if (loaded) throw new Error(`Invalid server configuration:\n  elicitation.unanswered: ${loaded}`);
   }
   const persistent = config.elicitation.persistent;
-  if (persistent === undefined || persistent === false) return undefined;
+  if (persistent === undefined || persistent === false) {
+    // Sign-in is the inbox's, and there is no inbox: say so rather than ignore a setting someone wrote on purpose.
+    if (config.http.auth?.oidc)
+      logger.warn(
+        'http.auth.oidc is set but unused: people sign in with it to the inbox, and persistent questions are off. Set elicitation.persistent, or remove http.auth.oidc.',
+      );
+    return undefined;
+  }
   // Refused on an edge runtime before its options are read: their checks, like the subsystem, are Node's only.
   if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
   const subsystem = await drivers.questions();

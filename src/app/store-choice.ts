@@ -16,7 +16,7 @@ import type { ParleyConfig } from '../model';
 import { drivers } from '#node-only';
 
 /** A store picked but not opened yet: what it can do is known up front, so refusals need no connection. */
-export interface StoreChoice {
+interface StoreChoice {
   source: StoreSource;
   keyPrefix: string;
   /** Its data is shared with other processes (the backend's `distributed` flag, known before opening). */
@@ -30,7 +30,7 @@ export interface StoreChoice {
 }
 
 /** What a store tells the log: each cause of failure once (a driver that keeps reconnecting repeats itself), and its return. */
-export interface StoreLog {
+interface StoreLog {
   onError(error: Error): void;
   onBack(): void;
 }
@@ -61,8 +61,8 @@ export async function openBounded(choice: StoreChoice, log: StoreLog, timeoutMs:
 
 export const DEFAULT_KEY_PREFIX = 'mcp:';
 /** Where elicitation state goes when it borrows the persistent questions' Redis. */
-export const ELICIT_KEY_PREFIX = 'mcp:elicit:';
-export const VERCEL_KV_REFUSED = 'Vercel KV is not supported for elicitation stores';
+const ELICIT_KEY_PREFIX = 'mcp:elicit:';
+const VERCEL_KV_REFUSED = 'Vercel KV is not supported for elicitation stores';
 const TCP_NOT_ON_EDGE =
   'Redis over TCP (ioredis) needs a TCP connection, which an Edge runtime does not give: use Redis over HTTP there, or run on Node.js';
 const SQLITE_NOT_ON_EDGE =
@@ -86,7 +86,7 @@ export function redisChoice(options: RedisOptions, source: StoreSource, env: Env
  * Redis over HTTP: runs anywhere fetch does, edge isolates included (an edge bundle has it once its entry calls
  * enableRedisHttp()). Opening it proves publish/subscribe works, and refuses the store where it doesn't.
  */
-export function redisHttpChoice(options: RedisHttpOptions, source: StoreSource, env: EnvSource): StoreChoice {
+function redisHttpChoice(options: RedisHttpOptions, source: StoreSource, env: EnvSource): StoreChoice {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   return {
     source,
@@ -107,7 +107,7 @@ export function sqliteChoice(options: SqliteOptions): StoreChoice {
 }
 
 /** REDIS_URL, else REDIS_HOST with REDIS_PORT, REDIS_PASSWORD, REDIS_DB and REDIS_TLS=true. */
-export function redisFromEnv(env: EnvSource): RedisOptions | undefined {
+function redisFromEnv(env: EnvSource): RedisOptions | undefined {
   const url = readEnv('REDIS_URL', env);
   if (url) return url;
   const host = readEnv('REDIS_HOST', env);

@@ -5,7 +5,7 @@ import { ElicitationNotSupportedError } from '../protocol';
 import { chooseElicitationStore, openBounded, storeLog } from './store-choice';
 import type { ElicitationStore } from '../stores';
 
-export const EDGE_NEEDS_DISTRIBUTED = 'Elicitation requires distributed storage when running on Edge runtime';
+const EDGE_NEEDS_DISTRIBUTED = 'Elicitation requires distributed storage when running on Edge runtime';
 
 export const encryptionSecret = (env: EnvSource): string | undefined =>
   readEnv('MCP_ELICITATION_SECRET', env) ?? readEnv('MCP_SESSION_SECRET', env) ?? readEnv('MCP_SERVER_SECRET', env);

@@ -9,7 +9,7 @@ interface Entry<T> {
   until: number;
 }
 
-export interface TokenCache<T> {
+interface TokenCache<T> {
   /** The token's digest (the key) and what was kept for it, if it has not expired. */
   get(token: string): Promise<{ key: string; value?: T }>;
   set(key: string, value: T, until: number): void;

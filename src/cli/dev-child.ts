@@ -19,7 +19,7 @@ const report = (message: ChildReport) => process.send?.(message);
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The server a module exports: a default @FrontMcp class or config, else a named @FrontMcp class, else `config`. */
-export function serverInputOf(module: Record<string, unknown>, entry: string): ServerInput {
+function serverInputOf(module: Record<string, unknown>, entry: string): ServerInput {
   const isServer = (v: unknown) => typeof v === 'function' && serverOptionsOf(v) !== undefined;
   const isConfig = (v: unknown) => typeof v === 'object' && v !== null && 'info' in v;
   if (isServer(module.default) || isConfig(module.default)) return module.default as ServerInput;

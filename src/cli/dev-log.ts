@@ -4,7 +4,7 @@ import { INBOX_REASONS } from '../elicitation';
 import type { ElicitationHooks, ParleyConfigInput } from '../model';
 
 /** Hooks that log each question as it is asked and each answer as it arrives. */
-export function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
+function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
   return {
     request: [
       (q) => {

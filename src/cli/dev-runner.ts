@@ -8,7 +8,7 @@ const SOURCE = /\.(?:[cm]?[jt]sx?|json)$/;
 const IGNORED = /(?:^|[\\/])(?:node_modules|\.git)(?:[\\/]|$)/;
 const DEBOUNCE_MS = 150;
 
-export interface RunnerOptions {
+interface RunnerOptions {
   entry: string;
   /** The folder watched (recursively) for changes. */
   root: string;

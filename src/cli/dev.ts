@@ -9,7 +9,7 @@ import { StdioBridge } from './stdio-bridge';
 // The module that exports the server comes first: in a project `parley init` made, src/main.ts serves it itself.
 const DEFAULT_ENTRIES = ['src/server.ts', 'server.ts', 'src/main.ts', 'main.ts'];
 
-export const DEV_USAGE = `parley dev [entry] [--stdio] [--port N] [--log FILE]
+const DEV_USAGE = `parley dev [entry] [--stdio] [--port N] [--log FILE]
 
   entry        a module whose default export is an @FrontMcp class or a server config
                (default: the first of ${DEFAULT_ENTRIES.join(', ')})

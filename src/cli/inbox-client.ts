@@ -14,7 +14,7 @@ export interface InboxQuestion {
   from?: { tool?: unknown; reason?: unknown };
 }
 
-export interface InboxView {
+interface InboxView {
   signedInAs: string;
   questions: InboxQuestion[];
 }

@@ -9,7 +9,7 @@ import { askForm, describeFields } from './inbox-form';
 import { INBOX_REASONS } from '../elicitation';
 import type { InboxReason } from '../model';
 
-export interface CliIo {
+interface CliIo {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;

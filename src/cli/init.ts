@@ -5,7 +5,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-export const INIT_USAGE = `parley init <dir>
+const INIT_USAGE = `parley init <dir>
 
   Makes a new MCP server project in <dir> (which must not exist yet, or be empty):
   src/server.ts with a tool that asks, src/server.test.ts (vitest), src/main.ts for Node (npm start),

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { hmac, importHmacKey, toBase64Url, utf8 } from '../crypto';
 
-export const TOKEN_USAGE = `Usage: parley token --sub <subject> [--secret <secret>] [--iss <issuer>] [--aud <audience>] [--expires 1h]
+const TOKEN_USAGE = `Usage: parley token --sub <subject> [--secret <secret>] [--iss <issuer>] [--aud <audience>] [--expires 1h]
 
 Prints an HS256 JWT for a server with auth: { secret } (the inbox example: AUTH_SECRET). The secret is --secret, else
 AUTH_SECRET; --expires takes 30m, 1h, 7d (default 1h). Send it as "Authorization: Bearer <token>".

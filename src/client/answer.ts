@@ -1,7 +1,7 @@
 // Getting the person's answer from the one registered handler: no handler declines, a throw cancels, an undeclared mode declines.
 import type { ElicitAnswer, ElicitationHandler, ElicitRequestParams } from './types';
 
-export interface DeclaredModes {
+interface DeclaredModes {
   form: boolean;
   url: boolean;
 }

@@ -1,13 +1,5 @@
 // One request over a transport: send it, pass on whatever else the server sends meanwhile, and return its response.
-import {
-  McpWireError,
-  isNotification,
-  isRequest,
-  isResponse,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-} from '../protocol';
+import { McpWireError, isNotification, isRequest, isResponse, type JsonRpcNotification, type JsonRpcRequest } from '../protocol';
 import { McpClientError } from './errors';
 import type { ClientTransport } from './types';
 
@@ -53,5 +45,3 @@ export function resultOf(response: RpcResponse): Record<string, any> {
   }
   return (response.result ?? {}) as Record<string, any>;
 }
-
-export type { JsonRpcMessage };

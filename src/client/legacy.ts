@@ -15,7 +15,7 @@ import type { RequestOptions, Session, SessionContext } from './session';
 import { followLegacyTask, legacyTaskOf } from './task-follow';
 import type { ClientTransport, ElicitRequestParams } from './types';
 
-export interface LegacyOpenOptions {
+interface LegacyOpenOptions {
   protocolVersion: string;
   capabilities: Record<string, unknown>;
   clientInfo: { name: string; version: string };

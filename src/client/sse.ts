@@ -1,5 +1,5 @@
 // Reading a text/event-stream body: yields each event's data, joined across its data: lines.
-export interface SseEvent {
+interface SseEvent {
   event: string;
   data: string;
   id?: string;

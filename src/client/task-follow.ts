@@ -14,7 +14,7 @@ const DEFAULT_POLL_MS = 1000;
 const CANCEL_WAIT_MS = 10_000;
 
 /** What following a task needs from its session. */
-export interface TaskIo {
+interface TaskIo {
   /** One request to its result (a JSON-RPC error throws McpWireError). */
   request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, any>>;
   /** The one handler's answer to one question. */

@@ -4,7 +4,7 @@ import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from './encoding';
 import { cacheKeyOf, keyIdOf, secretList } from './keyring';
 import { randomBytes } from './keys';
 
-export interface AesSealed {
+interface AesSealed {
   alg: 'A256GCM';
   /** The key id of the secret that sealed it; absent on records sealed before key ids (any listed secret is tried). */
   kid?: string;
@@ -28,7 +28,7 @@ export async function aesSeal(key: CryptoKey, plaintext: Uint8Array<ArrayBuffer>
 }
 
 /** Returns the plaintext, or undefined when the key is wrong or the record was changed. */
-export async function aesOpen(key: CryptoKey, sealed: AesSealed): Promise<Uint8Array | undefined> {
+async function aesOpen(key: CryptoKey, sealed: AesSealed): Promise<Uint8Array | undefined> {
   const iv = fromBase64Url(sealed.iv);
   const tag = fromBase64Url(sealed.tag);
   const data = fromBase64Url(sealed.data);
@@ -44,7 +44,7 @@ export async function aesOpen(key: CryptoKey, sealed: AesSealed): Promise<Uint8A
 }
 
 /** What a record key is derived for; another purpose gets another key from the same secret and owner. */
-export const ELICITATION_STORE_PURPOSE = 'parley elicitation store v1';
+const ELICITATION_STORE_PURPOSE = 'parley elicitation store v1';
 
 /** One listed secret: its id, a digest that names it in caches, and an HKDF base key (non-extractable: the secret stays out of reach). */
 interface RingKey {
@@ -123,11 +123,6 @@ function keyFor(ring: RingKey, ownerId: string, purpose: string): Promise<Crypto
   keyCache.set(id, key);
   if (keyCache.size > KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value!);
   return key;
-}
-
-/** The owner key of a setting's first secret (the one that seals). */
-export async function ownerKey(secret: string, ownerId: string, purpose = ELICITATION_STORE_PURPOSE): Promise<CryptoKey> {
-  return keyFor((await ringOf(secret)).keys[0]!, ownerId, purpose);
 }
 
 /**

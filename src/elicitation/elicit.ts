@@ -20,7 +20,7 @@ import { checkRoots, checkSample, sampleParams } from './inputs';
 import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 import type { ToolTrace } from '../runtime';
 
-export interface ElicitSettings {
+interface ElicitSettings {
   enabled: boolean;
   production: boolean;
   hooks?: ElicitationHooks;
@@ -36,7 +36,7 @@ export interface ElicitSettings {
 export type UnansweredModule = typeof import('./unanswered');
 
 /** Who asks: the tool and its caller, as the hooks see them. */
-export interface ElicitCall {
+interface ElicitCall {
   tool: string;
   auth: AuthInfo;
   /** The tool call's span, when tracing is on: each question is an event on it. */

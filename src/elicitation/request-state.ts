@@ -35,7 +35,7 @@ const IV = /^[A-Za-z0-9_-]{16}$/; // 12 bytes
 const TAG = /^[A-Za-z0-9_-]{22}$/; // 16 bytes
 const DATA = /^[A-Za-z0-9_-]+$/;
 
-export type StateCheck =
+type StateCheck =
   | { ok: true; answers: Record<string, RawAnswer> }
   /** `malformed`: no Parley server could have issued it. `unknownKey`: the id of a key this server does not list. */
   | { ok: false; reason: string; malformed?: true; unknownKey?: string };

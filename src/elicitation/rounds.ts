@@ -2,7 +2,7 @@
 import { type McpWireError, wireError, isObject, ElicitationNotSupportedError, PublicMcpError } from '../protocol';
 import { type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer, ELICIT_METHOD } from './types';
 
-export interface InputRequest {
+interface InputRequest {
   method: string;
   params: Record<string, unknown>;
 }

@@ -3,7 +3,7 @@ import { decryptJson, encryptJson } from '../crypto';
 import { isObject } from '../protocol';
 
 /** Every stored record names its session (the key is derived from it) and when it expires. */
-export interface StoredRecord {
+interface StoredRecord {
   sessionId: string;
   elicitId?: string;
   createdAt: number;
@@ -22,7 +22,7 @@ export async function sealRecord(record: StoredRecord & Record<string, unknown>,
   return JSON.stringify({ ...readable, __encrypted });
 }
 
-export type Opened<T> = { ok: true; record: StoredRecord & T } | { ok: false; reason: 'malformed' | 'undecryptable' | 'expired' };
+type Opened<T> = { ok: true; record: StoredRecord & T } | { ok: false; reason: 'malformed' | 'undecryptable' | 'expired' };
 
 /** Reads a record back. With a secret set, a record that is not sealed with it is refused, plain ones included. */
 export async function openRecord<T>(text: string, secret: string | undefined): Promise<Opened<T>> {

@@ -11,7 +11,7 @@ import {
   type HmacKey,
 } from '../crypto';
 
-export interface StateKey {
+interface StateKey {
   /** 8 characters of base64url naming the secret (an HMAC of a fixed label under it): safe to show to the client. */
   id: string;
   hmac: HmacKey;
@@ -30,7 +30,7 @@ const SIGNING = 'parley requestState signing v1';
 const SEALING = 'parley requestState sealing v1';
 
 /** The runtime's own HMAC and AES-GCM, when its adapter passes them (else WebCrypto's). */
-export interface StateCrypto {
+interface StateCrypto {
   hmac?: HmacFactory;
   aead?: AeadFactory;
 }

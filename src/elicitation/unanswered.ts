@@ -18,7 +18,7 @@ import { policyFor } from './unanswered-policy';
 export { unansweredConfigProblem } from './unanswered-policy';
 import type { Asker, ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from './types';
 
-export interface PolicySettings {
+interface PolicySettings {
   unanswered?: UnansweredPolicy;
   questions?: PersistentAsker;
   hooks?: ElicitationHooks;
@@ -53,7 +53,7 @@ export function unansweredRoute(
   return new UnansweredRoute(policy, asker, settings.questions, settings.hooks, question);
 }
 
-export class UnansweredRoute {
+class UnansweredRoute {
   /** Who answered, once ask() resolved. */
   answeredIn: 'client' | 'inbox' = 'client';
   private inboxKey?: string;

@@ -11,7 +11,7 @@ import type { ParleyServer } from './server';
 import { declaresTasks, tasksRequired } from './task-methods';
 
 /** A call found: its tool, or none when it answers the fallback (sendElicitationResult). */
-export interface ToolCall {
+interface ToolCall {
   name: string;
   entry?: ToolEntry;
   args: Record<string, unknown>;

@@ -44,7 +44,7 @@ export async function runPrompt(
       if (!checked.ok) throw invalidParams(`Invalid arguments for prompt "${entry.name}": ${checked.error}`);
       input = checked.value as Record<string, unknown>;
     }
-    const run = await runHandler(server, entry.name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input));
+    const run = await runHandler(server, { name: entry.name, scope, asker }, new entry.cls(), (ctx) => ctx.execute(input));
     return run.kind === 'suspended' ? run : { kind: 'result', result: toPromptResult(run.value, entry) };
   } catch (error) {
     throw toWireError(error, server.logger); // they have no isError result: a PublicMcpError keeps its message

@@ -1,16 +1,14 @@
 // The engine's door: dispatch of every method, one tools/call, rounds, the fallback, pending questions, older sessions.
 export { callTool, findCall } from './call-tool';
 export type { Questions } from './call-tool';
-export { FALLBACK_TOOL, FALLBACK_TOOL_WIRE } from './fallback-tool';
+export { FALLBACK_TOOL_WIRE } from './fallback-tool';
 export { watchChanges } from './legacy/changes';
 export { deliverAnswer } from './legacy/deliver';
 export { initializeResult, legacyMethod, negotiate } from './legacy/methods';
 export { prepareTaskResult, prepareToolCall } from './legacy/tool-call';
-export type { LegacyCallIo, LegacyToolCall } from './legacy/tool-call';
 export type { LiveSession, SessionStream } from './legacy/sessions';
 export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';
 export { createLegacyState } from './legacy/state';
-export type { LegacyState } from './legacy/state';
 export type { CloseOptions } from './legacy/shutdown';
 export { openSubscription } from './listen';
 export { ListenTable } from './listen-table';
@@ -18,6 +16,6 @@ export { handleRequest, isKnownMethod } from './methods';
 export { RunningCalls } from './running-calls';
 export type { Delivery } from './legacy/pending';
 export { callerKey } from './round-call';
-export type { BearerVerifier, KeepAlive, ParleyServer, TokenCheck } from './server';
+export type { BearerVerifier, KeepAlive, ParleyServer } from './server';
 export { createSettler } from './run-handler';
 export type { Platform, TaskRuntime } from './server';

@@ -3,14 +3,14 @@
 import { LimitError } from '../protocol';
 import type { Logger } from '../runtime';
 
-export interface ListenLimits {
+interface ListenLimits {
   maxTotal: number;
   maxPerCaller: number;
   idleTtlMs: number;
 }
 
 /** One open listen stream, as the table counts it. */
-export interface Listener {
+interface Listener {
   readonly caller: string;
   /** When it opened or last sent a notification; keep-alives do not count. */
   lastSentAt: number;

@@ -12,7 +12,7 @@ import { TASK_METHODS } from './task-methods';
 import { TASKS_EXTENSION } from './tasks/task-wire';
 
 /** 'unversioned': the request named no protocol version, so nobody can be asked. */
-export type Era = 'modern' | 'unversioned';
+type Era = 'modern' | 'unversioned';
 
 type Method = (
   server: ParleyServer,

@@ -15,7 +15,7 @@ import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { Asker } from '../elicitation';
 
-export const resourceNotFound = (uri: string) => invalidParams('Resource not found', { uri });
+const resourceNotFound = (uri: string) => invalidParams('Resource not found', { uri });
 
 export function locateResource(server: ParleyServer, params: Record<string, unknown>) {
   const { uri } = params;
@@ -56,7 +56,7 @@ export async function runResource(
   const { uri, entry, params } = found;
   requireScopes(server, scope.auth, entry.options.scopes, params, `resource "${uri}"`);
   try {
-    const run = await runHandler(server, uri, new entry.cls(), scope, asker, (ctx) => ctx.execute(uri, params));
+    const run = await runHandler(server, { name: uri, scope, asker }, new entry.cls(), (ctx) => ctx.execute(uri, params));
     if (run.kind === 'suspended') return run;
     const contents = toContents(run.value, uri, entry.options.mimeType);
     // A handler that finds nothing at this URI returns nothing: that is "not found", never an empty contents.

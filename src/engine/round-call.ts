@@ -8,7 +8,7 @@ const ANSWER_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_ANSWERS = 64;
 const NONE: ReadonlySet<string> = new Set();
 
-export interface RoundRequest {
+interface RoundRequest {
   method: string;
   name: string;
   args: unknown;

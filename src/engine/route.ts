@@ -8,7 +8,7 @@ import type { ParleyServer } from './server';
 export type Route = { via: 'rounds'; params: Record<string, unknown> } | { via: 'nobody' } | { via: 'asker'; asker: Asker };
 
 /** What a round's state is bound to: the method, and the tool, prompt or URI with its arguments. */
-export interface Target {
+interface Target {
   method: string;
   name: string;
   args: unknown;

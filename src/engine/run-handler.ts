@@ -4,7 +4,7 @@ import type { ToolTrace, TurnEnd } from '../runtime';
 import { attachRequest, type RequestContext, type RequestScope } from '../model';
 import type { ParleyServer } from './server';
 
-export type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
+type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
 
 /**
  * A server's wait for the end of the turn, shared by every run that suspends before it ends: questions asked in
@@ -21,18 +21,23 @@ export function createSettler(turnEnd: TurnEnd): () => Promise<void> {
     ));
 }
 
+/** Which handler runs for which request: `name` is the tool, prompt or resource URI the hooks see as the asker; `asker` is how its questions travel. */
+interface HandlerCall {
+  name: string;
+  scope: RequestScope;
+  asker: Asker;
+  trace?: ToolTrace;
+}
+
 /**
- * `name` is the tool, prompt or resource URI the hooks see as the asker; `asker` is how its questions travel. Not async
- * (its callers await it): an async function returning another promise would cost every call a promise and two ticks.
+ * Runs `exec` on `ctx` with the call's request attached. Not async (its callers await it): an async function returning
+ * another promise would cost every call a promise and two ticks.
  */
 export function runHandler<C extends RequestContext, T>(
   server: ParleyServer,
-  name: string,
+  { name, scope, asker, trace }: HandlerCall,
   ctx: C,
-  scope: RequestScope,
-  asker: Asker,
   exec: (ctx: C) => T | Promise<T>,
-  trace?: ToolTrace,
 ): Promise<Run<T>> {
   const settings = {
     enabled: server.config.elicitation.enabled,

@@ -8,7 +8,7 @@ import { runHandler } from './run-handler';
 import { requireScopes } from './scope-check';
 import type { ToolTrace } from '../runtime';
 
-export type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
+type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
 
 export function runTool(
   server: ParleyServer,
@@ -43,7 +43,7 @@ async function execute(
       if (!checked.ok) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${checked.error}`);
       input = checked.value;
     }
-    const run = await runHandler(server, name, new entry.cls(), scope, asker, (ctx) => ctx.execute(input), trace);
+    const run = await runHandler(server, { name, scope, asker, trace }, new entry.cls(), (ctx) => ctx.execute(input));
     if (run.kind === 'suspended') return run;
     const result = toCallToolResult(run.value, entry);
     return { kind: 'result', result: result instanceof Promise ? await result : result };

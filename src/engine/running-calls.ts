@@ -2,7 +2,7 @@
 // finish, then those left end with a JSON-RPC error under their own id instead of a cut connection.
 
 /** Ends one call: its tool's signal fires and its answer becomes `error`. */
-export type EndCall = (error: Error) => void;
+type EndCall = (error: Error) => void;
 
 export class RunningCalls {
   private readonly ends = new Set<EndCall>();

@@ -10,7 +10,7 @@ import type { LegacyState } from './legacy/state';
 import type { RunningCalls } from './running-calls';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
-export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
+type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
 
 /** Checks a bearer token for the resource (this server's URL as the request reached it); never rejects. */
 export type BearerVerifier = (token: string, resource: string, request: Request) => Promise<TokenCheck>;
@@ -73,7 +73,7 @@ export interface KeepAlive {
 }
 
 /** Persistent questions as the engine and transports use them: a call's asker, the inbox routes, links. */
-export interface QuestionDesk {
+interface QuestionDesk {
   /** Where the questions are kept: readiness reads it. */
   readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
   forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;

@@ -3,7 +3,7 @@ import type { ParleyServer } from '../engine';
 import type { InsufficientScopeError } from '../protocol';
 import { authorizationServersOf, listedScopes, metadataUrlOf, resourceOf } from './resource';
 
-export interface Refusal {
+interface Refusal {
   /** 401: no token, or one that failed its checks; 403: a valid token without the scopes the request needs. */
   status: 401 | 403;
   /** Absent when no token was sent (RFC 6750 §3.1: then the challenge names no error). */

@@ -3,7 +3,7 @@
 // (the config refuses it).
 
 /** The http settings this reads. */
-export interface CorsOptions {
+interface CorsOptions {
   allowedOrigins: string[];
   cors: boolean | { credentials: boolean; maxAge: number };
 }

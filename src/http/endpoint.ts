@@ -56,7 +56,7 @@ class StreamScope implements RequestScope {
 }
 
 /** What the host knows of a request that the Request does not carry. */
-export interface HostFacts {
+interface HostFacts {
   /** The caller, when the host verified it itself. */
   auth?: AuthInfo;
   /** Reads the body faster than `request.text()` (parley-mcp/node reads the socket). */

@@ -3,9 +3,9 @@ import { publicOrigin, type PublicUrlOptions } from './public-url';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
-export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
+const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
 
-export interface GuardOptions extends PublicUrlOptions {
+interface GuardOptions extends PublicUrlOptions {
   allowedOrigins: string[];
   allowedHosts?: string[];
 }

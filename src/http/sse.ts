@@ -4,7 +4,7 @@ import type { ParleyServer } from '../engine';
 import type { Emit } from '../model';
 
 /** A signal that fires when either one does. */
-export function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
   const controller = new AbortController();
   const abort = (s: AbortSignal) => () => controller.abort(s.reason);
   for (const s of [a, b]) {

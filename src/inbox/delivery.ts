@@ -4,7 +4,7 @@ import type { ElicitParams, QuestionOrigin, RawAnswer } from '../elicitation';
 import { QuestionPendingError, QuestionSupersededError } from '../protocol';
 import type { QuestionStore, StoredQuestion } from './question-store';
 
-export interface AskOptions {
+interface AskOptions {
   /** How long this call waits, in ms. */
   ttl: number;
   /** How long the question is kept, in ms (longer than ttl). */

@@ -4,7 +4,7 @@ import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export type HomeFile = { path: string } | { refused: string };
+type HomeFile = { path: string } | { refused: string };
 
 const uid = () => process.getuid?.();
 const ownedByUs = (s: Stats) => uid() === undefined || s.uid === uid();

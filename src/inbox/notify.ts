@@ -7,9 +7,9 @@ import type { InboxNotice, NotifyOption, WebhookOptions } from './notify-options
 import type { LoopbackTokenAuth } from './people';
 import type { StoredQuestion } from './question-store';
 
-export const NOTIFY_HEADERS = { timestamp: 'parley-timestamp', signature: 'parley-signature', delivery: 'parley-delivery' } as const;
+const NOTIFY_HEADERS = { timestamp: 'parley-timestamp', signature: 'parley-signature', delivery: 'parley-delivery' } as const;
 
-export interface NotifyContext {
+interface NotifyContext {
   server: string;
   logger: Logger;
   people?: LoopbackTokenAuth;
@@ -18,7 +18,7 @@ export interface NotifyContext {
 }
 
 /** `v1=` and the hex HMAC-SHA256, under the secret, of `<timestamp>.<body>`: what a receiver recomputes to verify. */
-export async function signNotice(secret: string, timestamp: string, body: string): Promise<string> {
+async function signNotice(secret: string, timestamp: string, body: string): Promise<string> {
   return `v1=${toHex(await hmac(await importHmacKey(secret), `${timestamp}.${body}`))}`;
 }
 

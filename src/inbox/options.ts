@@ -19,7 +19,7 @@ export interface PersistentOptions {
   notify?: unknown;
 }
 
-export const DEFAULT_QUESTION_TTL_MS = 24 * 60 * 60_000;
+const DEFAULT_QUESTION_TTL_MS = 24 * 60 * 60_000;
 
 const storageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('memory') }),

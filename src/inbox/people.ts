@@ -4,12 +4,12 @@ import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
 import type { QuestionCodec } from './codec';
 
-export const CODE_TTL_MS = 10 * 60_000;
+const CODE_TTL_MS = 10 * 60_000;
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
 export const SESSION_COOKIE = 'parley_inbox';
 
 /** A signed-in person: `subject` is whose questions they see; undefined when they signed in with the startup token. */
-export interface PeopleSession {
+interface PeopleSession {
   subject?: string;
 }
 

@@ -26,7 +26,7 @@ export interface QuestionView extends StoredQuestion {
   waiting: boolean;
 }
 
-export type AnswerOutcome = { ok: true; waiting: boolean } | { ok: false; reason: 'not-found' | 'already-answered' };
+type AnswerOutcome = { ok: true; waiting: boolean } | { ok: false; reason: 'not-found' | 'already-answered' };
 
 /**
  * Records, each under a key of the codec: `q` the question by id, `k` the id by persist key, `i` the subject's list of

@@ -65,7 +65,7 @@ async function readJson(request: Request): Promise<Record<string, unknown> | Res
   return problem(400, 'invalid_json', 'The body must be a JSON object');
 }
 
-export function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
+function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
   const app = new Hono<{ Bindings: InboxBindings }>();
   const text = (body: string, type: string) => new Response(body, { headers: { ...PAGE_HEADERS, 'content-type': type } });
 

@@ -15,16 +15,16 @@ import { inboxApp } from './routes';
 import { questionSubjectOf } from './subject';
 
 /** Where a waiting call waits when the tool named no ttl (the docs' default for elicit()). */
-export const DEFAULT_WAIT_MS = 300_000;
+const DEFAULT_WAIT_MS = 300_000;
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
 /** Writes the inbox link: the server's stderr, unless a test or an app passes its own. */
-export interface LinkPrinter {
+interface LinkPrinter {
   isTerminal(): boolean;
   write(line: string): void;
 }
 
-export const stderrPrinter: LinkPrinter = {
+const stderrPrinter: LinkPrinter = {
   isTerminal: () => (globalThis as { process?: { stderr?: { isTTY?: boolean } } }).process?.stderr?.isTTY === true,
   write: (line) => console.error(escapeLogText(line)), // the subject is the caller's: escaped as every log line is
 };

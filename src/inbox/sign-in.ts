@@ -31,7 +31,7 @@ export class SignInRefusedError extends Error {
 
 const FLOW_COOKIE = 'parley_sign_in';
 const FLOW_TTL_S = 600;
-export const CALLBACK_PATH = `${INBOX_BASE}/sign-in/callback`;
+const CALLBACK_PATH = `${INBOX_BASE}/sign-in/callback`;
 
 /** A cookie for the inbox's paths: HttpOnly always, Secure when the server is reached over https. */
 export function cookie(

@@ -2,7 +2,7 @@
 import type { AuthInfo, ElicitOptions, ElicitResult, SchemaInput } from './tool-types';
 import type { InboxReason } from './unanswered-options';
 
-export interface SamplingMessage {
+interface SamplingMessage {
   role: 'user' | 'assistant';
   content: Record<string, unknown> | Record<string, unknown>[];
 }

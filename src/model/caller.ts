@@ -7,7 +7,7 @@ const isFields = (value: unknown): value is Fields => typeof value === 'object' 
 const named = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** The scopes claims grant: `scope` (space-separated, RFC 9068 and RFC 7662) or `scp` (a list, or a string). */
-export function scopesOf(claims: Fields): string[] {
+function scopesOf(claims: Fields): string[] {
   const raw = claims.scope ?? claims.scp;
   if (typeof raw === 'string') return raw.split(' ').filter(Boolean);
   return Array.isArray(raw) ? raw.filter(named) : [];

@@ -1,5 +1,5 @@
 // Announcing changes to open subscriptions/listen streams: list changes and resource updates, in this process.
-export type ChangeKind = 'tools' | 'prompts' | 'resources';
+type ChangeKind = 'tools' | 'prompts' | 'resources';
 
 export type Change = { kind: ChangeKind } | { kind: 'resource'; uri: string };
 

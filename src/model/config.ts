@@ -1,8 +1,7 @@
 // The server's configuration: what @FrontMcp takes, checked with zod so a typo is a clear startup error.
 import * as z from 'zod';
-import type { AuthInfo } from './tool-types';
 import type { ElicitationMovedHook, ElicitationRequestHook, ElicitationResultHook } from './asking';
-import type { Logger, LogLevel, OtelApi } from '../runtime';
+import type { Logger, OtelApi } from '../runtime';
 import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
 import { unansweredSchema } from './unanswered-options';
 import { authSchema, type AuthOptions } from './auth-options';
@@ -149,7 +148,7 @@ export const healthSchema = z.strictObject({
   readyzPath: z.string().startsWith('/').default('/readyz'),
 });
 
-export const configSchema = z.strictObject({
+const configSchema = z.strictObject({
   info: z.strictObject({ name: z.string().min(1), version: z.string().min(1), title: z.string().optional() }),
   instructions: z.string().optional(),
   /** Extensions the server declares in its capabilities, by id (`io.modelcontextprotocol/ui`: { … }). */
@@ -204,7 +203,6 @@ export interface ServerSettings {
   /** Bearer-token checks; the verifier itself (and any secret) is ParleyServer.verifyBearer's. */
   auth?: AuthOptions;
 }
-export type { AuthInfo, LogLevel };
 
 export function parseConfig(input: unknown): ParleyConfig {
   const parsed = configSchema.safeParse(input);

@@ -21,7 +21,7 @@ export interface ToolEntry {
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-export const ELICITATION_PENDING_SCHEMA = {
+const ELICITATION_PENDING_SCHEMA = {
   type: 'object',
   properties: {
     elicitationPending: {

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { compileJsonSchema, describeJsonSchemaIssues } from './json-schema';
 import type { JsonObjectSchema, SchemaInput } from './tool-types';
 
-export const isZodType = (value: unknown): value is z.ZodType => typeof value === 'object' && value !== null && '_zod' in value;
+const isZodType = (value: unknown): value is z.ZodType => typeof value === 'object' && value !== null && '_zod' in value;
 
 /** A schema of any library that implements Standard Schema (an ArkType schema is a function). */
 const isStandard = (value: unknown): value is StandardSchemaV1 =>
@@ -120,7 +120,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** A library's issues (Standard Schema's, or Zod's) as one line that names each wrong field. */
-export function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
+function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   return issues
     .map((i) => {
       const path = (i.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p));

@@ -3,7 +3,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnansweredOption } from './unanswered-options';
 import type * as z from 'zod';
 
-export type ZodShape = Record<string, z.ZodType>;
+type ZodShape = Record<string, z.ZodType>;
 /**
  * A schema of any Standard Schema library (Zod, Zod Mini, Valibot, ArkType…), an object of Zod types, or plain JSON
  * Schema with type 'object'.

@@ -3,7 +3,7 @@
 import * as z from 'zod';
 
 /** What becomes of a question the client does not answer: it moves to the caller's inbox, or the call fails. */
-export type UnansweredThen = 'inbox' | 'fail';
+type UnansweredThen = 'inbox' | 'fail';
 
 export interface UnansweredPolicy {
   /**

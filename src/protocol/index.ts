@@ -1,5 +1,5 @@
 // The protocol subsystem's door: revisions, JSON-RPC parsing, wire errors and reserved names.
-export { ErrorCode, WIRE_ERRORS, type WireErrorKey, type WireErrorRow } from './error-table';
+export { ErrorCode, WIRE_ERRORS, type WireErrorKey } from './error-table';
 export {
   InsufficientScopeError,
   LimitError,
@@ -43,10 +43,8 @@ export {
   type StreamSource,
 } from './respond';
 export { KEEPALIVE, KEEPALIVE_MS, sseComment, sseFrame, sseMessage } from './sse';
-export type { SseFields } from './sse';
 export {
   EDGE_REFUSAL,
-  INBOX_META,
   InboxPendingError,
   InvalidQuestionStoreError,
   QuestionAlreadyAnsweredError,

@@ -4,7 +4,7 @@ import { HEADER, META } from './meta';
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from './revisions';
 import { isObject } from './jsonrpc';
 
-export interface ModernEnvelope {
+interface ModernEnvelope {
   version: string;
   capabilities: Record<string, unknown>;
 }

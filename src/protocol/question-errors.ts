@@ -29,7 +29,7 @@ export class QuestionSupersededError extends PublicMcpError {
 export type InboxReason = 'persist' | 'client-never-answered' | 'client-cannot-show-forms' | 'filed-with-round';
 
 /** The `_meta` key of a tool result whose question is in the caller's inbox. */
-export const INBOX_META = 'parley/inbox';
+const INBOX_META = 'parley/inbox';
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 

@@ -2,7 +2,7 @@
 const encoder = new TextEncoder();
 
 /** The fields of one event; each one left out is not written. */
-export interface SseFields {
+interface SseFields {
   id?: string;
   event?: string;
   /** The event's data: JSON is one line; a text with line breaks goes out as one `data:` line per line. */

@@ -1,5 +1,5 @@
 // Which runtime the code runs in, decided in one place: a Workers isolate, another edge runtime, or Node.
-export type RuntimeKind = 'workerd' | 'edge' | 'node' | 'unknown';
+type RuntimeKind = 'workerd' | 'edge' | 'node' | 'unknown';
 
 export function detectRuntime(): RuntimeKind {
   const g = globalThis as { navigator?: { userAgent?: string }; EdgeRuntime?: unknown; process?: { release?: { name?: string } } };

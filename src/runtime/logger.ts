@@ -10,7 +10,7 @@ import { createRedactor, type Redactor } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** `text`: `[parley] INFO message` and the details after it; `json`: one object a line (src/runtime/log-json.ts). */
-export type LogFormat = 'text' | 'json';
+type LogFormat = 'text' | 'json';
 export interface Logger {
   debug(message: string, details?: unknown): void;
   info(message: string, details?: unknown): void;

@@ -3,10 +3,10 @@
 // and the values the server knows are secret (also as base64, base64url, hex and URL-encoded) become `***`. Session
 // ids are secrets too (without auth, an id lets its holder act in the session): a `sessionId` field, the store's keys
 // that carry one, the records that name one, and the command a store driver hangs on its error (its keys and values).
-export const REDACTED = '***';
+const REDACTED = '***';
 
 /** Shorter known values are left to the rules above: scrubbing every "abc" from a log would hide more than it protects. */
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 const MAX_DEPTH = 8;
 
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"<>]+@/gi;
@@ -25,7 +25,7 @@ const RECORD = /\{\\?"sessionId\\?":/g;
 const SESSION_FIELD = /^(?:session[-_]?id|mcp-session-id)$/i;
 
 /** True for a field or variable whose value is a secret wherever it appears: `password`, `auth.secret`, `UPSTASH_REDIS_REST_TOKEN`, `tls.key`. */
-export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name) || name.toLowerCase() === 'key';
+const isSecretField = (name: string): boolean => SECRET_FIELD.test(name) || name.toLowerCase() === 'key';
 
 /** A field whose value is never logged: a secret's, or a session id's. */
 const hiddenField = (name: string): boolean => isSecretField(name) || SESSION_FIELD.test(name);
@@ -162,10 +162,6 @@ function copyError(error: Error, inner: (v: unknown) => unknown): Error {
   if (Array.isArray(errors)) (copy as { errors?: unknown }).errors = inner(errors);
   return copy;
 }
-
-/** Redaction by the rules alone, for text written before a server knows its secrets. */
-export const redactText = (text: string): string => DEFAULT.text(text);
-const DEFAULT = createRedactor();
 
 /**
  * The secret values in a config and an environment, for createRedactor: strings in secret fields (`auth.secret`, a Redis

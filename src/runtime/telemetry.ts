@@ -5,7 +5,7 @@
 import { durationAttributes, parentContext, type Carrier, type OtelMetrics, type OtelPropagation } from './trace-context';
 
 /** The few parts of @opentelemetry/api Parley uses, typed here so the core builds and bundles without it. */
-export interface OtelSpan {
+interface OtelSpan {
   setAttribute(key: string, value: string | number | boolean): unknown;
   addEvent(name: string, attributes?: Record<string, string | number | boolean>): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
@@ -39,7 +39,7 @@ const ERROR = 2; // SpanStatusCode.ERROR
 const INTERNAL_ERROR = -32603;
 
 /** What a request span records at its start. `store`: where its questions wait (`request-state` on 2026-07-28). */
-export interface RequestFacts {
+interface RequestFacts {
   method: string;
   era: Era;
   params: Record<string, unknown>;
@@ -58,7 +58,7 @@ export interface RequestFacts {
 }
 
 /** The tracer of one server, or undefined (no @opentelemetry/api, or `telemetry: false`): then nothing is traced. */
-export function createTelemetry(api: OtelApi | undefined): Telemetry | undefined {
+function createTelemetry(api: OtelApi | undefined): Telemetry | undefined {
   return api ? new Telemetry(api, api.trace.getTracer('parley-mcp')) : undefined;
 }
 

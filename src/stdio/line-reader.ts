@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { decodeUtf8 } from '../protocol';
 
-export interface LineHandlers {
+interface LineHandlers {
   line(text: string): void;
   /** A line longer than the limit was dropped (up to its newline). */
   oversize(): void;

@@ -1,7 +1,7 @@
 // Keeps stdout for MCP alone: while serving, anything else written to process.stdout (a tool's console.log) goes to stderr.
 import type { Writable } from 'node:stream';
 
-export interface MessageSink {
+interface MessageSink {
   /** Writes one line of JSON-RPC; resolves once it was handed to the stream. */
   write(line: string): Promise<void>;
   /** Gives process.stdout its own write back. */

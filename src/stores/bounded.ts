@@ -3,7 +3,7 @@
 import { StoreUnavailableError } from '../protocol';
 import type { MessageHandler, StoreBackend } from './types';
 
-export interface StoreBounds {
+interface StoreBounds {
   /** How long an operation may take (elicitation.storeTimeoutMs). */
   timeoutMs: number;
   /** Told the driver's error (or the timeout) of each failed operation, for the log. */

@@ -1,7 +1,7 @@
 // The stores subsystem's door: the contract, the backends that need no driver, and their options.
-export type { ElicitationStore, ElicitationStoreInfo, MessageHandler, StoreBackend, StoreSource } from './types';
+export type { ElicitationStore, StoreBackend, StoreSource } from './types';
 export { MemoryStore, memoryStore } from './memory';
 export { redisOptionsSchema, sqliteOptionsSchema } from './options';
 export type { RedisClusterOptions, RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';
-export { provideRedisHttp, providedRedisHttp, type RedisHttpDriver } from './provided';
-export { boundedStore, type StoreBounds } from './bounded';
+export { providedRedisHttp, type RedisHttpDriver } from './provided';
+export { boundedStore } from './bounded';

@@ -4,7 +4,7 @@ import * as z from 'zod';
 const redisUrl = z.string().regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL');
 
 /** Redis over TCP: `{ provider: 'redis', host, port }`, or a URL. `keyPrefix` defaults to `mcp:`. */
-export const redisTcpOptionsSchema = z.strictObject({
+const redisTcpOptionsSchema = z.strictObject({
   provider: z.literal('redis').optional(),
   url: redisUrl.optional(),
   host: z.string().min(1).optional(),
@@ -20,7 +20,7 @@ export const redisTcpOptionsSchema = z.strictObject({
  * A Redis Cluster: `{ provider: 'redis', cluster: [{ host, port }, …] }`, any of its nodes (ioredis finds the rest).
  * No `url`, `host`, `port` or `db`: a cluster has only database 0, and the nodes say where everything is.
  */
-export const redisClusterOptionsSchema = z.strictObject({
+const redisClusterOptionsSchema = z.strictObject({
   provider: z.literal('redis').optional(),
   cluster: z
     .array(z.strictObject({ host: z.string().min(1), port: z.number().int().min(1).max(65535) }))
@@ -32,7 +32,7 @@ export const redisClusterOptionsSchema = z.strictObject({
 });
 
 /** Vercel KV: accepted as a server store, refused for elicitation (it has no publish/subscribe). */
-export const vercelKvOptionsSchema = z.strictObject({
+const vercelKvOptionsSchema = z.strictObject({
   provider: z.literal('vercel-kv'),
   url: z.string().optional(),
   token: z.string().optional(),
@@ -40,7 +40,7 @@ export const vercelKvOptionsSchema = z.strictObject({
 });
 
 /** Redis over HTTP (the Upstash REST API): `url` and `token`, else UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN. */
-export const redisHttpOptionsSchema = z.strictObject({
+const redisHttpOptionsSchema = z.strictObject({
   provider: z.literal('upstash'),
   url: z.url({ protocol: /^https?$/ }).optional(),
   token: z.string().min(1).optional(),

@@ -136,7 +136,7 @@ export class RedisClusterStore implements StoreBackend {
 }
 
 /** ioredis's Cluster options for ours: sharded subscribers, slots followed every second, no ioredis keyPrefix. */
-export function ioRedisClusterOptions(options: RedisClusterOptions): { nodes: ClusterNode[]; options: ClusterOptions } {
+function ioRedisClusterOptions(options: RedisClusterOptions): { nodes: ClusterNode[]; options: ClusterOptions } {
   const tls = options.tls === true ? {} : options.tls === false ? undefined : options.tls;
   const { username, password } = options;
   return {

@@ -1,7 +1,7 @@
 // One channel's subscription over the Upstash REST protocol: a server-sent-event stream (POST <url>/subscribe/<channel>)
 // that is opened again, with backoff, whenever it drops. What is published while it is down is lost, as over TCP.
 
-export interface SubscriptionOptions {
+interface SubscriptionOptions {
   /** The REST URL without a trailing slash. */
   url: string;
   token: string;

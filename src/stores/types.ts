@@ -34,7 +34,7 @@ export interface StoreBackend {
 /** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice). */
 export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'persistent.storage' | 'env' | 'upstash-env' | 'memory';
 
-export interface ElicitationStoreInfo {
+interface ElicitationStoreInfo {
   type: string;
   keyPrefix: string;
   supportsPubSub: boolean;

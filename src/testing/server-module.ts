@@ -6,7 +6,7 @@ import { vi } from 'vitest';
 import { serverOptionsOf } from '../model';
 import type { ServerInput } from '../app';
 
-export const SERVER_MODULES = ['server.ts', 'main.ts'] as const;
+const SERVER_MODULES = ['server.ts', 'main.ts'] as const;
 
 const found = new Map<string, Promise<ServerInput>>();
 

@@ -25,7 +25,7 @@ export function initializeResult(server: ParleyServer, version: string): Record<
   };
 }
 
-export interface LegacyScope {
+interface LegacyScope {
   session: LiveSession;
   auth: AuthInfo;
   signal: AbortSignal;

@@ -8,11 +8,9 @@ import type { ServerSettings } from '../../model';
 import { type Asking, type PendingLimits, openRecord, sealRecord, type ElicitParams, type RawAnswer } from '../../elicitation';
 import { LocalWaiters } from './waiters';
 
-export type { Asking, PendingLimits } from '../../elicitation';
-
 export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
 
-export interface OpenQuestion {
+interface OpenQuestion {
   /** The client's answer; rejects when the question can no longer be answered (its session ended, the store lost it). */
   answer: Promise<RawAnswer>;
   /** Stops listening and removes the stored question; call once the wait is over, however it ended. Never rejects (a failure is logged). */
@@ -34,7 +32,7 @@ interface SessionWatch {
 }
 
 /** The question waited in a store that no longer holds it: the store restarted without its data, or it was deleted. */
-export const QUESTION_LOST =
+const QUESTION_LOST =
   'The question was lost while it waited: the elicitation store no longer holds it (Redis restarted without persistence, or the record was deleted). Call the tool again';
 
 /**

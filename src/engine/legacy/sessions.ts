@@ -8,8 +8,6 @@ import type { ServerSettings } from '../../model';
 import type { ElicitationStore } from '../../stores';
 import { SessionRecords, type SessionRecord } from './session-records';
 
-export type { SessionRecord } from './session-records';
-
 export interface LiveSession {
   record: SessionRecord;
   /** The calls running here, by request id, so notifications/cancelled and DELETE can stop them. */

@@ -8,13 +8,13 @@ export interface CloseOptions {
   graceMs?: number;
 }
 
-export const SHUTTING_DOWN = 'The server is shutting down: call again, and another instance (or this one, once restarted) serves you';
+const SHUTTING_DOWN = 'The server is shutting down: call again, and another instance (or this one, once restarted) serves you';
 
 /**
  * How long a refused client waits before it calls again: behind a balancer the next request reaches another instance
  * at once; a lone instance takes a few seconds to restart, and the client tries again then.
  */
-export const SHUTDOWN_RETRY_AFTER_S = 1;
+const SHUTDOWN_RETRY_AFTER_S = 1;
 
 /** The refusal of a new call or session while the server shuts down (503, with Retry-After). */
 export const shuttingDown = () => new RetryLaterError('SHUTTING_DOWN', SHUTTING_DOWN, SHUTDOWN_RETRY_AFTER_S);

@@ -13,7 +13,7 @@ export interface LegacyState {
   closing: boolean;
 }
 
-export interface LegacyParts extends Pick<SessionParts, 'sessionSecret' | 'watch'> {
+interface LegacyParts extends Pick<SessionParts, 'sessionSecret' | 'watch'> {
   settings: Pick<ServerSettings, 'elicitation' | 'http'>;
   store?: ElicitationStore;
   logger: Logger;

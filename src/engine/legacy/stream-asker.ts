@@ -15,14 +15,14 @@ import {
 } from '../../elicitation';
 
 /** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
-export function endedBy(signal: AbortSignal): Error {
+function endedBy(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof McpWireError || reason instanceof PublicMcpError
     ? reason
     : new PublicMcpError('The call was cancelled', 'CANCELLED');
 }
 
-export interface StreamCall {
+interface StreamCall {
   sessionId: string;
   /** callerKey() of the session's owner: elicitation.pending counts questions per caller too. */
   caller: string;

@@ -14,7 +14,7 @@ import { StreamAsker } from './stream-asker';
 import type { LiveSession } from './sessions';
 
 /** What the transport gives the call: its caller, its signal (the call's own), where questions and notifications go. */
-export interface LegacyCallIo {
+interface LegacyCallIo {
   auth: AuthInfo;
   signal: AbortSignal;
   /** Sends a server-to-client request (elicitation/create, sampling, roots) on a stream the client reads. */
@@ -26,7 +26,7 @@ export interface LegacyCallIo {
   keepAlive?: KeepAlive;
 }
 
-export interface LegacyToolCall {
+interface LegacyToolCall {
   /** Runs the tool to its result (an older client's call never suspends). */
   run(io: LegacyCallIo): Promise<Record<string, unknown>>;
 }

@@ -7,7 +7,7 @@ import { wireError } from '../../protocol';
 export const sessionEndedError = (why: string) => wireError('SESSION_ENDED', `Session ended while the call waited: ${why}`);
 
 /** One question waiting here. */
-export interface Waiter {
+interface Waiter {
   readonly sessionId: string;
   /** What the call awaits; rejects when the question can no longer be answered. */
   readonly answer: Promise<RawAnswer>;

@@ -12,7 +12,7 @@ export interface InputRequest {
 }
 
 /** A JSON-RPC error object, as a failed task carries it. */
-export interface TaskError {
+interface TaskError {
   code: number;
   message: string;
   data?: unknown;

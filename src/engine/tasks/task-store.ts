@@ -39,7 +39,7 @@ export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object
 /** What a task's channel carries: that keys were answered (never with what: the store holds it, sealed), or the end. */
 export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'end'; status: EndStatus };
 
-export interface NewTask {
+interface NewTask {
   /** The verified caller's subject; absent when anonymous. */
   owner?: string;
   tool: string;

@@ -1,7 +1,7 @@
 // The inbox page's DOM helper: elements built from properties and text only, never from HTML the server sent.
 
 /** What an element's props may hold: `text` (its text), `on<event>` (a listener), a property it has, else an attribute. */
-export type Props = Record<string, unknown>;
+type Props = Record<string, unknown>;
 type Child = Node | string | null | undefined;
 
 /** One element: a prop left undefined, null or false is not set; a child left null is skipped. */
