@@ -8,3 +8,5 @@ export type { AesSealed } from './aes';
 export { cacheKeyOf, hkdfBytes, KEY_ID, keyIdOf, secretList } from './keyring';
 export { createAeadKey } from './aead-key';
 export type { AeadFactory, AeadKey } from './aead-key';
+export { WEB_STORE_CRYPTO } from './store-crypto';
+export type { StoreCrypto } from './store-crypto';

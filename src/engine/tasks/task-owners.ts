@@ -1,10 +1,10 @@
 // Each caller's index of tasks: the cap on a caller's live tasks is counted here, and 2025-11-25's tasks/list reads it.
 // One sealed value per caller, changed one write at a time on this instance.
 import { LimitError } from '../../protocol';
-import type { ElicitationStore } from '../../stores';
+import type { StoreBackend } from '../../stores';
 import type { TaskNames } from './task-names';
+import type { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
-import { openTaskValue, sealTaskValue } from './task-seal';
 
 /** An owner index entry: a task id, when it expires, and 1 while it has not ended. */
 type IndexEntry = [string, number, 0 | 1];
@@ -28,8 +28,9 @@ export class OwnerIndex {
   readonly #serial = new SerialRuns();
 
   constructor(
-    private readonly home: Pick<ElicitationStore, 'backend' | 'secret'>,
+    private readonly backend: StoreBackend,
     private readonly names: TaskNames,
+    private readonly sealing: TaskSeal,
     private readonly maxPerOwner: number,
   ) {}
 
@@ -75,11 +76,11 @@ export class OwnerIndex {
   }
 
   async #live(name: string, now: number): Promise<IndexEntry[]> {
-    const entries = await openTaskValue<unknown>(await this.home.backend.get(name), name, this.home.secret);
+    const entries = await this.sealing.open<unknown>(await this.backend.get(name), name);
     return Array.isArray(entries) ? entries.filter(isIndexEntry).filter(([, until]) => until > now) : [];
   }
 
   async #write(name: string, entries: IndexEntry[], ttlMs: number): Promise<void> {
-    await this.home.backend.set(name, await sealTaskValue(entries, name, this.home.secret), ttlMs);
+    await this.backend.set(name, await this.sealing.seal(entries, name), ttlMs);
   }
 }

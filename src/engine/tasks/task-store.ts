@@ -2,12 +2,13 @@
 // with the task; what must happen once (the first answer to a question, the one end of a task) is a `take` of a token;
 // answers and cancels are published on the task's channel, so the instance running the work hears them. Storage names
 // are task-names.ts's, each caller's index task-owners.ts's.
+import { WEB_STORE_CRYPTO, type StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
 import type { ElicitationStore } from '../../stores';
 import { parseEvent, type TaskEvent } from './task-events';
 import { type TaskPart, TaskNames } from './task-names';
 import { OwnerIndex } from './task-owners';
-import { openTaskValue, sealTaskValue } from './task-seal';
+import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
 import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
 
@@ -59,14 +60,18 @@ export class TaskStore {
   // Changes this instance makes to one record, one after another.
   readonly #serial = new SerialRuns();
   readonly #names: TaskNames;
+  readonly #sealing: TaskSeal;
   readonly #owners: OwnerIndex;
 
+  /** `crypto`: WebCrypto's, or the runtime's own (parley-mcp/node passes node:crypto's); either reads the other's. */
   constructor(
     private readonly home: TaskHome,
     readonly limits: TaskLimits = TASK_DEFAULTS,
+    crypto: StoreCrypto = WEB_STORE_CRYPTO,
   ) {
-    this.#names = new TaskNames(home.keyPrefix);
-    this.#owners = new OwnerIndex(home, this.#names, limits.maxPerOwner);
+    this.#names = new TaskNames(home.keyPrefix, crypto);
+    this.#sealing = new TaskSeal(home.secret, crypto);
+    this.#owners = new OwnerIndex(home.backend, this.#names, this.#sealing, limits.maxPerOwner);
   }
 
   /** Whether what is published on a task's channel reaches other processes (else the work reads the store as well). */
@@ -219,7 +224,7 @@ export class TaskStore {
     const found = await Promise.all(
       wanted.map(async (key): Promise<[string, unknown]> => {
         const name = await this.#name(taskId, 'a', key);
-        return [key, await openTaskValue(await this.home.backend.get(name), name, this.home.secret)];
+        return [key, await this.#sealing.open(await this.home.backend.get(name), name)];
       }),
     );
     return new Map(found.filter(([, value]) => value !== undefined));
@@ -278,14 +283,14 @@ export class TaskStore {
 
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
     const name = await this.#name(taskId, 'r');
-    const record = await openTaskValue<TaskRecord>(await this.home.backend.get(name), name, this.home.secret);
+    const record = await this.#sealing.open<TaskRecord>(await this.home.backend.get(name), name);
     if (!isObject(record) || record.taskId !== taskId) return undefined;
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
   }
 
   async #readEnd(taskId: string): Promise<StoredEnd | undefined> {
     const name = await this.#name(taskId, 'e');
-    const end = await openTaskValue<StoredEnd>(await this.home.backend.get(name), name, this.home.secret);
+    const end = await this.#sealing.open<StoredEnd>(await this.home.backend.get(name), name);
     return isObject(end) ? end : undefined;
   }
 
@@ -333,7 +338,7 @@ export class TaskStore {
   }
 
   #seal(value: unknown, name: string): Promise<string> {
-    return sealTaskValue(value, name, this.home.secret);
+    return this.#sealing.seal(value, name);
   }
 
   #name(taskId: string, part: TaskPart, key?: string): Promise<string> {
