@@ -11,7 +11,12 @@ const KEY_ID_LABEL = 'parley key id v1';
 interface RingKey {
   id: string;
   secret: KeyObject;
+  /** Keys derived from this secret, by purpose and owner: least recently used dropped first. */
+  derived: Map<string, KeyObject>;
 }
+
+/** Derived keys kept per secret: a task's values are opened several times each (every poll opens its record). */
+const DERIVED_LIMIT = 1_000;
 
 /** The secrets of the setting used last, made once: a server has one setting, and each value costs no look-up. */
 let last: { setting: string; keys: RingKey[] } | undefined;
@@ -20,15 +25,24 @@ function ringOf(setting: string): RingKey[] {
   const keys = secretList(setting).map((secret) => ({
     id: createHmac('sha256', secret).update(KEY_ID_LABEL).digest().subarray(0, 6).toString('base64url'),
     secret: createSecretKey(Buffer.from(secret, 'utf8')), // native memory, out of a heap snapshot's strings
+    derived: new Map<string, KeyObject>(),
   }));
   if (keys.length === 0) throw new Error('An encryption secret setting names no secret');
   last = { setting, keys };
   return keys;
 }
 
-/** HKDF-SHA256 as crypto/aes.ts's deriveKey: the owner id the salt, the purpose the info, 32 bytes. */
-const keyOf = (ring: RingKey, ownerId: string, purpose: string): Buffer =>
-  Buffer.from(hkdfSync('sha256', ring.secret, ownerId, purpose, 32));
+/** HKDF-SHA256 as crypto/aes.ts's deriveKey: the owner id the salt, the purpose the info, 32 bytes. Cached. */
+function keyOf(ring: RingKey, ownerId: string, purpose: string): KeyObject {
+  const id = `${purpose}\u0000${ownerId}`;
+  let key = ring.derived.get(id);
+  if (key)
+    ring.derived.delete(id); // re-inserted below as the most recent
+  else key = createSecretKey(Buffer.from(hkdfSync('sha256', ring.secret, ownerId, purpose, 32)));
+  ring.derived.set(id, key);
+  if (ring.derived.size > DERIVED_LIMIT) ring.derived.delete(ring.derived.keys().next().value!);
+  return key;
+}
 
 export const NODE_STORE_CRYPTO: StoreCrypto = {
   digest: (text) => hash('sha256', text, 'base64url'),
