@@ -5,6 +5,7 @@ import { errorResponse, parseJson, wireError } from '../protocol';
 import type { EnvSource } from '../runtime';
 import { buildServer, type ServerInput } from '../app';
 import { nodeAead } from './node-aead';
+import { NODE_STORE_CRYPTO } from './node-store-crypto';
 import { nodeHmac } from './node-hmac';
 import { StdioConnection, readLines, guardOutput } from '../stdio';
 
@@ -50,7 +51,7 @@ export interface StdioServer {
  * @example await serveStdio(Server); // in bin/server.ts, started by the client
  */
 export async function serveStdio(input: ServerInput, options: StdioOptions = {}): Promise<StdioServer> {
-  const server = await buildServer(input, options.env, undefined, { hmac: nodeHmac, aead: nodeAead }); // node:crypto: stdio runs on Node
+  const server = await buildServer(input, options.env, undefined, { hmac: nodeHmac, aead: nodeAead, storeCrypto: NODE_STORE_CRYPTO }); // node:crypto: stdio runs on Node
   const stdin = options.input ?? process.stdin;
   const sink = guardOutput(options.output ?? process.stdout);
   const { observe } = options;

@@ -83,7 +83,7 @@ export async function buildServer(
       'auth: the resource (the audience a token must carry) is taken from each request: set auth.resource, or http.publicUrl, to the public URL of the MCP endpoint (behind a proxy, or set http.trustProxy).',
     );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
-  const tasks = await taskRuntimeOf(config, tools, elicitationStore);
+  const tasks = await taskRuntimeOf(config, tools, elicitationStore, platform);
   const questions = await createQuestionService(config, env, logger);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
@@ -156,6 +156,7 @@ async function taskRuntimeOf(
   config: ParleyConfig,
   tools: Map<string, ToolEntry>,
   store: ElicitationStore | undefined,
+  platform: Platform,
 ): Promise<TaskRuntime | undefined> {
   const tool = [...tools.values()].find((t) => (t.options.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
   if (!tool) return undefined;
@@ -165,7 +166,7 @@ async function taskRuntimeOf(
   });
   if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: set elicitation: { enabled: true }`);
   const { ttlMs, pollIntervalMs, maxPerCaller } = config.tasks;
-  return module.createTaskRuntime(store, { ttlMs, pollIntervalMs, maxPerOwner: maxPerCaller });
+  return module.createTaskRuntime(store, { ttlMs, pollIntervalMs, maxPerOwner: maxPerCaller }, platform.storeCrypto);
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */

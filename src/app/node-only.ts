@@ -4,6 +4,7 @@ import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { ParleyConfig } from '../model';
 import type { TaskRuntime } from '../engine';
+import type { StoreCrypto } from '../crypto';
 import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
 export interface StoreDrivers {
@@ -29,6 +30,7 @@ export interface StoreDrivers {
     createTaskRuntime(
       home: Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>,
       limits: { ttlMs: number; pollIntervalMs: number; maxPerOwner: number },
+      crypto?: StoreCrypto,
     ): TaskRuntime;
   }>;
   /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */

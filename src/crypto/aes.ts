@@ -4,7 +4,7 @@ import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from './encoding';
 import { cacheKeyOf, keyIdOf, secretList } from './keyring';
 import { randomBytes } from './keys';
 
-interface AesSealed {
+export interface AesSealed {
   alg: 'A256GCM';
   /** The key id of the secret that sealed it; absent on records sealed before key ids (any listed secret is tried). */
   kid?: string;

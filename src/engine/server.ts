@@ -1,5 +1,5 @@
 // The built server as the engine and the transports see it: registries, settings, keys, stores. app/ builds it.
-import type { AeadFactory, HmacFactory } from '../crypto';
+import type { AeadFactory, HmacFactory, StoreCrypto } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
@@ -26,6 +26,8 @@ export interface Platform {
   /** requestState's HMAC and AES-GCM: parley-mcp/node passes node:crypto's. */
   hmac?: HmacFactory;
   aead?: AeadFactory;
+  /** Tasks' sealed values and storage names: parley-mcp/node passes node:crypto's (WebCrypto's records, read both ways). */
+  storeCrypto?: StoreCrypto;
 }
 
 /**

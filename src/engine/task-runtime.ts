@@ -1,5 +1,6 @@
 // The task runtime a server loads when a tool may run as a task (app/ through #node-only, so an edge bundle without
 // tasks carries none of it): the store, the calls that become tasks, and the lookups behind tasks/get|update|cancel.
+import type { StoreCrypto } from '../crypto';
 import { invalidParams, isObject } from '../protocol';
 import type { TaskRuntime } from './server';
 import { callMaybeTask, ownerOf } from './task-call';
@@ -10,9 +11,12 @@ import { taskAck, taskGetResult } from './tasks/task-wire';
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
 
-/** Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (the lease: its default). */
-export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>): TaskRuntime {
-  const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits });
+/**
+ * Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (the lease: its default),
+ * sealed with `crypto` (the platform's; WebCrypto's when it has none).
+ */
+export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>, crypto?: StoreCrypto): TaskRuntime {
+  const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits }, crypto);
   return {
     legacy: legacyTaskRuntime(store),
     call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, entry, args, scope, { via: 'rounds', params }),

@@ -5,7 +5,8 @@ import { ElicitationNotSupportedError, LimitError } from '../../src/protocol';
 import type { StoreBackend } from '../../src/stores';
 import { isTaskId, type InputRequest } from '../../src/engine/tasks/task-record';
 import { TaskStoppedError, TaskWork } from '../../src/engine/tasks/task-work';
-import { ORPHANED, TASK_DEFAULTS, TaskStore, type TaskEvent, type TaskLimits } from '../../src/engine/tasks/task-store';
+import type { TaskEvent } from '../../src/engine/tasks/task-events';
+import { ORPHANED, TASK_DEFAULTS, TaskStore, type TaskLimits } from '../../src/engine/tasks/task-store';
 
 /** Two backends that share their data (for a backend without pub/sub, the same object twice). */
 export type BackendPair = () => Promise<[StoreBackend, StoreBackend]>;

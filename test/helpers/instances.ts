@@ -16,12 +16,12 @@ export interface Instance {
   terminate(): Promise<void>;
 }
 
-/** Starts one instance with these environment variables (on top of a clean copy of this process's). */
-export function startInstance(env: Record<string, string | undefined>): Promise<Instance> {
+/** Starts one instance with these environment variables (on top of a clean copy of this process's); `script`: another fixture. */
+export function startInstance(env: Record<string, string | undefined>, script = SCRIPT): Promise<Instance> {
   const clean = { ...process.env };
   for (const name of ['REDIS_URL', 'REDIS_HOST', 'MCP_SESSION_SECRET', 'MCP_ELICITATION_SECRET', 'MCP_SERVER_SECRET', 'PARLEY_TEST_STORE'])
     delete clean[name];
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', SCRIPT], {
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...clean, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

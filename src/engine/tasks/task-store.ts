@@ -1,11 +1,16 @@
 // The task store: each task's record, end, questions and answers on the configured StoreBackend, sealed and expiring
 // with the task; what must happen once (the first answer to a question, the one end of a task) is a `take` of a token;
-// answers and cancels are published on the task's channel, so the instance running the work hears them.
-import { sha256, toBase64Url } from '../../crypto';
-import { isObject, LimitError } from '../../protocol';
+// answers and cancels are published on the task's channel, so the instance running the work hears them. Storage names
+// are task-names.ts's, each caller's index task-owners.ts's.
+import { WEB_STORE_CRYPTO, type StoreCrypto } from '../../crypto';
+import { isObject } from '../../protocol';
 import type { ElicitationStore } from '../../stores';
-import { openTaskValue, sealTaskValue } from './task-seal';
-import { isTaskId, newTaskId, type EndStatus, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
+import { parseEvent, type TaskEvent } from './task-events';
+import { type TaskPart, TaskNames } from './task-names';
+import { OwnerIndex } from './task-owners';
+import { TaskSeal } from './task-seal';
+import { SerialRuns } from './task-serial';
+import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
 
 /**
  * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller may hold, and how
@@ -36,9 +41,6 @@ export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object
   statusMessage: 'The server instance running this task stopped before the task ended; call the tool again',
 });
 
-/** What a task's channel carries: that keys were answered (never with what: the store holds it, sealed), or the end. */
-export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'end'; status: EndStatus };
-
 interface NewTask {
   /** The verified caller's subject; absent when anonymous. */
   owner?: string;
@@ -50,38 +52,27 @@ interface NewTask {
 /** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
 export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
 
-/** How long a caller at its cap is told to wait: a task of theirs has to end first, which polling will show. */
-const CAP_RETRY_AFTER_S = 30;
-
-/** An owner index entry: a task id, when it expires, and 1 while it has not ended. */
-type IndexEntry = [string, number, 0 | 1];
-/** Ended tasks an owner's index keeps listed (the newest), so a busy caller's index stays small. */
-const LISTED_ENDED = 100;
-/** The entries to keep: every live one, and the newest ended ones. */
-function trimmed(entries: IndexEntry[]): IndexEntry[] {
-  const ended = entries.filter(([, , live]) => live === 0);
-  const drop = new Set(ended.slice(0, Math.max(0, ended.length - LISTED_ENDED)));
-  return entries.filter((entry) => !drop.has(entry));
-}
 /** An end as stored: the end and when it happened. */
 type StoredEnd = TaskEnd & { at: number };
 
-const hashOf = async (text: string): Promise<string> => toBase64Url(await sha256(text));
-
-/**
- * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:w` the work's lease (it
- * expires unless renewed), `:e` the end, `:q:<key>` a
- * question's open token the first answer takes, `:a:<key>` its answer; `task-owner:<owner>` an owner's index. Ids,
- * question keys and owners appear only as SHA-256 digests, so reading the store does not give out bearer ids.
- */
+/** Tasks in the store: each one's record, lease, end, questions and answers, and its owner's index. */
 export class TaskStore {
-  // Writes this instance makes to one record or index, one after another (instance state, per key).
-  readonly #chains = new Map<string, Promise<unknown>>();
+  // Changes this instance makes to one record, one after another.
+  readonly #serial = new SerialRuns();
+  readonly #names: TaskNames;
+  readonly #sealing: TaskSeal;
+  readonly #owners: OwnerIndex;
 
+  /** `crypto`: WebCrypto's, or the runtime's own (parley-mcp/node passes node:crypto's); either reads the other's. */
   constructor(
     private readonly home: TaskHome,
     readonly limits: TaskLimits = TASK_DEFAULTS,
-  ) {}
+    crypto: StoreCrypto = WEB_STORE_CRYPTO,
+  ) {
+    this.#names = new TaskNames(home.keyPrefix, crypto);
+    this.#sealing = new TaskSeal(home.secret, crypto);
+    this.#owners = new OwnerIndex(home.backend, this.#names, this.#sealing, limits.maxPerOwner);
+  }
 
   /** Whether what is published on a task's channel reaches other processes (else the work reads the store as well). */
   get channelsReachOtherInstances(): boolean {
@@ -108,26 +99,12 @@ export class TaskStore {
       ttlMs: this.limits.ttlMs,
       pollIntervalMs: this.limits.pollIntervalMs,
     };
-    const expiresAt = now + record.ttlMs;
-    const index = await this.#indexKey(task.owner);
-    await this.#serial(index, async () => {
-      const entries = (await this.#readIndex(index)).filter(([, until]) => until > now);
-      const max = this.limits.maxPerOwner;
-      if (entries.filter(([, , live]) => live === 1).length >= max) {
-        const who = task.owner === undefined ? 'anonymous callers (without a token they count as one caller)' : 'this caller';
-        throw new LimitError(
-          `Too many tasks still running for ${who}: at most ${max} (tasks.maxPerCaller). Cancel one or wait for one to end, then try again`,
-          CAP_RETRY_AFTER_S,
-          'caller',
-          { limit: 'tasks.maxPerCaller', max },
-        );
-      }
-      const { taskId } = record;
+    const { taskId } = record;
+    await this.#owners.admit(task.owner, { taskId, expiresAt: now + record.ttlMs }, async () => {
       const [r, l, w] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l'), this.#name(taskId, 'w')]);
       await this.home.backend.set(l, '1', record.ttlMs);
       await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
       await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
-      await this.#writeIndex(index, trimmed([...entries, [record.taskId, expiresAt, 1]]), expiresAt - now);
     });
     return record;
   }
@@ -247,7 +224,7 @@ export class TaskStore {
     const found = await Promise.all(
       wanted.map(async (key): Promise<[string, unknown]> => {
         const name = await this.#name(taskId, 'a', key);
-        return [key, await openTaskValue(await this.home.backend.get(name), name, this.home.secret)];
+        return [key, await this.#sealing.open(await this.home.backend.get(name), name)];
       }),
     );
     return new Map(found.filter(([, value]) => value !== undefined));
@@ -284,7 +261,7 @@ export class TaskStore {
    * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
    */
   async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
-    return this.home.backend.subscribe(await this.#channel(taskId), (message) => {
+    return this.home.backend.subscribe(await this.#names.channel(taskId), (message) => {
       const event = parseEvent(message);
       if (event) onEvent(event);
     });
@@ -292,9 +269,8 @@ export class TaskStore {
 
   /** The owner's tasks that have not expired, oldest first (2025-11-25 tasks/list; never for anonymous callers). */
   async list(owner: string): Promise<TaskSnapshot[]> {
-    const now = Date.now();
-    const entries = (await this.#readIndex(await this.#indexKey(owner))).filter(([, until]) => until > now);
-    const found = await Promise.all(entries.map(([id]) => this.snapshot(id, owner)));
+    const ids = await this.#owners.taskIds(owner);
+    const found = await Promise.all(ids.map((id) => this.snapshot(id, owner)));
     return found.filter((s): s is TaskSnapshot => s !== undefined).sort((a, b) => a.createdAt - b.createdAt);
   }
 
@@ -307,14 +283,14 @@ export class TaskStore {
 
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
     const name = await this.#name(taskId, 'r');
-    const record = await openTaskValue<TaskRecord>(await this.home.backend.get(name), name, this.home.secret);
+    const record = await this.#sealing.open<TaskRecord>(await this.home.backend.get(name), name);
     if (!isObject(record) || record.taskId !== taskId) return undefined;
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
   }
 
   async #readEnd(taskId: string): Promise<StoredEnd | undefined> {
     const name = await this.#name(taskId, 'e');
-    const end = await openTaskValue<StoredEnd>(await this.home.backend.get(name), name, this.home.secret);
+    const end = await this.#sealing.open<StoredEnd>(await this.home.backend.get(name), name);
     return isObject(end) ? end : undefined;
   }
 
@@ -327,14 +303,7 @@ export class TaskStore {
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
     await this.#publish(taskId, { kind: 'end', status: end.status });
-    const index = await this.#indexKey(record.owner);
-    await this.#serial(index, async () => {
-      const now = Date.now();
-      const entries = (await this.#readIndex(index)).filter(([, until]) => until > now);
-      const kept = trimmed(entries.map(([id, until, live]): IndexEntry => [id, until, id === taskId ? 0 : live]));
-      const longest = Math.max(0, ...kept.map(([, until]) => until - now));
-      if (longest > 0) await this.#writeIndex(index, kept, longest);
-    });
+    await this.#owners.ended(record.owner, taskId);
     return true;
   }
 
@@ -352,7 +321,7 @@ export class TaskStore {
 
   /** A change the work makes to its live record, one at a time in this instance; false once it expired or is gone. */
   #change(taskId: string, change: (record: TaskRecord) => TaskRecord | Promise<TaskRecord>): Promise<boolean> {
-    return this.#serial(`r:${taskId}`, async () => {
+    return this.#serial.run(taskId, async () => {
       const record = await this.#raw(taskId);
       if (!record) return false;
       const next = { ...(await change(record)), lastUpdatedAt: Date.now() };
@@ -365,61 +334,14 @@ export class TaskStore {
   }
 
   async #publish(taskId: string, event: TaskEvent): Promise<void> {
-    await this.home.backend.publish(await this.#channel(taskId), JSON.stringify(event));
-  }
-
-  async #readIndex(name: string): Promise<IndexEntry[]> {
-    const entries = await openTaskValue<unknown>(await this.home.backend.get(name), name, this.home.secret);
-    return Array.isArray(entries) ? entries.filter(isIndexEntry) : [];
-  }
-
-  async #writeIndex(name: string, entries: IndexEntry[], ttlMs: number): Promise<void> {
-    await this.home.backend.set(name, await this.#seal(entries, name), ttlMs);
+    await this.home.backend.publish(await this.#names.channel(taskId), JSON.stringify(event));
   }
 
   #seal(value: unknown, name: string): Promise<string> {
-    return sealTaskValue(value, name, this.home.secret);
+    return this.#sealing.seal(value, name);
   }
 
-  async #name(taskId: string, part: 'r' | 'l' | 'w' | 'e' | 'q' | 'a', key?: string): Promise<string> {
-    const id = await hashOf(`task\u0000${taskId}`);
-    return `${this.home.keyPrefix}task:${id}:${part}${key === undefined ? '' : `:${await hashOf(key)}`}`;
+  #name(taskId: string, part: TaskPart, key?: string): Promise<string> {
+    return this.#names.part(taskId, part, key);
   }
-
-  async #channel(taskId: string): Promise<string> {
-    return `${this.home.keyPrefix}task:${await hashOf(`channel\u0000${taskId}`)}`;
-  }
-
-  async #indexKey(owner: string | undefined): Promise<string> {
-    return `${this.home.keyPrefix}task-owner:${await hashOf(JSON.stringify(['owner', owner ?? null]))}`;
-  }
-
-  async #serial<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.#chains.get(key) ?? Promise.resolve()).then(work, work);
-    const tail = run.catch(() => undefined);
-    this.#chains.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.#chains.get(key) === tail) this.#chains.delete(key);
-    }
-  }
-}
-
-const isIndexEntry = (entry: unknown): entry is IndexEntry =>
-  Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && (entry[2] === 0 || entry[2] === 1);
-
-function parseEvent(message: string): TaskEvent | undefined {
-  let event: unknown;
-  try {
-    event = JSON.parse(message);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(event)) return undefined;
-  if (event.kind === 'end' && (event.status === 'completed' || event.status === 'failed' || event.status === 'cancelled'))
-    return { kind: 'end', status: event.status };
-  if (event.kind === 'answer' && Array.isArray(event.keys) && event.keys.every((k) => typeof k === 'string'))
-    return { kind: 'answer', keys: event.keys as string[] };
-  return undefined;
 }

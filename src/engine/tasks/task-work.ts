@@ -11,7 +11,8 @@ import {
 } from '../../elicitation';
 import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
 import type { InputRequest, TaskEnd, TaskRecord } from './task-record';
-import type { TaskEvent, TaskStore } from './task-store';
+import type { TaskEvent } from './task-events';
+import type { TaskStore } from './task-store';
 
 /**
  * Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). Public: a

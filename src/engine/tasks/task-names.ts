@@ -1,0 +1,31 @@
+// Where a task's parts sit in the store: storage names and channels, ids, question keys and owners only as SHA-256
+// digests, so reading the store does not give out bearer ids.
+import type { StoreCrypto } from '../../crypto';
+
+/** A task's stored parts: the record, the live token, the work's lease, the end, a question's open token, its answer. */
+export type TaskPart = 'r' | 'l' | 'w' | 'e' | 'q' | 'a';
+
+/**
+ * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:w` the work's lease (it
+ * expires unless renewed), `:e` the end, `:q:<key>` a question's open token the first answer takes, `:a:<key>` its
+ * answer; `task-owner:<owner>` an owner's index.
+ */
+export class TaskNames {
+  constructor(
+    private readonly keyPrefix: string,
+    private readonly crypto: Pick<StoreCrypto, 'digest'>,
+  ) {}
+
+  async part(taskId: string, part: TaskPart, key?: string): Promise<string> {
+    const id = await this.crypto.digest(`task\u0000${taskId}`);
+    return `${this.keyPrefix}task:${id}:${part}${key === undefined ? '' : `:${await this.crypto.digest(key)}`}`;
+  }
+
+  async channel(taskId: string): Promise<string> {
+    return `${this.keyPrefix}task:${await this.crypto.digest(`channel\u0000${taskId}`)}`;
+  }
+
+  async owner(owner: string | undefined): Promise<string> {
+    return `${this.keyPrefix}task-owner:${await this.crypto.digest(JSON.stringify(['owner', owner ?? null]))}`;
+  }
+}

@@ -1,0 +1,167 @@
+// Tasks on 2026-07-28 across two Parley processes, followed by parley-mcp/client: each task created on instance A,
+// polled and answered on instance B, through a real redis-server and through Redis over HTTP (the project's Upstash
+// REST server on that redis-server). 200 at once with distinct answers, none lost or crossed; a cancel sent to B stops
+// the work running on A; a task's ttl runs out across processes; A killed while its task waits ends it failed on B.
+import { McpWireError } from 'parley-mcp';
+import { McpClient, type TaskState } from 'parley-mcp/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startInstance, type Instance } from '../helpers/instances';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+import { meta, mcpRequest, read } from '../helpers/requests';
+import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+
+const FIXTURE = 'test/fixtures/task-instance-server.ts';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const SECRETS = { MCP_ELICITATION_SECRET: 'one task secret for every instance', VAULT_SECRET: 'one state secret for every instance' };
+const ORPHANED = 'The server instance running this task stopped before the task ended';
+
+let redis: RunningRedis;
+let upstash: UpstashServer;
+const started: Instance[] = [];
+const clients: McpClient[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+  upstash = await startUpstashServer(redis.url);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(started.map((i) => i.stop()));
+  await upstash?.close();
+  await redis?.stop();
+});
+
+const instance = async (store: string, env: Record<string, string> = {}): Promise<Instance> => {
+  const one = await startInstance({ PARLEY_TEST_STORE: store, ...SECRETS, ...env }, FIXTURE);
+  started.push(one);
+  return one;
+};
+
+/** A client whose tools/call goes to `a` and whose tasks/* go to `b`; `sent` names each request's method and instance. */
+function splitClient(a: Instance, b: Instance) {
+  const sent: string[] = [];
+  const client = new McpClient({
+    url: a.url,
+    tasks: true,
+    fetch: async (request) => {
+      const body = await request.text();
+      const method = String(JSON.parse(body).method);
+      const to = method.startsWith('tasks/') ? b : a;
+      sent.push(`${method} ${to === a ? 'A' : 'B'}`);
+      return fetch(to.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+    },
+  });
+  clients.push(client);
+  return { client, sent, count: (what: string) => sent.filter((s) => s === what).length };
+}
+
+/** The task as tasks/get on `at` shows it, read by hand (the client has no call for one request). */
+async function getTask(at: Instance, taskId: string) {
+  const request = mcpRequest(
+    'tasks/get',
+    { taskId, _meta: meta({ elicitation: {}, extensions: { [TASKS]: {} } }) },
+    { url: at.url, headers: { 'mcp-name': taskId } },
+  );
+  return (await read(await fetch(request))).body;
+}
+
+/** 200 tasks at once, each asking one question whose answer names the task: each must come back to its own task. */
+async function twoHundredAtOnce(a: Instance, b: Instance) {
+  const { client, sent, count } = splitClient(a, b);
+  const asked = new Map<number, number>();
+  client.onElicitation((params) => {
+    const n = Number(/task (\d+)/.exec(params.message)?.[1]);
+    asked.set(n, (asked.get(n) ?? 0) + 1);
+    return { action: 'accept', content: { value: `answer-${n}` } };
+  });
+  const results = await Promise.all(Array.from({ length: 200 }, (_, n) => client.callTool({ name: 'ask_task', arguments: { n } })));
+  results.forEach((result, n) => expect(result.content).toEqual([{ type: 'text', text: `task ${n} got answer-${n}` }]));
+  expect([...asked.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, n) => n));
+  expect([...asked.values()].every((times) => times === 1)).toBe(true);
+  // Created on A, followed and answered on B, nothing else anywhere.
+  expect(count('tools/call A')).toBe(200);
+  expect(count('tasks/update B')).toBe(200);
+  expect(count('tasks/get B')).toBeGreaterThanOrEqual(200);
+  expect(sent.filter((s) => !['tools/call A', 'tasks/update B', 'tasks/get B'].includes(s))).toEqual([]);
+}
+
+describe('tasks across two processes on a real redis-server', () => {
+  let a: Instance;
+  let b: Instance;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([instance(`redis:${redis.url}`), instance(`redis:${redis.url}`)]);
+  });
+
+  it('200 tasks at once, created on A, polled and answered on B: each ends with its own answer', async () => {
+    await twoHundredAtOnce(a, b);
+  }, 180_000);
+
+  it('a cancel sent to B stops the work running on A, and B shows the task cancelled', async () => {
+    const { client, count } = splitClient(a, b);
+    const controller = new AbortController();
+    let taskId: string | undefined;
+    const call = client.callTool(
+      { name: 'wait_task', arguments: { label: 'cancel-1' } },
+      {
+        signal: controller.signal,
+        onTaskStatus: (task) => {
+          taskId = task.taskId;
+          if (task.statusMessage === 'waiting: cancel-1') controller.abort(new Error('the caller gave up'));
+        },
+      },
+    );
+    await expect(call).rejects.toThrow('the caller gave up');
+    expect(count('tasks/cancel B')).toBe(1);
+    // Heard on the task's channel: the work's own look at the store (its lease renewal) comes only every 10 s.
+    await vi.waitFor(() => expect(a.log()).toContain('stopped cancel-1: The task was cancelled'), { timeout: 5_000 });
+    expect((await getTask(b, taskId!)).result).toMatchObject({ taskId, status: 'cancelled' });
+  }, 60_000);
+
+  it('a task whose ttl runs out is unknown on B, and its work on the instance that runs it stops', async () => {
+    const short = await instance(`redis:${redis.url}`, { PARLEY_TEST_TASK_TTL_MS: '2000' });
+    const { client } = splitClient(short, b);
+    let taskId: string | undefined;
+    const call = client.callTool({ name: 'wait_task', arguments: { label: 'expire-1' } }, { onTaskStatus: (t) => (taskId = t.taskId) });
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(McpWireError);
+    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('Task not found') });
+    expect((await getTask(b, taskId!)).error).toMatchObject({ code: -32602 });
+    // The work's next lease renewal (a third of the lease) finds the task gone.
+    await vi.waitFor(() => expect(short.log()).toContain('stopped expire-1: The task ended or expired while its work ran'), {
+      timeout: 20_000,
+    });
+  }, 60_000);
+
+  it('A killed while its task waits for an answer: once the lease lapses, B ends the task failed, as documented', async () => {
+    const doomed = await instance(`redis:${redis.url}`);
+    const { client } = splitClient(doomed, b);
+    const seen: TaskState[] = [];
+    let asked!: () => void;
+    const questionShown = new Promise<void>((resolve) => (asked = resolve));
+    // The person never answers: the question stays open while the instance running the work dies.
+    client.onElicitation(() => (asked(), new Promise(() => {})));
+    const call = client.callTool({ name: 'ask_task', arguments: { n: 1 } }, { onTaskStatus: (t) => seen.push(t) });
+    const outcome = call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await questionShown;
+    await doomed.kill();
+    // The lease is 30 s, renewed every 10 s: it lapses 20 to 30 s after the kill (no setting shortens it).
+    const error = await outcome;
+    expect(error).toBeInstanceOf(McpWireError);
+    expect(error).toMatchObject({ code: -32603, message: ORPHANED });
+    expect(seen.at(-1)).toMatchObject({ status: 'failed', statusMessage: `${ORPHANED}; call the tool again` });
+    expect((await getTask(b, seen.at(-1)!.taskId)).result).toMatchObject({ status: 'failed', error: { code: -32603, message: ORPHANED } });
+  }, 90_000);
+});
+
+describe('tasks across two processes through Redis over HTTP', () => {
+  it('200 tasks at once, created on A, polled and answered on B: each ends with its own answer', async () => {
+    const store = `upstash:${upstash.url}#${upstash.token}`;
+    const [a, b] = await Promise.all([instance(store), instance(store)]);
+    await twoHundredAtOnce(a, b);
+  }, 180_000);
+});
