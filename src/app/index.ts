@@ -4,6 +4,6 @@ export type { ServerInput } from './build-server';
 export { connect, createDirect } from './direct';
 export type { ConnectedClient, DirectAnswer, DirectCallOptions, DirectElicitationHandler, DirectServer } from './direct';
 export { createFetchHandler, createStartingHandler, serverStartFailed, startFetchHandler } from './fetch-handler';
-export type { CloseOptions, FetchHandler, HandlerOptions } from './fetch-handler';
+export type { CloseOptions, FetchHandler, HandlerOptions, KeepAlive } from './fetch-handler';
 export { FrontMcpInstance } from './front-mcp-instance';
 export { IdpUnavailableError } from './jwks';
