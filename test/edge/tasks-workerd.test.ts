@@ -67,6 +67,24 @@ describe('tasks on Cloudflare Workers, Redis over HTTP', () => {
     }
   });
 
+  it('takes a cancel on another isolate, and the task stays cancelled', { timeout: 30_000 }, async () => {
+    const { client, routed } = await pair('test/edge/entries/task-worker.ts');
+    try {
+      const started = await client.startTool({ name: 'outlast' });
+      if (!('task' in started)) throw new Error('expected a task');
+      const { taskId } = started.task;
+      expect(await client.request('tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete' });
+      const task = await client.request('tasks/get', { taskId });
+      expect(task).toMatchObject({ taskId, status: 'cancelled' });
+      expect(routed).toEqual(['tools/call a', 'tasks/cancel b', 'tasks/get b']);
+      // A's work heard the cancel (its signal fired and it returned): its end changes nothing, the task stays cancelled.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await client.request('tasks/get', { taskId })).status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('ends a task whose work outlives what the platform allows after the response failed, saying so', { timeout: 30_000 }, async () => {
     const { client } = await pair('test/edge/entries/task-worker.ts', { AFTER_RESPONSE_MS: '1500' });
     try {
