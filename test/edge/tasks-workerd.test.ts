@@ -2,6 +2,10 @@
 // its record lives in real Redis behind the Upstash REST test server, so another isolate serves tasks/get and
 // tasks/update for it. workerd run locally never cuts waitUntil work (Cloudflare cuts it 30 s after the response), so
 // the limit is given shorter through the same field createWorker sets, and the task must end failed, saying so.
+// 2025-11-25 tasks too, driven by the official v1 client (1.32).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from 'parley-mcp/client';
 import { bundleWorker } from '../helpers/bundle';
@@ -129,5 +133,48 @@ describe('a Worker with a task tool that cannot keep tasks', () => {
     expect(output).toContain(
       'Tool "approve_export" may run as a task (execution.taskSupport), and tasks are kept in the elicitation store: on an edge runtime that is Redis over HTTP: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN',
     );
+  });
+});
+
+describe('2025-11-25 tasks on Cloudflare Workers, Redis over HTTP', () => {
+  it('runs a task whose tool asks, polled on another isolate, answered on the tasks/result stream', { timeout: 30_000 }, async () => {
+    const { code } = await bundleWorker('test/edge/entries/task-worker.ts');
+    const bindings = {
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      MCP_SESSION_SECRET: 'shared-session-secret',
+    };
+    const [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
+    running.push(a, b);
+    const urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
+    const routed: string[] = [];
+    const balance = async (_input: string | URL | Request, init?: RequestInit) => {
+      const body = typeof init?.body === 'string' ? init.body : '';
+      const to = body.includes('"method":"tasks/get"') ? 'b' : 'a';
+      routed.push(`${/"method":"([^"]+)"/.exec(body)?.[1] ?? init?.method ?? 'GET'} ${to}`);
+      return fetch(urls[to], init);
+    };
+    const asked: string[] = [];
+    const client = new Client({ name: 'v1-edge-tasks', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(urls.a, { fetch: balance }));
+    try {
+      const seen: any[] = [];
+      const stream = client.experimental.tasks.callToolStream({ name: 'approve_export', arguments: { rows: 7 } }, CallToolResultSchema, {
+        task: {},
+      });
+      for await (const message of stream) seen.push(message);
+      const taskId = seen.find((m) => m.type === 'taskCreated')?.task.taskId as string;
+      expect(taskId).toMatch(/^tsk_/);
+      expect(asked).toEqual(['Export 7 rows?']);
+      expect(seen.find((m) => m.type === 'result')?.result.content).toEqual([{ type: 'text', text: 'Exported 7 rows' }]);
+      expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
+      expect(routed).toContain('tasks/get b');
+    } finally {
+      await client.close();
+    }
   });
 });
