@@ -15,6 +15,7 @@ export default defineConfig({
     'src/stores/redis.ts',
     'src/stores/sqlite.ts',
     'src/stores/redis-http.ts',
+    'src/app/enable-tasks.ts',
     'src/app/introspection.ts',
     // What package.json "imports" and the parley command load by path.
     'src/app/node-only-node.ts',

@@ -1,6 +1,6 @@
 // Cloudflare Workers: a module Worker's default export. workerd takes a function export for a class, so this is an object.
 import { createStartingHandler, serverStartFailed, type FetchHandler, type ServerInput } from '../app';
-import type { ParleyServer } from '../engine';
+import type { KeepAlive, ParleyServer } from '../engine';
 import { createRedactor, secretsIn } from '../runtime';
 import { serverOptionsOf } from '../model';
 import { providedRedisHttp } from '../stores';
@@ -8,6 +8,19 @@ import { providedRedisHttp } from '../stores';
 export interface WorkerExport {
   fetch: FetchHandler['fetch'];
 }
+
+/**
+ * What Cloudflare lets `ctx.waitUntil` work run after the response: 30 s (developers.cloudflare.com/workers/platform/limits/,
+ * "Duration"; runtime-apis/context/). workerd run locally (miniflare, wrangler dev) does not cut it; a task ends itself
+ * within it.
+ */
+const WAIT_UNTIL_MS = 30_000;
+
+/** The Worker's ctx as the handler takes it: its waitUntil, with the time the platform gives that work. */
+const keepAlive = (ctx: unknown): KeepAlive | undefined => {
+  const given = ctx as { waitUntil?: (promise: Promise<unknown>) => void } | undefined;
+  return given?.waitUntil ? { waitUntil: (promise) => given.waitUntil!(promise), afterResponseMs: WAIT_UNTIL_MS } : undefined;
+};
 
 /** A config made from the Worker's env bindings on its first request: secrets come from bindings, no nodejs_compat. */
 export type WorkerConfig = (env: Record<string, unknown>) => ServerInput;
@@ -32,10 +45,14 @@ function fromEnv(configFor: WorkerConfig): WorkerExport {
         console.error(`[parley] ERROR Server failed to start: the config function threw ${createRedactor(secretsIn(env)).text(why)}`);
         return Promise.resolve(serverStartFailed());
       }
-      return handler.fetch(request, env, ctx);
+      return handler.fetch(request, env, keepAlive(ctx));
     },
   };
 }
+
+const withLimit = (fetch: FetchHandler['fetch']): WorkerExport => ({
+  fetch: (request, env, ctx) => fetch(request, env, keepAlive(ctx)),
+});
 
 /**
  * The Worker entry for a server: a config, a @FrontMcp class, a handler, or a function of the Worker's env that returns
@@ -46,7 +63,7 @@ function fromEnv(configFor: WorkerConfig): WorkerExport {
 export function createWorker(configFor: WorkerConfig): WorkerExport;
 export function createWorker(input: ServerInput | FetchHandler): WorkerExport;
 export function createWorker(input: ServerInput | FetchHandler | WorkerConfig): WorkerExport {
-  if (typeof input === 'function' && 'fetch' in input) return { fetch: (input as FetchHandler).fetch };
+  if (typeof input === 'function' && 'fetch' in input) return withLimit((input as FetchHandler).fetch);
   if (typeof input === 'function' && !serverOptionsOf(input)) return fromEnv(input as WorkerConfig);
-  return { fetch: createStartingHandler(input as ServerInput, checkStart).fetch };
+  return withLimit(createStartingHandler(input as ServerInput, checkStart).fetch);
 }

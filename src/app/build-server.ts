@@ -19,6 +19,7 @@ import {
   createRedactor,
   INSPECT,
   inspectFields,
+  isEdgeRuntime,
   isProduction,
   readEnv,
   redactingLogger,
@@ -149,8 +150,9 @@ class BuiltServer implements ParleyServer {
 }
 
 /**
- * Tasks live in the elicitation store, with its keys and expiry: their code is loaded when a tool may run as a task,
- * and a server with such a tool and no store to keep tasks in (or on an edge runtime, for now) refuses to start.
+ * Tasks live in the elicitation store, with its keys and expiry: their code is loaded when a tool may run as a task
+ * (in an edge bundle, once its entry called enableTasks()), and a server with such a tool and no store to keep tasks in
+ * refuses to start.
  */
 async function taskRuntimeOf(
   config: ParleyConfig,
@@ -164,7 +166,7 @@ async function taskRuntimeOf(
   const module = await drivers.tasks().catch((error: Error) => {
     throw new Error(`${because}: ${error.message}`);
   });
-  if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: set elicitation: { enabled: true }`);
+  if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: ${module.whereToKeepTasks(isEdgeRuntime())}`);
   const { ttlMs, pollIntervalMs, maxPerCaller } = config.tasks;
   return module.createTaskRuntime(store, { ttlMs, pollIntervalMs, maxPerOwner: maxPerCaller }, platform.storeCrypto);
 }

@@ -1,12 +1,16 @@
 // What an edge bundle gets for "#node-only" (workerd, edge-light, worker, browser): stand-ins, so the bundle never
-// pulls ioredis, better-sqlite3, @upstash/redis or persistent questions. Redis over HTTP comes in when the Worker's
-// entry asks for it (enableRedisHttp() from parley-mcp/redis-http); the factory refuses the rest on an edge isolate.
+// pulls ioredis, better-sqlite3, @upstash/redis, tasks or persistent questions. Redis over HTTP and tasks come in when
+// the Worker's entry asks for them (enableRedisHttp(), enableTasks()); the factory refuses the rest on an edge isolate.
 import { providedRedisHttp } from '../stores';
 import { ElicitationNotSupportedError } from '../protocol';
 import type { StoreDrivers } from './node-only';
+import { providedTasks } from './provided-tasks';
 
 const REDIS_HTTP_NOT_IN_BUNDLE =
   "Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http' (see Parley's docs/deployment.md, Cloudflare Workers)";
+
+const TASKS_NOT_IN_BUNDLE =
+  "tasks are not in this bundle: an edge bundle leaves them out unless the entry calls enableTasks() from 'parley-mcp/tasks' (Parley's docs/deployment.md)";
 
 const unavailable = (what: string) => () =>
   Promise.reject(new Error(`${what} is not available in this build (an edge bundle): run on Node.js`));
@@ -21,8 +25,7 @@ export const drivers: StoreDrivers = {
   questionsHome: unavailable('The default question file'),
   questions: unavailable('Persistent questions'),
   unanswered: () => Promise.reject(new ElicitationNotSupportedError('The unanswered-question policy runs on Node.js only')),
-  // Not yet on the edge: a task's run outlives its response (waitUntil's limit), and the code is over the size budget.
-  tasks: unavailable('Tasks (a tool with execution.taskSupport)'),
+  tasks: () => providedTasks()?.() ?? Promise.reject(new Error(TASKS_NOT_IN_BUNDLE)),
   // Not yet on the edge: the tracing code would put the help-desk Worker over its size budget.
   otel: () => Promise.resolve(undefined),
 };

@@ -25,8 +25,9 @@ export interface StoreDrivers {
   }>;
   /** The unanswered-question policy (docs/unanswered.md): Node only, like the persistent questions it moves questions to. */
   unanswered(): Promise<UnansweredModule>;
-  /** Tasks (2026-07-28): loaded only when a tool may run as a task; not in an edge bundle yet (its size budget). */
+  /** Tasks: loaded only when a tool may run as a task; in an edge bundle once its entry calls enableTasks() (parley-mcp/tasks). */
   tasks(): Promise<{
+    whereToKeepTasks(edge: boolean): string;
     createTaskRuntime(
       home: Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>,
       limits: { ttlMs: number; pollIntervalMs: number; maxPerOwner: number },

@@ -31,7 +31,8 @@ export interface Platform {
 }
 
 /**
- * Tasks' code, loaded at startup only where a tool may run as a task (through #node-only: not in an edge bundle yet).
+ * Tasks' code, loaded at startup only where a tool may run as a task (through #node-only; in an edge bundle, once its
+ * entry calls enableTasks()).
  * The engine checks each request (the method exists, the extension is declared, the params' shape) before it calls in.
  */
 export interface TaskRuntime {
@@ -72,6 +73,8 @@ export interface LegacyTaskRuntime {
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */
 export interface KeepAlive {
   waitUntil(promise: Promise<unknown>): void;
+  /** How long the platform lets that work run after the response (a Worker's 30 s); unset where nothing cuts it. */
+  readonly afterResponseMs?: number;
 }
 
 /** Persistent questions as the engine and transports use them: a call's asker, the inbox routes, links. */

@@ -27,6 +27,7 @@ export function callMaybeTask(
 ): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const call = new TaskCall(store, entry.name, args, scope, resolve);
+    // The run includes writing the task's end: on a Worker, work after the promise ctx.waitUntil holds is cut.
     call.run = routed(server, scope, route, { method: 'tools/call', name: entry.name, args }, (asker) => {
       call.before = asker;
       return runTool(server, entry, args, call.scope, call);
@@ -35,6 +36,28 @@ export function callMaybeTask(
       (error: unknown) => (call.work ? call.end(failure(error, server)) : ((call.answered = true), reject(error))),
     );
   });
+}
+
+// A task past its platform's limit ends itself this long before the cut, so its end is written while it still runs.
+const END_MARGIN_MS = 1_000;
+
+/** How a task ends whose work ran as long as the platform lets work run after a response (a Worker's ctx.waitUntil). */
+function outlived(afterResponseMs: number): TaskEnd {
+  const message = `The task's work ran as long as this platform lets work run after a response (${afterResponseMs / 1000} s on Cloudflare Workers, under ctx.waitUntil), so it stopped before the task ended; call the tool again, or run tasks this long on Node.js`;
+  return { status: 'failed', error: { code: -32603, message }, statusMessage: message };
+}
+
+/**
+ * Keeps a task's run (its end written included) alive after the response where the platform stops it otherwise (a
+ * Worker's ctx.waitUntil), and ends the task `failed`, saying why, just before the platform would cut the run.
+ */
+export function keepRunning(keepAlive: RequestScope['keepAlive'], work: TaskWork, run: Promise<unknown>): void {
+  keepAlive?.waitUntil(run);
+  const limit = keepAlive?.afterResponseMs;
+  if (limit === undefined) return;
+  const cut = setTimeout(() => void work.expire(outlived(limit)).catch(() => undefined), Math.max(0, limit - END_MARGIN_MS));
+  const clear = () => clearTimeout(cut);
+  run.then(clear, clear);
 }
 
 /** A protocol error thrown by the run ends the task `failed` with it (a tool error is already a result, isError). */
@@ -113,15 +136,15 @@ class TaskCall implements Asker {
       return false;
     }
     this.work = work;
-    // The run outlives the response: a Worker would stop it with the response otherwise.
-    if (this.run) this.outer.keepAlive?.waitUntil(this.run);
+    // The run outlives the response: a Worker would stop it with the response otherwise, and cuts it some time after.
+    if (this.run) keepRunning(this.outer.keepAlive, work, this.run);
     this.answer(createTaskResult({ ...record, status: 'working' }));
     return true;
   }
 
   /** The run is over: its outcome ends the task, unless a cancel (or the lease) ended it first. */
-  end(end: TaskEnd): void {
-    void this.work?.finish(end).catch(() => this.work?.close());
+  async end(end: TaskEnd): Promise<void> {
+    await this.work?.finish(end).catch(() => this.work?.close());
   }
 
   /** 2026-07-28 has no progress notification on a task: progress is its status message; log lines are not sent. */

@@ -3,7 +3,7 @@
 // tasks/get, tasks/list and tasks/cancel answer with the bare Task.
 import { invalidParams, McpWireError } from '../protocol';
 import type { Notifier } from '../model';
-import { failure } from './task-call';
+import { failure, keepRunning } from './task-call';
 import type { LegacyTaskRuntime } from './server';
 import { runTool } from './run-tool';
 import type { TaskStore } from './tasks/task-store';
@@ -34,8 +34,12 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
           ),
         (error: unknown) => work.finish(failure(error, server)),
       );
-      // The run outlives the response: a Worker would stop it with the response otherwise.
-      scope.keepAlive?.waitUntil(run.catch(() => work.close()));
+      // The run outlives the response: a Worker would stop it with the response otherwise, and cuts it some time after.
+      keepRunning(
+        scope.keepAlive,
+        work,
+        run.catch(() => work.close()),
+      );
       return legacyCreateTaskResult({ ...record, status: 'working' });
     },
     async get(taskId, owner) {

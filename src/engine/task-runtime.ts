@@ -12,6 +12,16 @@ import { taskAck, taskGetResult } from './tasks/task-wire';
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
 
 /**
+ * What to set so a server with a task tool has a store to keep tasks in. On an edge runtime it must be one every isolate
+ * reaches, or a tasks/get on another isolate finds nothing. Here, not in app/, so an edge bundle without tasks has none of it.
+ */
+export function whereToKeepTasks(edge: boolean): string {
+  return edge
+    ? "on an edge runtime that is Redis over HTTP: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or elicitation.redis: { provider: 'upstash' }), and call enableRedisHttp() from 'parley-mcp/redis-http' in the Worker's entry"
+    : 'set elicitation: { enabled: true }';
+}
+
+/**
  * Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (the lease: its default),
  * sealed with `crypto` (the platform's; WebCrypto's when it has none).
  */

@@ -24,7 +24,7 @@ export interface RequestScope {
   /** The request's span, when tracing is on: a tool call starts its own under it. */
   readonly trace?: RequestTrace;
   /** Keeps work going after the response where the platform stops it otherwise (a Worker's ctx.waitUntil). */
-  readonly keepAlive?: { waitUntil(promise: Promise<unknown>): void };
+  readonly keepAlive?: { waitUntil(promise: Promise<unknown>): void; readonly afterResponseMs?: number };
 }
 
 interface RequestCall {

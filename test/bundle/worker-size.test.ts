@@ -1,8 +1,10 @@
 // The bundle budget: the help-desk Worker, minified and gzipped as wrangler builds it, stays under 110 KB; what an edge
-// bundle leaves out (Redis over HTTP, persistent questions) stays out until an entry asks for it.
+// bundle leaves out (Redis over HTTP, tasks, persistent questions) stays out until an entry asks for it, and a Worker
+// that asks for tasks has a budget of its own.
 import { describe, expect, it } from 'vitest';
-import { measureWorker, WORKER_BUDGET_BYTES, type WorkerSize } from '../helpers/bundle';
+import { measureWorker, TASK_WORKER_BUDGET_BYTES, WORKER_BUDGET_BYTES, type WorkerSize } from '../helpers/bundle';
 
+const TASK_FILES = ['task-runtime.ts', 'task-call.ts', 'tasks/task-store.ts', 'tasks/task-work.ts'];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const describeParts = (size: WorkerSize) => size.parts.map(([where, bytes]) => `${where} ${kb(bytes)}`).join(', ');
 
@@ -29,9 +31,16 @@ describe('the Worker bundle', () => {
       expect(size.files).toContain('src/app/questions.ts');
       for (const file of ['setup.ts', 'service.ts', 'routes.ts', 'page-script.ts', 'question-store.ts', 'delivery.ts', 'codec.ts'])
         expect(size.files).not.toContain(`src/inbox/${file}`);
-      // Tasks are loaded only where a tool may run as one, and not on the edge yet: their store and runs stay out.
-      for (const file of ['task-runtime.ts', 'task-call.ts', 'tasks/task-store.ts', 'tasks/task-work.ts'])
-        expect(size.files).not.toContain(`src/engine/${file}`);
+      // Tasks come in only where the entry calls enableTasks(): their store and runs stay out.
+      for (const file of TASK_FILES) expect(size.files).not.toContain(`src/engine/${file}`);
     }
+  });
+
+  it('carries tasks where the entry calls enableTasks(), under a budget of its own', async () => {
+    const size = await measureWorker('examples/cloudflare/worker-tasks.ts');
+    for (const file of TASK_FILES) expect(size.files).toContain(`src/engine/${file}`);
+    expect(size.gzip, `${kb(size.gzip)} gzip is over ${kb(TASK_WORKER_BUDGET_BYTES)}; minified: ${describeParts(size)}`).toBeLessThan(
+      TASK_WORKER_BUDGET_BYTES,
+    );
   });
 });

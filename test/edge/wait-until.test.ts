@@ -1,9 +1,28 @@
 // A Worker's ctx.waitUntil gets the work of an older client's call that outlives its response (the tool still waits
-// for an answer after the SSE response went out), so workerd keeps it alive if the client leaves.
-import { describe, expect, it } from 'vitest';
-import { createFetchHandler } from '../../src';
+// for an answer after the SSE response went out), so workerd keeps it alive if the client leaves; and a task's run,
+// which createWorker tells Cloudflare's 30 s limit (in fake time here: workerd run locally never cuts the work).
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { App, createFetchHandler, Tool, ToolContext } from '../../src';
+import { createWorker } from 'parley-mcp/cloudflare';
 import { config } from '../../examples/help-desk/server';
-import { rawPost } from '../helpers/requests';
+import { mcpRequest, meta, rawPost, read } from '../helpers/requests';
+
+@Tool({ name: 'wait_for_signal', inputSchema: {}, execution: { taskSupport: 'required' } })
+class WaitForSignal extends ToolContext {
+  async execute() {
+    await this.startTask();
+    const signal = this.signal;
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    return 'stopped';
+  }
+}
+
+@App({ id: 'jobs', tools: [WaitForSignal] })
+class Jobs {}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('ctx.waitUntil', () => {
   it("is handed an older client's running call, which settles once the answer arrived", async () => {
@@ -35,5 +54,29 @@ describe('ctx.waitUntil', () => {
     await send({ jsonrpc: '2.0', id: questionId, result: { action: 'accept', content: { confirm: true } } }, session);
     await kept[0];
     expect(settled).toBe(true);
+  });
+
+  it("is handed a task's run by createWorker, and the task ends failed a second before Cloudflare's 30 s", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const worker = createWorker({ info: { name: 'jobs', version: '1.0.0' }, apps: [Jobs], elicitation: { enabled: true } });
+    const kept: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work) };
+    const declaring = meta({ elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const created = await read(
+      await worker.fetch(mcpRequest('tools/call', { name: 'wait_for_signal', arguments: {}, _meta: declaring }), {}, ctx),
+    );
+    const { taskId } = created.body.result;
+    expect(kept).toHaveLength(1);
+    const status = async () => {
+      const got = mcpRequest('tasks/get', { taskId, _meta: declaring }, { headers: { 'mcp-name': taskId } });
+      return (await read(await worker.fetch(got, {}, ctx))).body.result;
+    };
+    await vi.advanceTimersByTimeAsync(28_999);
+    expect((await status()).status).toBe('working');
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(async () => expect((await status()).status).toBe('failed'));
+    const task = await status();
+    expect(task.error.message).toContain('(30 s on Cloudflare Workers, under ctx.waitUntil)');
+    await kept[0]; // the tool heard its signal, and the run is over
   });
 });

@@ -1,13 +1,16 @@
 // `wrangler deploy --dry-run` builds the help-desk Worker from wrangler.toml, offline, and what it built serves a round.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { describe, expect, it } from 'vitest';
-import { WORKER_BUDGET_BYTES } from '../helpers/bundle';
+import { McpClient } from 'parley-mcp/client';
+import { TASK_WORKER_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../helpers/bundle';
+import { startRedis } from '../helpers/redis';
 import { mcpRequest } from '../helpers/requests';
+import { startUpstashServer } from '../helpers/upstash-server';
 import { startWorker } from '../helpers/workerd';
 
 const run = promisify(execFile);
@@ -90,6 +93,35 @@ describe('wrangler deploy --dry-run', () => {
         await worker.dispose();
       }
     } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds the tasks environment into one module (enableTasks() inlines the tasks code), under its budget, and runs a task to its end', {
+    timeout: 90_000,
+  }, async () => {
+    const outdir = await mkdtemp(join(tmpdir(), 'parley-wrangler-'));
+    const redis = await startRedis();
+    const upstash = await startUpstashServer(redis.url);
+    try {
+      const { stdout } = await dryRun(outdir, '--env', 'tasks');
+      const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);
+      expect(gzipKiB * 1024).toBeLessThan(TASK_WORKER_BUDGET_BYTES);
+      expect((await readdir(outdir)).filter((file) => file.endsWith('.js'))).toEqual(['worker-tasks.js']);
+      const code = await readFile(join(outdir, 'worker-tasks.js'), 'utf8');
+      const worker = startWorker(code, { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
+      const client = new McpClient({ url: new URL('/mcp', await worker.mf.ready), tasks: { minPollMs: 20 } });
+      client.onElicitation(() => ({ action: 'accept', content: { confirm: true } }));
+      try {
+        const result = await client.callTool({ name: 'export_tickets', arguments: { status: 'closed' } });
+        expect(result.content).toEqual([{ type: 'text', text: 'tickets-closed.csv: 12 rows' }]);
+      } finally {
+        await client.close();
+        await worker.dispose();
+      }
+    } finally {
+      await upstash.close();
+      await redis.stop();
       await rm(outdir, { recursive: true, force: true });
     }
   });

@@ -109,6 +109,13 @@ export class TaskWork implements Asker {
     }
   }
 
+  /** Ends the task with `end` (unless something ended it first) and fires the signal: the work may run no longer. */
+  async expire(end: TaskEnd): Promise<boolean> {
+    const ended = await this.finish(end);
+    this.#stop('ended');
+    return ended;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;

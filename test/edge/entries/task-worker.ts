@@ -1,0 +1,54 @@
+// A Worker with tools that run as tasks, for the edge tests. Its env bindings pick the case: ELICITATION (JSON) the
+// elicitation options, TASKS=off leaves enableTasks() out, and AFTER_RESPONSE_MS stands in for the 30 s Cloudflare
+// gives ctx.waitUntil work (workerd run locally never cuts that work, so a test gives the task a shorter limit through
+// the same field createWorker sets).
+import { App, createFetchHandler, type FetchHandler, Tool, ToolContext, z } from 'parley-mcp';
+import { createWorker, type WorkerExport } from 'parley-mcp/cloudflare';
+import { enableRedisHttp } from 'parley-mcp/redis-http';
+import { enableTasks } from 'parley-mcp/tasks';
+
+enableRedisHttp();
+
+@Tool({ name: 'approve_export', inputSchema: { rows: z.number().int() }, execution: { taskSupport: 'required' } })
+class ApproveExport extends ToolContext {
+  async execute({ rows }: { rows: number }) {
+    await this.startTask();
+    this.progress(1, 2, `Counted ${rows} rows`);
+    const go = await this.elicit(`Export ${rows} rows?`, z.object({ confirm: z.boolean() }));
+    return go.content?.confirm ? `Exported ${rows} rows` : 'Nothing exported';
+  }
+}
+
+@Tool({ name: 'outlast', inputSchema: {}, execution: { taskSupport: 'required' } })
+class Outlast extends ToolContext {
+  async execute() {
+    await this.startTask();
+    // Works until its signal fires: longer than the platform lets it run after the response.
+    const signal = this.signal;
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    return 'stopped';
+  }
+}
+
+@App({ id: 'jobs', tools: [ApproveExport, Outlast] })
+class Jobs {}
+
+let worker: WorkerExport | FetchHandler | undefined;
+
+export default {
+  fetch(request: Request, env: Record<string, unknown>, ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<Response> {
+    if (!worker) {
+      if (env.TASKS !== 'off') enableTasks();
+      const config = {
+        info: { name: 'task-worker', version: '1.0.0' },
+        apps: [Jobs],
+        elicitation: JSON.parse(String(env.ELICITATION ?? '{"enabled":true}')),
+        tasks: { pollIntervalMs: 50 },
+      };
+      worker = env.AFTER_RESPONSE_MS ? createFetchHandler(config) : createWorker(config);
+    }
+    if (!env.AFTER_RESPONSE_MS) return worker.fetch(request, env, ctx);
+    const afterResponseMs = Number(env.AFTER_RESPONSE_MS);
+    return worker.fetch(request, env, { waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise), afterResponseMs });
+  },
+};

@@ -1,0 +1,180 @@
+// Tasks on Cloudflare Workers, inside workerd: the work runs under ctx.waitUntil on the isolate that created the task,
+// its record lives in real Redis behind the Upstash REST test server, so another isolate serves tasks/get and
+// tasks/update for it. workerd run locally never cuts waitUntil work (Cloudflare cuts it 30 s after the response), so
+// the limit is given shorter through the same field createWorker sets, and the task must end failed, saying so.
+// 2025-11-25 tasks too, driven by the official v1 client (1.32).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpClient } from 'parley-mcp/client';
+import { bundleWorker } from '../helpers/bundle';
+import { mcpRequest } from '../helpers/requests';
+import { startRedis, type RunningRedis } from '../helpers/redis';
+import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { startWorker, type RunningWorker } from '../helpers/workerd';
+
+let redis: RunningRedis;
+let upstash: UpstashServer;
+const running: RunningWorker[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+  upstash = await startUpstashServer(redis.url);
+});
+afterAll(async () => {
+  await Promise.all(running.map((w) => w.dispose()));
+  await upstash?.close();
+  await redis?.stop();
+});
+
+/** Two isolates of one Worker sharing the store, and a client whose tools/call goes to A and every tasks/* to B. */
+async function pair(entry: string, extra: Record<string, string> = {}) {
+  const { code, nodeImports } = await bundleWorker(entry);
+  expect(nodeImports).toEqual([]);
+  const bindings = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token, ...extra };
+  const [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
+  running.push(a, b);
+  const urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
+  const routed: string[] = [];
+  const client = new McpClient({
+    url: urls.a,
+    tasks: { minPollMs: 20 },
+    fetch: (request) => {
+      const method = request.headers.get('mcp-method') ?? '';
+      const to = method.startsWith('tasks/') ? 'b' : 'a';
+      routed.push(`${method} ${to}`);
+      return fetch(new Request(urls[to], request));
+    },
+  });
+  return { a, b, client, routed };
+}
+
+describe('tasks on Cloudflare Workers, Redis over HTTP', () => {
+  it('creates a task on one isolate; another serves its polls and answer, and the task completes', { timeout: 30_000 }, async () => {
+    const { client, routed } = await pair('examples/cloudflare/worker-tasks.ts');
+    const asked: string[] = [];
+    client.onElicitation((params) => {
+      asked.push(params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    try {
+      const result = await client.callTool({ name: 'export_tickets', arguments: { status: 'open' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'tickets-open.csv: 3 rows' }]);
+      expect(asked).toEqual(['Write 3 open tickets to tickets-open.csv?']);
+      // Created on A; every poll and the answer went to B, which found the task in Redis and woke A's work.
+      expect(routed.filter((r) => r.startsWith('tools/call'))).toEqual(['tools/call a']);
+      expect(routed).toContain('tasks/get b');
+      expect(routed).toContain('tasks/update b');
+      expect(routed.filter((r) => r.startsWith('tasks/') && !r.endsWith(' b'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes a cancel on another isolate, and the task stays cancelled', { timeout: 30_000 }, async () => {
+    const { client, routed } = await pair('test/edge/entries/task-worker.ts');
+    try {
+      const started = await client.startTool({ name: 'outlast' });
+      if (!('task' in started)) throw new Error('expected a task');
+      const { taskId } = started.task;
+      expect(await client.request('tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete' });
+      const task = await client.request('tasks/get', { taskId });
+      expect(task).toMatchObject({ taskId, status: 'cancelled' });
+      expect(routed).toEqual(['tools/call a', 'tasks/cancel b', 'tasks/get b']);
+      // A's work heard the cancel (its signal fired and it returned): its end changes nothing, the task stays cancelled.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await client.request('tasks/get', { taskId })).status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends a task whose work outlives what the platform allows after the response failed, saying so', { timeout: 30_000 }, async () => {
+    const { client } = await pair('test/edge/entries/task-worker.ts', { AFTER_RESPONSE_MS: '1500' });
+    try {
+      const started = await client.startTool({ name: 'outlast' });
+      if (!('task' in started)) throw new Error('expected a task');
+      const { taskId } = started.task;
+      let task: Record<string, any> = started.task;
+      for (let i = 0; i < 200 && task.status === 'working'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        task = await client.request('tasks/get', { taskId });
+      }
+      expect(task.status).toBe('failed');
+      expect(task.error.code).toBe(-32603);
+      expect(task.error.message).toContain('ran as long as this platform lets work run after a response (1.5 s on Cloudflare Workers');
+      expect(task.statusMessage).toBe(task.error.message);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a Worker with a task tool that cannot keep tasks', () => {
+  async function refusal(bindings: Record<string, string>): Promise<string> {
+    const { code } = await bundleWorker('test/edge/entries/task-worker.ts');
+    const worker = startWorker(code, bindings);
+    running.push(worker);
+    const response = await worker.send(mcpRequest('tools/list'));
+    expect(response.status).toBe(503);
+    await expect.poll(() => worker.output()).toContain('Server failed to start');
+    return worker.output();
+  }
+
+  it('refuses to start without enableTasks() in its entry, naming it', async () => {
+    const output = await refusal({ TASKS: 'off', UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
+    expect(output).toContain(
+      `Tool "approve_export" may run as a task (execution.taskSupport): tasks are not in this bundle: an edge bundle leaves them out unless the entry calls enableTasks() from 'parley-mcp/tasks'`,
+    );
+  });
+
+  it('refuses to start with no store every isolate shares, naming the settings', async () => {
+    const output = await refusal({ ELICITATION: '{"enabled":true,"edge":"stateless"}' });
+    expect(output).toContain(
+      'Tool "approve_export" may run as a task (execution.taskSupport), and tasks are kept in the elicitation store: on an edge runtime that is Redis over HTTP: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN',
+    );
+  });
+});
+
+describe('2025-11-25 tasks on Cloudflare Workers, Redis over HTTP', () => {
+  it('runs a task whose tool asks, polled on another isolate, answered on the tasks/result stream', { timeout: 30_000 }, async () => {
+    const { code } = await bundleWorker('test/edge/entries/task-worker.ts');
+    const bindings = {
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      MCP_SESSION_SECRET: 'shared-session-secret',
+    };
+    const [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
+    running.push(a, b);
+    const urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
+    const routed: string[] = [];
+    const balance = async (_input: string | URL | Request, init?: RequestInit) => {
+      const body = typeof init?.body === 'string' ? init.body : '';
+      const to = body.includes('"method":"tasks/get"') ? 'b' : 'a';
+      routed.push(`${/"method":"([^"]+)"/.exec(body)?.[1] ?? init?.method ?? 'GET'} ${to}`);
+      return fetch(urls[to], init);
+    };
+    const asked: string[] = [];
+    const client = new Client({ name: 'v1-edge-tasks', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(urls.a, { fetch: balance }));
+    try {
+      const seen: any[] = [];
+      const stream = client.experimental.tasks.callToolStream({ name: 'approve_export', arguments: { rows: 7 } }, CallToolResultSchema, {
+        task: {},
+      });
+      for await (const message of stream) seen.push(message);
+      const taskId = seen.find((m) => m.type === 'taskCreated')?.task.taskId as string;
+      expect(taskId).toMatch(/^tsk_/);
+      expect(asked).toEqual(['Export 7 rows?']);
+      expect(seen.find((m) => m.type === 'result')?.result.content).toEqual([{ type: 'text', text: 'Exported 7 rows' }]);
+      expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
+      expect(routed).toContain('tasks/get b');
+    } finally {
+      await client.close();
+    }
+  });
+});
