@@ -10,6 +10,9 @@ const ISSUER = 'https://idp.example';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const declaring = meta({ elicitation: {}, extensions: { [TASKS]: {} } });
 
+/** What persistent.notify was told: a task's question that lands in the inbox nudges its person. */
+const notices: { message: string; from?: unknown; principal?: string }[] = [];
+
 /** How many times each item's work went on past its question: a task completes once. */
 const signedOff = new Map<string, number>();
 
@@ -39,7 +42,8 @@ beforeAll(async () => {
     info: { name: NAME, version: '1.0.0' },
     apps: [SignOffApp],
     redis: { url: redis.url },
-    elicitation: { enabled: true, persistent: true }, // both kept in the server's Redis
+    // Both kept in the server's Redis.
+    elicitation: { enabled: true, persistent: { notify: (notice) => void notices.push(notice) } },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   };
   a = createFetchHandler(config);
@@ -128,6 +132,13 @@ describe("a task's question in the inbox", () => {
       requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' }, by: { type: 'string' } } },
     });
     expect(question).not.toHaveProperty('task'); // the link to the task is the server's own
+    expect(notices).toContainEqual(
+      expect.objectContaining({
+        message: 'Sign off ledger?',
+        principal: `principal:${ISSUER}#dana`,
+        from: { tool: 'sign_off', reason: 'task' },
+      }),
+    );
     // Another principal: an empty inbox, 404 for the question, and the task is unknown.
     expect(await inbox(erin)).toEqual([]);
     expect((await answerInInbox(erin, question.id, { approve: true, by: 'erin' })).status).toBe(404);
@@ -154,6 +165,17 @@ describe("a task's question in the inbox", () => {
     expect((await answerInInbox(dana, question.id, { approve: false, by: 'inbox' })).status).toBe(409);
     expect(await finalResult(taskId)).toBe('budget: accept by the client');
     await until(async () => (await inbox(dana)).length === 0); // the work withdrew it once it took the answer
+  });
+
+  it('leaves the inbox when the task is cancelled on the other instance, and an answer after that is refused', async () => {
+    const taskId = await startTask('cancelled');
+    const dana = await signIn('dana');
+    const question = await inboxQuestion(dana, 'cancelled');
+    await rpc(b, 'dana', 'tasks/cancel', { taskId }); // the work runs on A, which hears the cancel and withdraws it
+    await until(async () => (await inbox(dana)).length === 0);
+    expect((await answerInInbox(dana, question.id, { approve: true, by: 'too late' })).status).toBe(409);
+    expect((await rpc(b, 'dana', 'tasks/get', { taskId })).result.status).toBe('cancelled');
+    expect(signedOff.get('cancelled')).toBeUndefined();
   });
 
   it('lets exactly one of the inbox and tasks/update answer when they race, and the task completes once with it', async () => {
