@@ -1,7 +1,7 @@
 // A task's question in its owner's inbox, on two instances sharing a real redis-server: the JSON view shows it to its
 // owner only, the inbox's answer reaches the task, and the inbox racing tasks/update lets exactly one answer count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App, createFetchHandler, LoopbackTokenAuth, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
+import { App, createFetchHandler, LoopbackTokenAuth, Tool, ToolContext, z, type FrontMcpConfigInput, type InboxNotice } from 'parley-mcp';
 import { config as inboxConfig } from '../../examples/inbox/server';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { mcpRequest, meta, read } from '../helpers/requests';
@@ -43,7 +43,7 @@ beforeAll(async () => {
     apps: [SignOffApp],
     redis: { url: redis.url },
     // Both kept in the server's Redis.
-    elicitation: { enabled: true, persistent: { notify: (notice) => void notices.push(notice) } },
+    elicitation: { enabled: true, persistent: { notify: (notice: InboxNotice) => void notices.push(notice) } },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   };
   a = createFetchHandler(config);
