@@ -85,7 +85,12 @@ export class InboxClient {
     if (status === 200)
       return {
         ok: true,
-        message: body?.delivered === 'waiting-call' ? 'the waiting call has it' : 'it waits for the next call that asks it',
+        message:
+          body?.delivered === 'task'
+            ? 'the task goes on with it'
+            : body?.delivered === 'waiting-call'
+              ? 'the waiting call has it'
+              : 'it waits for the next call that asks it',
       };
     if (status === 409) return { ok: false, message: 'this question already has an answer' };
     if (status === 404) return { ok: false, message: 'no such question for this sign-in' };

@@ -148,7 +148,7 @@ function printQuestion(say: (line?: string) => void, q: InboxQuestion): void {
   say();
   say(`[${clean(q.id, true)}] ${clean(q.message)}`);
   say(
-    `  key ${clean(q.key, true)} · ${q.state === 'answered' ? 'answered' : q.waiting ? 'a call is waiting' : 'no call waiting'} · expires ${new Date(q.expiresAt).toISOString()}`,
+    `  key ${clean(q.key, true)} · ${q.state === 'answered' ? 'answered' : q.from?.reason === 'task' ? 'a task is waiting' : q.waiting ? 'a call is waiting' : 'no call waiting'} · expires ${new Date(q.expiresAt).toISOString()}`,
   );
   const reason =
     typeof q.from?.reason === 'string' && Object.hasOwn(INBOX_REASONS, q.from.reason)

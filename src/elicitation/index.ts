@@ -13,5 +13,5 @@ export { ELICIT_METHOD } from './types';
 export type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 export { DEFAULT_TTL_MS, ttlOf } from './ttl';
 export type { UnansweredModule } from './elicit';
-export type { QuestionOrigin } from './types';
+export type { QuestionOrigin, TaskLink } from './types';
 export { INBOX_REASONS } from './unanswered-policy';

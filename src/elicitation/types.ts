@@ -5,8 +5,17 @@ import type { ElicitOptions, InboxReason } from '../model';
 export interface QuestionOrigin {
   tool: string;
   reason: InboxReason;
-  /** How long the client had (`client-never-answered`), or has before the person is nudged (`filed-with-round`). */
+  /** How long the client had (`client-never-answered`), or has before the person is nudged (`filed-with-round`, `task`). */
   afterMs?: number;
+}
+
+/** The task question an inbox question stands for: answering it answers the task's (the task's open token decides). */
+export interface TaskLink {
+  taskId: string;
+  /** The question's key in the task (`elicitation-1`). */
+  key: string;
+  /** The task's owner as the task store knows it; absent for an anonymous task. */
+  owner?: string;
 }
 
 export interface ElicitParams {
@@ -64,7 +73,12 @@ export interface PersistentAsker {
   /** The caller's subject, undefined for an anonymous caller (who can keep no questions). */
   readonly subject: string | undefined;
   /** 2026-07-28 rounds: files the question under its key without waiting; gives its id, and its answer if one waited. */
-  file(key: string, params: ElicitParams, from: QuestionOrigin): Promise<{ id: string; created: boolean; answer?: RawAnswer }>;
+  file(
+    key: string,
+    params: ElicitParams,
+    from: QuestionOrigin,
+    task?: TaskLink,
+  ): Promise<{ id: string; created: boolean; answer?: RawAnswer }>;
   /** The id of the open question under a key, if any. */
   find(key: string): Promise<string | undefined>;
   /**

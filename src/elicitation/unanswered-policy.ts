@@ -10,6 +10,7 @@ export const INBOX_REASONS: Readonly<Record<InboxReason, string>> = {
   'client-never-answered': 'the client never answered it',
   'client-cannot-show-forms': 'the client cannot show forms',
   'filed-with-round': 'asked in the client and in the inbox at once; the first answer counts',
+  task: 'a task waits for this answer; the client may answer it too, and the first answer counts',
 };
 
 const perCall = z.union([

@@ -4,7 +4,7 @@ import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../prot
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../model';
-import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
+import type { PersistentAsker, RawAnswer, StateKeys, TaskLink, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
 import type { RunningCalls } from './running-calls';
@@ -45,6 +45,11 @@ export interface TaskRuntime {
   get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   update(taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
   cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  /**
+   * The person answered a task's question in the inbox: the first answer to the key wins, as for `tasks/update`.
+   * `answered-before`: another answer (or the task's end) came first; `gone`: no such live task.
+   */
+  answerFromInbox(task: TaskLink, answer: RawAnswer): Promise<'answered' | 'answered-before' | 'gone'>;
   /** 2025-11-25's experimental core tasks (engine/legacy checks the session and the params first). */
   legacy: LegacyTaskRuntime;
 }

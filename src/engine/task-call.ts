@@ -3,18 +3,23 @@
 // background with the task's asker, signal and status message until it ends the task.
 import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
 import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
-import type { ElicitOptions, Notifier, RequestScope, ToolEntry } from '../model';
+import type { AuthInfo, ElicitOptions, Notifier, RequestScope, ToolEntry } from '../model';
 import { callerKey } from './round-call';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
 import type { TaskEnd } from './tasks/task-record';
 import type { TaskStore } from './tasks/task-store';
+import { type TaskInbox, taskInboxOf } from './tasks/task-inbox';
 import { createTaskResult } from './tasks/task-wire';
 import { TaskWork } from './tasks/task-work';
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
 export const ownerOf = (scope: RequestScope): string | undefined => (scope.auth.anonymous ? undefined : callerKey(scope.auth));
+
+/** The inbox a task of this caller's also asks in (its owner's), if any: docs/tasks.md, "Answered in the inbox". */
+export const inboxOf = (server: ParleyServer, auth: AuthInfo, signal: AbortSignal, tool: string): TaskInbox | undefined =>
+  taskInboxOf(server.questions?.forCall(auth, signal), !auth.anonymous, server.config.elicitation.unanswered, tool);
 
 /** Runs the tool; answers with its result, its round, or (once it called startTask) the task's handle. */
 export function callMaybeTask(
@@ -26,7 +31,7 @@ export function callMaybeTask(
   route: Route,
 ): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const call = new TaskCall(store, entry.name, args, scope, resolve);
+    const call = new TaskCall(store, entry.name, args, scope, resolve, () => inboxOf(server, scope.auth, scope.signal, entry.name));
     // The run includes writing the task's end: on a Worker, work after the promise ctx.waitUntil holds is cut.
     call.run = routed(server, scope, route, { method: 'tools/call', name: entry.name, args }, (asker) => {
       call.before = asker;
@@ -82,6 +87,7 @@ class TaskCall implements Asker {
     private readonly args: Record<string, unknown>,
     private readonly outer: RequestScope,
     private readonly answer: (result: Record<string, unknown>) => void,
+    private readonly inbox: () => TaskInbox | undefined,
   ) {
     this.scope = taskScope(outer, this);
   }
@@ -129,7 +135,7 @@ class TaskCall implements Asker {
   async #start(): Promise<boolean> {
     const owner = ownerOf(this.outer);
     const record = await this.store.create({ ...(owner === undefined ? {} : { owner }), tool: this.tool, arguments: this.args });
-    const work = await TaskWork.start(this.store, record, this.outer.capabilities);
+    const work = await TaskWork.start(this.store, record, this.outer.capabilities, this.inbox());
     // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
     if (this.answered) {
       await work.finish({ status: 'failed', error: { code: -32603, message: 'The tool ended before its task started' } });

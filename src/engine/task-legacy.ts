@@ -3,7 +3,7 @@
 // tasks/get, tasks/list and tasks/cancel answer with the bare Task.
 import { invalidParams, McpWireError } from '../protocol';
 import type { Notifier } from '../model';
-import { failure, keepRunning } from './task-call';
+import { failure, inboxOf, keepRunning } from './task-call';
 import type { LegacyTaskRuntime } from './server';
 import { runTool } from './run-tool';
 import type { TaskStore } from './tasks/task-store';
@@ -18,7 +18,7 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
   return {
     async call(server, { entry, args }, owner, scope) {
       const record = await store.create({ owner, tool: entry.name, arguments: args });
-      const work = await TaskWork.start(store, record, scope.capabilities);
+      const work = await TaskWork.start(store, record, scope.capabilities, inboxOf(server, scope.auth, scope.signal, entry.name));
       // Progress becomes the task's status message; log lines have no stream to go to once the call answered.
       const notifier: Notifier = {
         progress: (progress, total, message) =>

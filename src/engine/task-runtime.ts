@@ -41,6 +41,10 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if ((await store.answer(taskId, ownerOf(scope), answers)) === undefined) throw notFound();
       return taskAck();
     },
+    async answerFromInbox({ taskId, owner, key }, answer) {
+      const taken = await store.answer(taskId, owner, { [key]: answer });
+      return taken === undefined ? 'gone' : taken.includes(key) ? 'answered' : 'answered-before';
+    },
     async cancel(taskId, scope) {
       // A task that had already ended is acknowledged too (idempotent, as the conformance suite has it).
       if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();

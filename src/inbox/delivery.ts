@@ -1,6 +1,6 @@
 // Delivery, once: the waiting call gets the answer; a call that stopped waiting leaves it to the next call of the key;
 // a newer call of the same key takes over from an older one.
-import type { ElicitParams, QuestionOrigin, RawAnswer } from '../elicitation';
+import type { ElicitParams, QuestionOrigin, RawAnswer, TaskLink } from '../elicitation';
 import { QuestionPendingError, QuestionSupersededError } from '../protocol';
 import type { QuestionStore, StoredQuestion } from './question-store';
 
@@ -50,8 +50,8 @@ export async function askAndWait(
   return waitFor(store, subject, question, token, waitMs, options);
 }
 
-/** A question to file under a key, kept for ttlMs. */
-export function newQuestion(key: string, params: ElicitParams, ttlMs: number, from?: QuestionOrigin): StoredQuestion {
+/** A question to file under a key, kept for ttlMs (standing for a task's question when `task` names one). */
+export function newQuestion(key: string, params: ElicitParams, ttlMs: number, from?: QuestionOrigin, task?: TaskLink): StoredQuestion {
   const now = Date.now();
   const question: StoredQuestion = {
     id: crypto.randomUUID(),
@@ -61,7 +61,7 @@ export function newQuestion(key: string, params: ElicitParams, ttlMs: number, fr
     createdAt: now,
     expiresAt: now + ttlMs,
   };
-  return from ? { ...question, from } : question;
+  return { ...question, ...(from ? { from } : {}), ...(task ? { task } : {}) };
 }
 
 /** The answer to a question if one waits (taken: no other call gets it), and the question then goes. */

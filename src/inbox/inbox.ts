@@ -1,7 +1,7 @@
 // What the inbox's routes and event stream read: the caller's questions, the store that answers them, people auth.
 import type { LoopbackTokenAuth } from './people';
 import type { PersonSignIn } from './sign-in';
-import type { QuestionStore, QuestionView } from './question-store';
+import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer } from './question-store';
 
 export interface InboxView {
   signedInAs: string;
@@ -14,4 +14,6 @@ export interface Inbox {
   /** OpenID Connect sign-in for people (`http.auth.oidc`), beside one-time codes. */
   readonly signIn?: PersonSignIn;
   view(subject: string): Promise<InboxView>;
+  /** Takes the person's answer to a question of theirs (a task's question goes to its task). */
+  answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome>;
 }

@@ -1,7 +1,7 @@
 // The question store: persistent questions of one server on a StoreBackend, per subject, with a small index to list them.
 import type { StoreBackend } from '../stores';
 import type { QuestionCodec } from './codec';
-import type { QuestionOrigin } from '../elicitation';
+import type { QuestionOrigin, TaskLink } from '../elicitation';
 
 export interface StoredQuestion {
   id: string;
@@ -12,6 +12,8 @@ export interface StoredQuestion {
   expiresAt: number;
   /** Where it came from and why it is in the inbox (absent on questions filed before this was kept). */
   from?: QuestionOrigin;
+  /** The task question this one stands for (reason `task`): its answer goes to the task. Never shown. */
+  task?: TaskLink;
 }
 
 export interface StoredAnswer {
@@ -21,12 +23,13 @@ export interface StoredAnswer {
 }
 
 /** A question as the inbox shows it: answered or not, and whether a call is waiting for it right now. */
-export interface QuestionView extends StoredQuestion {
+export interface QuestionView extends Omit<StoredQuestion, 'task'> {
   state: 'open' | 'answered';
   waiting: boolean;
 }
 
-type AnswerOutcome = { ok: true; waiting: boolean } | { ok: false; reason: 'not-found' | 'already-answered' };
+/** `task`: the answer went to a task, which goes on with it. */
+export type AnswerOutcome = { ok: true; waiting: boolean; task?: true } | { ok: false; reason: 'not-found' | 'already-answered' };
 
 /**
  * Records, each under a key of the codec: `q` the question by id, `k` the id by persist key, `i` the subject's list of
@@ -79,8 +82,11 @@ export class QuestionStore {
   }
 
   async view(subject: string, id: string): Promise<QuestionView | undefined> {
-    const question = await this.byId(subject, id);
-    if (!question) return undefined;
+    const found = await this.byId(subject, id);
+    if (!found) return undefined;
+    const { task, ...question } = found;
+    // A task's question: its task waits for it (the task's own record says when it was answered).
+    if (task) return { ...question, state: 'open', waiting: true };
     const [answer, waiter] = await Promise.all([this.find('a', subject, id), this.waiter(subject, id)]);
     return { ...question, state: answer === undefined ? 'open' : 'answered', waiting: waiter !== undefined };
   }

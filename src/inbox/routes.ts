@@ -153,12 +153,13 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
       answeredAt: Date.now(),
     };
-    const outcome = await service.store.answer(subject, id, answer);
+    const outcome = await service.answer(subject, id, answer);
     if (!outcome.ok)
       return outcome.reason === 'not-found'
         ? problem(404, 'not_found', 'No such question')
         : problem(409, 'already_answered', 'This question already has an answer');
-    return fetchResponder.json({ status: 'answered', action, delivered: outcome.waiting ? 'waiting-call' : 'next-call' }, 200, {
+    const delivered = outcome.task ? 'task' : outcome.waiting ? 'waiting-call' : 'next-call';
+    return fetchResponder.json({ status: 'answered', action, delivered }, 200, {
       'cache-control': 'no-store',
     });
   });

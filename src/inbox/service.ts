@@ -1,6 +1,6 @@
 // The persistent questions of one server: its store, options and people auth, and what one call may do with them.
 import type { Hono } from 'hono';
-import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from '../elicitation';
+import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer, TaskLink } from '../elicitation';
 import { ElicitationNotSupportedError, INBOX_BASE, InvalidInputError } from '../protocol';
 import { escapeLogText } from '../runtime';
 import type { AuthInfo, ElicitOptions } from '../model';
@@ -9,7 +9,7 @@ import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
 import type { InboxBindings, PersonSignIn } from './sign-in';
 import { claimQuestion, fileQuestion } from './filing';
-import type { QuestionStore, StoredQuestion } from './question-store';
+import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
 import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import { questionSubjectOf } from './subject';
@@ -29,6 +29,14 @@ const stderrPrinter: LinkPrinter = {
   write: (line) => console.error(escapeLogText(line)), // the subject is the caller's: escaped as every log line is
 };
 
+/**
+ * Where an inbox answer to a task's question goes (the server's task runtime, when a tool may run as a task): the
+ * task's open token for the key decides, against `tasks/update` and the client's answer on any instance.
+ */
+interface TaskAnswering {
+  answerFromInbox(task: TaskLink, answer: RawAnswer): Promise<'answered' | 'answered-before' | 'gone'>;
+}
+
 /** A subject as a person may read it: a principal's name; a session's id is a credential, so only that it is one. */
 const shownSubject = (subject: string) => (subject.startsWith('principal:') ? subject.slice('principal:'.length) : 'this session');
 
@@ -38,6 +46,8 @@ export class QuestionService implements Inbox {
   printer: LinkPrinter = stderrPrinter;
   /** OpenID Connect sign-in for the inbox (`http.auth.oidc`), set when the server is built. */
   signIn?: PersonSignIn;
+  /** The tasks whose questions this inbox answers too, set when the server is built with both. */
+  tasks?: TaskAnswering;
 
   constructor(
     readonly store: QuestionStore,
@@ -60,8 +70,13 @@ export class QuestionService implements Inbox {
       subject,
       ask: (params, options, from) => this.ask(auth, params, options, signal, from),
       printLink: () => this.printLink(auth),
-      file: (key, params, from) =>
-        fileQuestion(this.store, mine(), key, params, { ttlMs: this.options.ttlMs, from, onCreated: this.nudge(mine()) }),
+      file: (key, params, from, task) =>
+        fileQuestion(this.store, mine(), key, params, {
+          ttlMs: this.options.ttlMs,
+          from,
+          ...(task ? { task } : {}),
+          onCreated: this.nudge(mine()),
+        }),
       find: async (key) => (await this.store.byKey(mine(), key))?.id,
       claim: (id) => claimQuestion(this.store, mine(), id),
     };
@@ -79,7 +94,8 @@ export class QuestionService implements Inbox {
     const notify = this.notify;
     if (!notify) return undefined;
     return (question) => {
-      const graceMs = question.from?.reason === 'filed-with-round' ? question.from.afterMs : undefined;
+      const reason = question.from?.reason;
+      const graceMs = reason === 'filed-with-round' || reason === 'task' ? question.from?.afterMs : undefined;
       if (graceMs === undefined) return notify(subject, question);
       const later = () =>
         void this.store.isOpen(subject, question.id).then(
@@ -101,6 +117,22 @@ export class QuestionService implements Inbox {
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
     return askAndWait(this.store, subject, persist.key, params, { ttl, ttlMs, signal, from, onCreated: this.nudge(subject) });
+  }
+
+  /**
+   * The person's answer to one of their questions: the first answer is accepted, a later one is told it was answered.
+   * A task's question is answered in its task, whose open token (taken once, against `tasks/update` too) decides.
+   */
+  async answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome> {
+    const question = await this.store.byId(subject, id);
+    if (!question?.task) return this.store.answer(subject, id, answer);
+    if (!(await this.store.isOpen(subject, id))) return { ok: false, reason: 'already-answered' };
+    const raw: RawAnswer = answer.content === undefined ? { action: answer.action } : { action: answer.action, content: answer.content };
+    const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw) : 'gone';
+    // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
+    await this.store.finish(subject, question, true);
+    if (outcome === 'answered') return { ok: true, waiting: true, task: true };
+    return { ok: false, reason: outcome === 'gone' ? 'not-found' : 'already-answered' };
   }
 
   /** Prints a one-time inbox link for the caller's subject on stderr, as `inboxLinks` allows; returns only when it expires. */

@@ -26,7 +26,7 @@ export class QuestionSupersededError extends PublicMcpError {
 }
 
 /** Why a question is in the inbox (the inbox page, the hooks and the webhook say it in these words). */
-export type InboxReason = 'persist' | 'client-never-answered' | 'client-cannot-show-forms' | 'filed-with-round';
+export type InboxReason = 'persist' | 'client-never-answered' | 'client-cannot-show-forms' | 'filed-with-round' | 'task';
 
 /** The `_meta` key of a tool result whose question is in the caller's inbox. */
 const INBOX_META = 'parley/inbox';

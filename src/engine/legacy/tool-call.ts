@@ -66,7 +66,9 @@ export function prepareToolCall(
     return {
       run: ({ auth, signal, keepAlive, trace }) => {
         const notifier = createNotifier(undefined, undefined, server.logger);
-        const scope = { auth, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
+        // As for a call: a caller with no token is known by its session (the inbox its task's questions may go to).
+        const known = auth.anonymous ? { ...auth, sessionId } : auth;
+        const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
         return tasks.call(server, { entry, args: call.args }, legacyTaskOwner(auth, session), scope);
       },
     };

@@ -10,6 +10,8 @@ import {
   type RawAnswer,
 } from '../../elicitation';
 import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
+import type { ElicitOptions } from '../../model';
+import { type TaskInbox, TaskInboxCopies } from './task-inbox';
 import type { InputRequest, TaskEnd, TaskRecord } from './task-record';
 import type { TaskEvent } from './task-events';
 import type { TaskStore } from './task-store';
@@ -41,6 +43,8 @@ export class TaskWork implements Asker {
   #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
+  // The task's questions in its owner's inbox, when it has one.
+  readonly #inbox: TaskInboxCopies | undefined;
 
   private constructor(
     private readonly store: TaskStore,
@@ -48,14 +52,19 @@ export class TaskWork implements Asker {
     /** The client capabilities of the request that created the task: they decide what may be asked (choice 6). */
     private readonly capabilities: Record<string, unknown>,
     known: Map<string, unknown>,
+    inbox: TaskInbox | undefined,
   ) {
     this.#known = known;
     this.#asked = new Set(task.asked);
+    this.#inbox = inbox && new TaskInboxCopies(inbox, task);
   }
 
-  /** Listens on the task's channel, reads the answers it already has, and renews its lease until closed. */
-  static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>): Promise<TaskWork> {
-    const work = new TaskWork(store, task, capabilities, await store.answers(task.taskId));
+  /**
+   * Listens on the task's channel, reads the answers it already has, and renews its lease until closed. With `inbox`,
+   * its form questions are also filed in the owner's inbox, where the first answer wins as a `tasks/update` would.
+   */
+  static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>, inbox?: TaskInbox): Promise<TaskWork> {
+    const work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
     work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
     // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
     // pub/sub across instances it only renews the lease, a third of leaseMs apart.
@@ -78,10 +87,12 @@ export class TaskWork implements Asker {
     return this.#known.has(key) ? { replayed: true } : undefined;
   }
 
-  async ask(key: string, params: ElicitParams): Promise<RawAnswer> {
+  async ask(key: string, params: ElicitParams, options?: ElicitOptions): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
-    return this.#input(key, { method: ELICIT_METHOD, params: { ...params } });
+    // `unanswered: false` leaves the question to the client alone, as it does outside a task.
+    const inbox = options?.unanswered === false ? undefined : this.#inbox;
+    return this.#input(key, { method: ELICIT_METHOD, params: { ...params } }, () => inbox?.file(key, params));
   }
 
   async request(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
@@ -121,10 +132,10 @@ export class TaskWork implements Asker {
     this.#timer = undefined;
     const unlisten = this.#unlisten;
     this.#unlisten = undefined;
-    await unlisten?.();
+    await Promise.all([unlisten?.(), this.#inbox?.close()]);
   }
 
-  async #input(key: string, request: InputRequest): Promise<RawAnswer> {
+  async #input(key: string, request: InputRequest, asked?: () => void): Promise<RawAnswer> {
     if (this.#known.has(key)) return this.#known.get(key) as RawAnswer;
     this.signal.throwIfAborted();
     const answer = new Promise<RawAnswer>((resolve, reject) => {
@@ -136,6 +147,7 @@ export class TaskWork implements Asker {
     if (!this.#asked.has(key)) {
       this.#asked.add(key);
       await this.#batch(key, request);
+      asked?.(); // in the store first, so an inbox answer finds the task's question open
     }
     await this.#collect([key]); // answered before this run listened (a resumed run)
     return answer;
@@ -169,7 +181,10 @@ export class TaskWork implements Asker {
       this.#waiting.get(key)?.(value as RawAnswer);
       this.#waiting.delete(key);
     }
-    await this.store.settle(this.task.taskId, [...found.keys()]);
+    await Promise.all([
+      this.store.settle(this.task.taskId, [...found.keys()]),
+      ...[...found.keys()].map((key) => this.#inbox?.withdraw(key)),
+    ]);
   }
 
   async #tick(): Promise<void> {

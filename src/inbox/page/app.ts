@@ -15,7 +15,7 @@ type Origin = NonNullable<QuestionView['from']>;
 
 /** What POST …/questions/:id/answer answers (routes.ts): where the answer went on a 200, else why not. */
 interface AnswerReply {
-  delivered?: 'waiting-call' | 'next-call';
+  delivered?: 'waiting-call' | 'next-call' | 'task';
   message?: string;
 }
 
@@ -50,6 +50,7 @@ const REASONS = new Map(
     'client-never-answered': 'the client never answered it',
     'client-cannot-show-forms': 'the client cannot show forms',
     'filed-with-round': 'asked in the client too: the first answer counts',
+    task: 'a task waits for your answer: the first answer counts',
   } satisfies Record<Origin['reason'], string>),
 );
 
@@ -66,9 +67,11 @@ function badges(card: Card, q: QuestionView): void {
       ? q.waiting
         ? 'answered · being delivered'
         : 'answered · waits for the next call'
-      : q.waiting
-        ? 'a call is waiting now'
-        : 'no call waiting';
+      : q.from?.reason === 'task'
+        ? 'a task is waiting'
+        : q.waiting
+          ? 'a call is waiting now'
+          : 'no call waiting';
   card.meta.replaceChildren(
     h('span', { className: `badge${state}`, text }),
     h('span', { text: `key ${q.key}` }),
@@ -145,7 +148,12 @@ function createCard(q: QuestionView): Card {
       return failed('Could not reach the server. Try again.');
     }
     if (status === 200) {
-      const where = data.delivered === 'waiting-call' ? 'the waiting call gets it now' : `it waits for the next call that asks ${q.key}`;
+      const where =
+        data.delivered === 'task'
+          ? 'the task goes on with it'
+          : data.delivered === 'waiting-call'
+            ? 'the waiting call gets it now'
+            : `it waits for the next call that asks ${q.key}`;
       answered.set(q.id, { message: q.message, action, where });
       result.className = 'result ok';
       result.textContent = `${action === 'accept' ? 'Accepted' : action === 'decline' ? 'Declined' : 'Cancelled'}: ${where}.`;
@@ -191,8 +199,11 @@ function render(view: InboxView): void {
     card.node.remove();
     cards.delete(id);
     const mine = answered.get(id);
-    if (mine) logDone(id, { ...mine, delivered: true });
+    // A task's question leaves the view as soon as it is answered: the task, not a call, takes the answer.
+    if (mine) logDone(id, card.q.from?.reason === 'task' ? { ...mine, where: 'the task goes on with it' } : { ...mine, delivered: true });
     else if (card.q.state === 'answered') logDone(id, { message: card.q.message, action: 'answered elsewhere', delivered: true });
+    else if (card.q.from?.reason === 'task')
+      logDone(id, { message: card.q.message, action: 'closed', where: 'answered in the client, or its task ended' });
   }
   byId('empty').hidden = cards.size > 0;
 }
