@@ -1,4 +1,4 @@
-// The store contract against a real three-master Redis Cluster (a replica each, a password), and what only a cluster
+// The store contract and the task store contract against a real three-master Redis Cluster (a replica each, a password),
 // does: why plain PUBLISH can't count subscribers there, and a failover while a subscriber listens.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { redisOptionsSchema } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
 import { sparePort } from '../helpers/ports';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster';
+import { describeTaskStore } from '../engine/task-store-contract';
 import { describeStoreContract } from './contract';
 
 const PASSWORD = 'a cluster password';
@@ -23,6 +24,8 @@ const raw = (port: number) => new Redis({ host: '127.0.0.1', port, password: PAS
 const shardOf = (key: string) => cluster.shardOf(key);
 
 describeStoreContract('redis-cluster (three masters, a replica each)', () => createRedisStore(options()));
+// Tasks too: each instance's store a client of its own, their keys spread over the three masters.
+describeTaskStore('redis-cluster', async () => [await createRedisStore(options()), await createRedisStore(options())]);
 
 describe('redis cluster store', () => {
   it('takes `cluster: [{ host, port }, …]` in the redis options, and refuses what a cluster has not', () => {
