@@ -1,5 +1,5 @@
 // The store contract and the task store contract against a real three-master Redis Cluster (a replica each, a password),
-// does: why plain PUBLISH can't count subscribers there, and a failover while a subscriber listens.
+// and what only a cluster does: why plain PUBLISH can't count subscribers there, and a failover while a subscriber listens.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptionsSchema } from '../../src/stores';
