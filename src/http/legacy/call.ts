@@ -18,7 +18,8 @@ export interface CallHost {
   client?: string;
 }
 
-export async function callTool(
+/** Runs a tools/call (or tasks/result) of a session, answering on an SSE stream the call's questions go out on first. */
+export async function callOnStream(
   server: ParleyServer,
   session: LiveSession,
   message: JsonRpcRequest,

@@ -29,7 +29,7 @@ import { readEnv, traced } from '../../runtime';
 import type { AuthInfo } from '../../model';
 import { resolveCaller } from '../auth';
 import { refuseScope } from '../challenge';
-import { callTool, type CallHost } from './call';
+import { callOnStream, type CallHost } from './call';
 
 export const SESSION_SECRET_REQUIRED =
   'Clients before 2026-07-28 need MCP_SESSION_SECRET in production: set it, the same on every instance';
@@ -134,7 +134,7 @@ async function legacyPost(
   try {
     if (message.method === 'initialize') throw wireError('INVALID_REQUEST', 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call' || message.method === 'tasks/result')
-      return await callTool(server, session, message, auth, request, host);
+      return await callOnStream(server, session, message, auth, request, host);
     const trace = server.telemetry?.request({
       method: message.method,
       era: 'legacy',
