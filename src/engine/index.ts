@@ -12,7 +12,7 @@ export { closeServer, isClosing, shuttingDown } from './legacy/shutdown';
 export { createLegacyState } from './legacy/state';
 export type { LegacyState } from './legacy/state';
 export type { CloseOptions } from './legacy/shutdown';
-export { openSubscription } from './listen';
+export { openSubscription, type Listening } from './listen';
 export { ListenTable } from './listen-table';
 export { handleRequest, isKnownMethod } from './methods';
 export { RunningCalls } from './running-calls';

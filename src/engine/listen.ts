@@ -1,7 +1,9 @@
 // subscriptions/listen, independent of transport: acknowledge what is honoured, then forward only those changes, tagged.
 import { META, invalidParams, isObject, type JsonRpcId } from '../protocol';
-import type { Change } from '../model';
+import type { AuthInfo, Change } from '../model';
 import type { ParleyServer } from './server';
+import type { TaskFollow } from './task-follow';
+import { declaresTasks, tasksRequired } from './task-methods';
 
 interface Honoured {
   toolsListChanged?: true;
@@ -35,23 +37,58 @@ export function notificationFor(change: Change, honoured: Honoured): { method: s
   return undefined;
 }
 
+/** Who listens: the verified caller (a task is followed only for its owner) and the request's own capabilities. */
+export interface Listening {
+  auth: AuthInfo;
+  capabilities: Record<string, unknown>;
+}
+
 /**
- * Opens a subscription: sends the acknowledgement at once, then each matching change, every message tagged with the
- * listen request's id. Returns the function that ends it. Throws -32602 (before sending anything) on bad params.
+ * taskIds (io.modelcontextprotocol/tasks): the caller's live tasks among them are followed, an unknown id (or another
+ * caller's) is left out of the acknowledgement; ignored where no tool runs as a task, as any unknown filter is.
  */
-export function openSubscription(
+async function followRequested(
+  server: ParleyServer,
+  requested: Record<string, unknown>,
+  who: Listening,
+  send: (task: Record<string, unknown>) => void,
+): Promise<TaskFollow | undefined> {
+  const { taskIds } = requested;
+  if (taskIds === undefined || !server.tasks) return undefined;
+  if (!declaresTasks(who.capabilities)) throw tasksRequired('subscriptions/listen with params.notifications.taskIds');
+  if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string') || taskIds.length > MAX_SUBSCRIPTIONS)
+    throw invalidParams(`params.notifications.taskIds must be an array of at most ${MAX_SUBSCRIPTIONS} task ids`);
+  return server.tasks.follow(taskIds as string[], who.auth, send);
+}
+
+/**
+ * Opens a subscription: sends the acknowledgement, then each matching change, every message tagged with the listen
+ * request's id. Resolves with the function that ends it. Throws -32602 (or -32021 for taskIds without the tasks
+ * extension) before sending anything.
+ */
+export async function openSubscription(
   server: ParleyServer,
   id: JsonRpcId,
   params: Record<string, unknown>,
+  who: Listening,
   send: (message: Record<string, unknown>) => void,
-): () => void {
+): Promise<() => void> {
   const requested = params.notifications;
   if (!isObject(requested)) throw invalidParams('subscriptions/listen needs params.notifications, an object');
   const honoured = honour(server, requested);
   const tag = { [META.subscriptionId]: id };
-  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: honoured, _meta: tag } });
-  return server.changes.subscribe((change) => {
+  const tasks = await followRequested(server, requested, who, (task) =>
+    send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: tag } }),
+  );
+  const notifications = tasks ? { ...honoured, taskIds: tasks.taskIds } : honoured;
+  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: tag } });
+  tasks?.begin();
+  const unsubscribe = server.changes.subscribe((change) => {
     const notification = notificationFor(change, honoured);
     if (notification) send({ jsonrpc: '2.0', method: notification.method, params: { ...notification.params, _meta: tag } });
   });
+  return () => {
+    unsubscribe();
+    tasks?.stop();
+  };
 }

@@ -8,6 +8,7 @@ import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitatio
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
 import type { RunningCalls } from './running-calls';
+import type { TaskFollow } from './task-follow';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 export type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
@@ -42,6 +43,8 @@ export interface TaskRuntime {
   get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   update(taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
   cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  /** A listen stream's taskIds: follows the caller's live tasks among them, sending each as notifications/tasks params. */
+  follow(taskIds: readonly string[], auth: AuthInfo, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
   /** 2025-11-25's experimental core tasks (engine/legacy checks the session and the params first). */
   legacy: LegacyTaskRuntime;
 }
@@ -65,6 +68,8 @@ export interface LegacyTaskRuntime {
     ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
+  /** Follows the session's new task for its stream, sending each change as notifications/tasks/status params. */
+  follow(taskId: string, owner: string, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */

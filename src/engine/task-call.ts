@@ -14,7 +14,7 @@ import { createTaskResult } from './tasks/task-wire';
 import { TaskWork } from './tasks/task-work';
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
-export const ownerOf = (scope: RequestScope): string | undefined => (scope.auth.anonymous ? undefined : callerKey(scope.auth));
+export const ownerOf = ({ auth }: Pick<RequestScope, 'auth'>): string | undefined => (auth.anonymous ? undefined : callerKey(auth));
 
 /** Runs the tool; answers with its result, its round, or (once it called startTask) the task's handle. */
 export function callMaybeTask(

@@ -8,6 +8,7 @@ import type { LegacyTaskRuntime } from './server';
 import { runTool } from './run-tool';
 import type { TaskStore } from './tasks/task-store';
 import { legacyCreateTaskResult, legacyTask, legacyTaskOutcome, relatedTaskMeta } from './tasks/task-wire';
+import { followTasks } from './task-follow';
 import { TaskWork } from './tasks/task-work';
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
@@ -92,5 +93,6 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
         await unlisten();
       }
     },
+    follow: (taskId, owner, send) => followTasks(store, [taskId], owner, (task) => send(legacyTask(task)), true),
   };
 }

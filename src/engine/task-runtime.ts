@@ -5,7 +5,8 @@ import type { TaskRuntime } from './server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from './task-legacy';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
-import { taskAck, taskGetResult } from './tasks/task-wire';
+import { detailedTask, taskAck, taskGetResult } from './tasks/task-wire';
+import { followTasks } from './task-follow';
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
@@ -32,5 +33,6 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
       return taskAck();
     },
+    follow: (taskIds, auth, send) => followTasks(store, taskIds, ownerOf({ auth }), (task) => send(detailedTask(task))),
   };
 }

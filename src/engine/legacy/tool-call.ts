@@ -8,7 +8,7 @@ import { ELICIT_METHOD, type ElicitParams, type OtherInputMethod } from '../../e
 import { callTool, findCall } from '../call-tool';
 import { requireScopes } from '../scope-check';
 import { takesFallback } from '../fallback';
-import type { KeepAlive, ParleyServer } from '../server';
+import type { KeepAlive, LegacyTaskRuntime, ParleyServer } from '../server';
 import { legacyTaskOwner } from './methods';
 import { StreamAsker } from './stream-asker';
 import type { LiveSession } from './sessions';
@@ -64,10 +64,13 @@ export function prepareToolCall(
       throw wireError('METHOD_NOT_FOUND', `Tool "${call.name}" does not run as a task: call it without params.task`);
     const tasks = server.tasks.legacy;
     return {
-      run: ({ auth, signal, keepAlive, trace }) => {
+      run: async ({ auth, signal, keepAlive, trace }) => {
         const notifier = createNotifier(undefined, undefined, server.logger);
         const scope = { auth, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
-        return tasks.call(server, { entry, args: call.args }, legacyTaskOwner(auth, session), scope);
+        const owner = legacyTaskOwner(auth, session);
+        const created = await tasks.call(server, { entry, args: call.args }, owner, scope);
+        await announceStatus(tasks, session, created, owner);
+        return created;
       },
     };
   }
@@ -89,6 +92,30 @@ export function prepareToolCall(
           : { via: 'asker', asker },
       );
     },
+  };
+}
+
+/**
+ * notifications/tasks/status (2025-11-25, optional): each change of the session's new task goes out on its GET stream
+ * while one is open here, until the task ends or the session does. The work's changes are heard from any instance;
+ * a GET stream held by another instance hears none (the spec says clients must not rely on them: they poll).
+ */
+async function announceStatus(
+  tasks: LegacyTaskRuntime,
+  session: LiveSession,
+  created: Record<string, unknown>,
+  owner: string,
+): Promise<void> {
+  const taskId = isObject(created.task) ? created.task.taskId : undefined;
+  if (typeof taskId !== 'string') return;
+  const follow = await tasks.follow(taskId, owner, (task) =>
+    session.standalone?.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task }),
+  );
+  follow.begin();
+  const unwatch = session.unwatch;
+  session.unwatch = () => {
+    unwatch?.();
+    follow.stop();
   };
 }
 

@@ -36,8 +36,11 @@ export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object
   statusMessage: 'The server instance running this task stopped before the task ended; call the tool again',
 });
 
-/** What a task's channel carries: that keys were answered (never with what: the store holds it, sealed), or the end. */
-export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'end'; status: EndStatus };
+/**
+ * What a task's channel carries: that keys were answered (never with what: the store holds it, sealed), that the work
+ * changed its record (asked, took answers in, or reported progress: listen streams read the task again), or the end.
+ */
+export type TaskEvent = { kind: 'answer'; keys: string[] } | { kind: 'changed' } | { kind: 'end'; status: EndStatus };
 
 export interface NewTask {
   /** The verified caller's subject; absent when anonymous. */
@@ -280,7 +283,7 @@ export class TaskStore {
   }
 
   /**
-   * Hears the task's answers and its end (a cancel included), published on any instance when the backend has pub/sub, on this store
+   * Hears the task's answers, the work's changes and its end (a cancel included), published on any instance when the backend has pub/sub, on this store
    * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
    */
   async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
@@ -360,6 +363,7 @@ export class TaskStore {
       if (ttl <= 0) return false;
       const name = await this.#name(taskId, 'r');
       await this.home.backend.set(name, await this.#seal(next, name), ttl);
+      await this.#publish(taskId, { kind: 'changed' });
       return true;
     });
   }
@@ -419,6 +423,7 @@ function parseEvent(message: string): TaskEvent | undefined {
   if (!isObject(event)) return undefined;
   if (event.kind === 'end' && (event.status === 'completed' || event.status === 'failed' || event.status === 'cancelled'))
     return { kind: 'end', status: event.status };
+  if (event.kind === 'changed') return { kind: 'changed' };
   if (event.kind === 'answer' && Array.isArray(event.keys) && event.keys.every((k) => typeof k === 'string'))
     return { kind: 'answer', keys: event.keys as string[] };
   return undefined;
