@@ -69,7 +69,7 @@ export interface LegacyTaskRuntime {
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
   /** Follows the session's new task for its stream, sending each change as notifications/tasks/status params. */
-  follow(taskId: string, owner: string, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
+  follow(taskId: string, owner: string, send: (task: Record<string, unknown>) => void, onEnd: () => void): Promise<TaskFollow>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */

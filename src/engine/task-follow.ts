@@ -22,17 +22,21 @@ const looks = (task: TaskSnapshot): string =>
 /** How a task just created looks: its create result said as much. */
 const WORKING = JSON.stringify(['working', null, []]);
 
-/**
- * Follows `taskIds` for `owner` (undefined: anonymous, whose tasks belong to whoever holds their id). `fresh`: the
- * tasks were just created, and their client knows them `working` from the create result: only a change is sent.
- */
-export async function followTasks(
-  store: TaskStore,
-  taskIds: readonly string[],
-  owner: string | undefined,
-  send: (task: TaskSnapshot) => void,
-  fresh = false,
-): Promise<TaskFollow> {
+/** What to follow, for whom, and where it goes. */
+export interface FollowRequest {
+  store: TaskStore;
+  taskIds: readonly string[];
+  /** The caller's subject; undefined when anonymous (an anonymous task belongs to whoever holds its id). */
+  owner: string | undefined;
+  send: (task: TaskSnapshot) => void;
+  /** The tasks were just created, and their client knows them `working` from the create result: only a change is sent. */
+  fresh?: boolean;
+  /** Called once nothing is followed any more: every task ended or expired, or stop() was called. */
+  onEnd?: () => void;
+}
+
+/** Follows the tasks of `request`: the caller's live ones among its ids. */
+export async function followTasks({ store, taskIds, owner, send, fresh = false, onEnd }: FollowRequest): Promise<TaskFollow> {
   const unlisten = new Map<string, () => Promise<void>>();
   const sent = new Map<string, string>(fresh ? taskIds.map((taskId) => [taskId, WORKING]) : []);
   // Reads of one task run one after another, so what is sent keeps the order the store went through.
@@ -44,8 +48,9 @@ export async function followTasks(
     void unlisten
       .get(taskId)?.()
       .catch(() => undefined);
-    unlisten.delete(taskId);
-    if (unlisten.size === 0) clearInterval(timer);
+    if (!unlisten.delete(taskId) || unlisten.size > 0) return;
+    clearInterval(timer);
+    onEnd?.();
   };
   const look = (taskId: string) => {
     if (!live || !unlisten.has(taskId)) return;
@@ -91,7 +96,6 @@ export async function followTasks(
     stop() {
       live = false;
       for (const taskId of [...unlisten.keys()]) drop(taskId);
-      clearInterval(timer);
     },
   };
 }

@@ -93,6 +93,7 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
         await unlisten();
       }
     },
-    follow: (taskId, owner, send) => followTasks(store, [taskId], owner, (task) => send(legacyTask(task)), true),
+    follow: (taskId, owner, send, onEnd) =>
+      followTasks({ store, taskIds: [taskId], owner, send: (task) => send(legacyTask(task)), fresh: true, onEnd }),
   };
 }

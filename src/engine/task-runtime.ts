@@ -33,6 +33,6 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
       return taskAck();
     },
-    follow: (taskIds, auth, send) => followTasks(store, taskIds, ownerOf({ auth }), (task) => send(detailedTask(task))),
+    follow: (taskIds, auth, send) => followTasks({ store, taskIds, owner: ownerOf({ auth }), send: (task) => send(detailedTask(task)) }),
   };
 }

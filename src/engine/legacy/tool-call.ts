@@ -108,15 +108,16 @@ async function announceStatus(
 ): Promise<void> {
   const taskId = isObject(created.task) ? created.task.taskId : undefined;
   if (typeof taskId !== 'string') return;
-  const follow = await tasks.follow(taskId, owner, (task) =>
-    session.standalone?.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task }),
+  const follows = (session.follows ??= new Set());
+  const follow = await tasks.follow(
+    taskId,
+    owner,
+    (task) => session.standalone?.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task }),
+    () => follows.delete(follow),
   );
+  if (follow.taskIds.length === 0) return; // ended and gone already: nothing to announce
+  follows.add(follow);
   follow.begin();
-  const unwatch = session.unwatch;
-  session.unwatch = () => {
-    unwatch?.();
-    follow.stop();
-  };
 }
 
 /** tasks/result (2025-11-25): waits for the task's end on the call's stream, where its questions are asked meanwhile. */
