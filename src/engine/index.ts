@@ -3,6 +3,7 @@ export { callTool, findCall } from './call-tool';
 export type { Questions } from './call-tool';
 export { FALLBACK_TOOL, FALLBACK_TOOL_WIRE } from './fallback-tool';
 export { watchChanges } from './legacy/changes';
+export { watchTaskStatus } from './legacy/task-status';
 export { deliverAnswer } from './legacy/deliver';
 export { initializeResult, legacyMethod, negotiate } from './legacy/methods';
 export { prepareTaskResult, prepareToolCall } from './legacy/tool-call';

@@ -68,8 +68,12 @@ export interface LegacyTaskRuntime {
     ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
-  /** Follows the session's new task for its stream, sending each change as notifications/tasks/status params. */
+  /** Follows a session's new task for its GET stream, sending each change as notifications/tasks/status params. */
   follow(taskId: string, owner: string, send: (task: Record<string, unknown>) => void, onEnd: () => void): Promise<TaskFollow>;
+  /** Tells whichever instance holds the session's GET stream that it has a new task. */
+  announce(sessionId: string, taskId: string): Promise<void>;
+  /** Hears the session's new tasks, announced on any instance, until the returned function is called. */
+  hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */

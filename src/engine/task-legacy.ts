@@ -95,5 +95,7 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
     },
     follow: (taskId, owner, send, onEnd) =>
       followTasks({ store, taskIds: [taskId], owner, send: (task) => send(legacyTask(task)), fresh: true, onEnd }),
+    announce: (sessionId, taskId) => store.announce(sessionId, taskId),
+    hearAnnounced: (sessionId, onTask) => store.hearAnnounced(sessionId, onTask),
   };
 }

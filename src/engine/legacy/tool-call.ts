@@ -8,7 +8,7 @@ import { ELICIT_METHOD, type ElicitParams, type OtherInputMethod } from '../../e
 import { callTool, findCall } from '../call-tool';
 import { requireScopes } from '../scope-check';
 import { takesFallback } from '../fallback';
-import type { KeepAlive, LegacyTaskRuntime, ParleyServer } from '../server';
+import type { KeepAlive, ParleyServer } from '../server';
 import { legacyTaskOwner } from './methods';
 import { StreamAsker } from './stream-asker';
 import type { LiveSession } from './sessions';
@@ -69,7 +69,9 @@ export function prepareToolCall(
         const scope = { auth, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
         const owner = legacyTaskOwner(auth, session);
         const created = await tasks.call(server, { entry, args: call.args }, owner, scope);
-        await announceStatus(tasks, session, created, owner);
+        // For notifications/tasks/status: the instance holding the session's GET stream follows the task.
+        if (isObject(created.task) && typeof created.task.taskId === 'string')
+          await tasks.announce(session.record.sessionId, created.task.taskId);
         return created;
       },
     };
@@ -93,31 +95,6 @@ export function prepareToolCall(
       );
     },
   };
-}
-
-/**
- * notifications/tasks/status (2025-11-25, optional): each change of the session's new task goes out on its GET stream
- * while one is open here, until the task ends or the session does. The work's changes are heard from any instance;
- * a GET stream held by another instance hears none (the spec says clients must not rely on them: they poll).
- */
-async function announceStatus(
-  tasks: LegacyTaskRuntime,
-  session: LiveSession,
-  created: Record<string, unknown>,
-  owner: string,
-): Promise<void> {
-  const taskId = isObject(created.task) ? created.task.taskId : undefined;
-  if (typeof taskId !== 'string') return;
-  const follows = (session.follows ??= new Set());
-  const follow = await tasks.follow(
-    taskId,
-    owner,
-    (task) => session.standalone?.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task }),
-    () => follows.delete(follow),
-  );
-  if (follow.taskIds.length === 0) return; // ended and gone already: nothing to announce
-  follows.add(follow);
-  follow.begin();
 }
 
 /** tasks/result (2025-11-25): waits for the task's end on the call's stream, where its questions are asked meanwhile. */

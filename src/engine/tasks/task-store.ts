@@ -398,6 +398,28 @@ export class TaskStore {
     return `${this.home.keyPrefix}task-owner:${await hashOf(JSON.stringify(['owner', owner ?? null]))}`;
   }
 
+  /** Tells the instances holding a 2025-11-25 session's GET stream that it has a new task (the id sealed, a handle). */
+  async announce(sessionId: string, taskId: string): Promise<void> {
+    const channel = await this.#sessionChannel(sessionId);
+    await this.home.backend.publish(channel, await this.#seal({ taskId }, channel));
+  }
+
+  /** Hears the new tasks announced for the session, on any instance (this store object's only, without pub/sub). */
+  async hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>> {
+    const channel = await this.#sessionChannel(sessionId);
+    return this.home.backend.subscribe(channel, (message) => {
+      void openTaskValue<unknown>(message, channel, this.home.secret)
+        .then((value) => {
+          if (isObject(value) && typeof value.taskId === 'string') onTask(value.taskId);
+        })
+        .catch(() => undefined); // not one of ours: nothing to follow
+    });
+  }
+
+  async #sessionChannel(sessionId: string): Promise<string> {
+    return `${this.home.keyPrefix}task-session:${await hashOf(`session\u0000${sessionId}`)}`;
+  }
+
   async #serial<T>(key: string, work: () => Promise<T>): Promise<T> {
     const run = (this.#chains.get(key) ?? Promise.resolve()).then(work, work);
     const tail = run.catch(() => undefined);

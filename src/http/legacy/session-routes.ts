@@ -1,6 +1,6 @@
 // GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
 import { LimitError, wireError } from '../../protocol';
-import type { ParleyServer } from '../../engine';
+import { type ParleyServer, watchTaskStatus } from '../../engine';
 import { parseEventId } from './event-stream';
 import { openStream } from './open-stream';
 import type { AuthInfo } from '../../model';
@@ -12,7 +12,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     return server.respond.error(null, wireError('NOT_ACCEPTABLE', 'Not Acceptable: the client must accept text/event-stream'));
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
-  const { session } = opened;
+  const { session, auth } = opened;
   const lastEventId = request.headers.get('last-event-id');
   if (lastEventId !== null) {
     const at = parseEventId(lastEventId);
@@ -28,6 +28,8 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     if (error instanceof LimitError) return server.respond.error(null, error);
     throw error;
   }
+  // The session's tasks go out on this stream as their status changes, wherever their work runs.
+  await watchTaskStatus(server, session, auth);
   return session.standalone.connect(server.respond);
 }
 
