@@ -1,9 +1,7 @@
 // subscriptions/listen, independent of transport: acknowledge what is honoured, then forward only those changes, tagged.
 import { META, invalidParams, isObject, type JsonRpcId } from '../protocol';
-import type { AuthInfo, Change } from '../model';
-import type { ParleyServer } from './server';
-import type { TaskFollow } from './task-follow';
-import { declaresTasks, tasksRequired } from './task-methods';
+import type { Change } from '../model';
+import type { Listening, ParleyServer } from './server';
 
 interface Honoured {
   toolsListChanged?: true;
@@ -37,30 +35,6 @@ export function notificationFor(change: Change, honoured: Honoured): { method: s
   return undefined;
 }
 
-/** Who listens: the verified caller (a task is followed only for its owner) and the request's own capabilities. */
-export interface Listening {
-  auth: AuthInfo;
-  capabilities: Record<string, unknown>;
-}
-
-/**
- * taskIds (io.modelcontextprotocol/tasks): the caller's live tasks among them are followed, an unknown id (or another
- * caller's) is left out of the acknowledgement; ignored where no tool runs as a task, as any unknown filter is.
- */
-async function followRequested(
-  server: ParleyServer,
-  requested: Record<string, unknown>,
-  who: Listening,
-  send: (task: Record<string, unknown>) => void,
-): Promise<TaskFollow | undefined> {
-  const { taskIds } = requested;
-  if (taskIds === undefined || !server.tasks) return undefined;
-  if (!declaresTasks(who.capabilities)) throw tasksRequired('subscriptions/listen with params.notifications.taskIds');
-  if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string') || taskIds.length > MAX_SUBSCRIPTIONS)
-    throw invalidParams(`params.notifications.taskIds must be an array of at most ${MAX_SUBSCRIPTIONS} task ids`);
-  return server.tasks.follow(taskIds as string[], who.auth, send);
-}
-
 /**
  * Opens a subscription: sends the acknowledgement, then each matching change, every message tagged with the listen
  * request's id. Resolves with the function that ends it. Throws -32602 (or -32021 for taskIds without the tasks
@@ -77,9 +51,13 @@ export async function openSubscription(
   if (!isObject(requested)) throw invalidParams('subscriptions/listen needs params.notifications, an object');
   const honoured = honour(server, requested);
   const tag = { [META.subscriptionId]: id };
-  const tasks = await followRequested(server, requested, who, (task) =>
-    send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: tag } }),
-  );
+  // taskIds (io.modelcontextprotocol/tasks): ignored where no tool runs as a task, as any filter it does not know.
+  const tasks =
+    requested.taskIds === undefined || !server.tasks
+      ? undefined
+      : await server.tasks.follow(requested.taskIds, who, (task) =>
+          send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: tag } }),
+        );
   const notifications = tasks ? { ...honoured, taskIds: tasks.taskIds } : honoured;
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: tag } });
   tasks?.begin();

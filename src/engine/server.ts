@@ -7,6 +7,7 @@ import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, Auth
 import type { PersistentAsker, StateKeys, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
+import type { LiveSession } from './legacy/sessions';
 import type { RunningCalls } from './running-calls';
 import type { TaskFollow } from './task-follow';
 
@@ -43,8 +44,11 @@ export interface TaskRuntime {
   get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   update(taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
   cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
-  /** A listen stream's taskIds: follows the caller's live tasks among them, sending each as notifications/tasks params. */
-  follow(taskIds: readonly string[], auth: AuthInfo, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
+  /**
+   * A listen stream's taskIds, as the client sent them: follows the caller's live tasks among them, sending each as
+   * notifications/tasks params. Throws -32021 when the request did not declare the extension, -32602 for a bad list.
+   */
+  follow(taskIds: unknown, who: Listening, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
   /** 2025-11-25's experimental core tasks (engine/legacy checks the session and the params first). */
   legacy: LegacyTaskRuntime;
 }
@@ -68,12 +72,19 @@ export interface LegacyTaskRuntime {
     ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
-  /** Follows a session's new task for its GET stream, sending each change as notifications/tasks/status params. */
-  follow(taskId: string, owner: string, send: (task: Record<string, unknown>) => void, onEnd: () => void): Promise<TaskFollow>;
   /** Tells whichever instance holds the session's GET stream that it has a new task. */
   announce(sessionId: string, taskId: string): Promise<void>;
-  /** Hears the session's new tasks, announced on any instance, until the returned function is called. */
-  hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Sends the session's tasks' changes on its GET stream (notifications/tasks/status), wherever they were created, until
+   * the session is dropped here; resolves once announcements are heard.
+   */
+  watchStatus(session: LiveSession, auth: AuthInfo, logger: Logger): Promise<void>;
+}
+
+/** Who listens: the verified caller (a task is followed only for its owner) and the request's own capabilities. */
+export interface Listening {
+  auth: AuthInfo;
+  capabilities: Record<string, unknown>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */

@@ -8,7 +8,7 @@ import type { LegacyTaskRuntime } from './server';
 import { runTool } from './run-tool';
 import type { TaskStore } from './tasks/task-store';
 import { legacyCreateTaskResult, legacyTask, legacyTaskOutcome, relatedTaskMeta } from './tasks/task-wire';
-import { followTasks } from './task-follow';
+import { watchTaskStatus } from './task-status';
 import { TaskWork } from './tasks/task-work';
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
@@ -93,9 +93,7 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
         await unlisten();
       }
     },
-    follow: (taskId, owner, send, onEnd) =>
-      followTasks({ store, taskIds: [taskId], owner, send: (task) => send(legacyTask(task)), fresh: true, onEnd }),
     announce: (sessionId, taskId) => store.announce(sessionId, taskId),
-    hearAnnounced: (sessionId, onTask) => store.hearAnnounced(sessionId, onTask),
+    watchStatus: (session, auth, logger) => watchTaskStatus(store, session, auth, logger),
   };
 }

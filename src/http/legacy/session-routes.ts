@@ -1,6 +1,6 @@
 // GET and DELETE with Mcp-Session-Id: the session's own event stream (or a resumed one), and ending the session.
 import { LimitError, wireError } from '../../protocol';
-import { type ParleyServer, watchTaskStatus } from '../../engine';
+import type { ParleyServer } from '../../engine';
 import { parseEventId } from './event-stream';
 import { openStream } from './open-stream';
 import type { AuthInfo } from '../../model';
@@ -29,7 +29,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     throw error;
   }
   // The session's tasks go out on this stream as their status changes, wherever their work runs.
-  await watchTaskStatus(server, session, auth);
+  await server.tasks?.legacy.watchStatus(session, auth, server.logger);
   return session.standalone.connect(server.respond);
 }
 
