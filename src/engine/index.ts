@@ -16,6 +16,6 @@ export { handleRequest, isKnownMethod } from './methods';
 export { RunningCalls } from './running-calls';
 export type { Delivery } from './legacy/pending';
 export { callerKey } from './round-call';
-export type { BearerVerifier, KeepAlive, ParleyServer } from './server';
+export type { BearerVerifier, KeepAlive, Listening, ParleyServer } from './server';
 export { createSettler } from './run-handler';
 export type { Platform, TaskRuntime } from './server';

@@ -1,7 +1,7 @@
 // subscriptions/listen, independent of transport: acknowledge what is honoured, then forward only those changes, tagged.
 import { META, invalidParams, isObject, type JsonRpcId } from '../protocol';
 import type { Change } from '../model';
-import type { ParleyServer } from './server';
+import type { Listening, ParleyServer } from './server';
 
 interface Honoured {
   toolsListChanged?: true;
@@ -36,22 +36,37 @@ export function notificationFor(change: Change, honoured: Honoured): { method: s
 }
 
 /**
- * Opens a subscription: sends the acknowledgement at once, then each matching change, every message tagged with the
- * listen request's id. Returns the function that ends it. Throws -32602 (before sending anything) on bad params.
+ * Opens a subscription: sends the acknowledgement, then each matching change, every message tagged with the listen
+ * request's id. Resolves with the function that ends it. Throws -32602 (or -32021 for taskIds without the tasks
+ * extension) before sending anything.
  */
-export function openSubscription(
+export async function openSubscription(
   server: ParleyServer,
   id: JsonRpcId,
   params: Record<string, unknown>,
+  who: Listening,
   send: (message: Record<string, unknown>) => void,
-): () => void {
+): Promise<() => void> {
   const requested = params.notifications;
   if (!isObject(requested)) throw invalidParams('subscriptions/listen needs params.notifications, an object');
   const honoured = honour(server, requested);
   const tag = { [META.subscriptionId]: id };
-  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: honoured, _meta: tag } });
-  return server.changes.subscribe((change) => {
+  // taskIds (io.modelcontextprotocol/tasks): ignored where no tool runs as a task, as any filter it does not know.
+  const tasks =
+    requested.taskIds === undefined || !server.tasks
+      ? undefined
+      : await server.tasks.follow(requested.taskIds, who, (task) =>
+          send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: tag } }),
+        );
+  const notifications = tasks ? { ...honoured, taskIds: tasks.taskIds } : honoured;
+  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: tag } });
+  tasks?.begin();
+  const unsubscribe = server.changes.subscribe((change) => {
     const notification = notificationFor(change, honoured);
     if (notification) send({ jsonrpc: '2.0', method: notification.method, params: { ...notification.params, _meta: tag } });
   });
+  return () => {
+    unsubscribe();
+    tasks?.stop();
+  };
 }

@@ -7,7 +7,9 @@ import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, Auth
 import type { PersistentAsker, RawAnswer, StateKeys, TaskLink, UnansweredModule } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
+import type { LiveSession } from './legacy/sessions';
 import type { RunningCalls } from './running-calls';
+import type { TaskFollow } from './task-follow';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };
@@ -50,6 +52,11 @@ export interface TaskRuntime {
    * `answered-before`: another answer (or the task's end) came first; `gone`: no such live task.
    */
   answerFromInbox(task: TaskLink, answer: RawAnswer): Promise<'answered' | 'answered-before' | 'gone'>;
+  /**
+   * A listen stream's taskIds, as the client sent them: follows the caller's live tasks among them, sending each as
+   * notifications/tasks params. Throws -32021 when the request did not declare the extension, -32602 for a bad list.
+   */
+  follow(taskIds: unknown, who: Listening, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
   /** 2025-11-25's experimental core tasks (engine/legacy checks the session and the params first). */
   legacy: LegacyTaskRuntime;
 }
@@ -73,6 +80,19 @@ export interface LegacyTaskRuntime {
     ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
+  /** Tells whichever instance holds the session's GET stream that it has a new task. */
+  announce(sessionId: string, taskId: string): Promise<void>;
+  /**
+   * Sends the session's tasks' changes on its GET stream (notifications/tasks/status), wherever they were created, until
+   * the session is dropped here; resolves once announcements are heard.
+   */
+  watchStatus(session: LiveSession, auth: AuthInfo, logger: Logger): Promise<void>;
+}
+
+/** Who listens: the verified caller (a task is followed only for its owner) and the request's own capabilities. */
+export interface Listening {
+  auth: AuthInfo;
+  capabilities: Record<string, unknown>;
 }
 
 /** A platform's way to keep work alive after its response (a Worker's ctx.waitUntil). */

@@ -15,7 +15,7 @@ import { createTaskResult } from './tasks/task-wire';
 import { TaskWork } from './tasks/task-work';
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
-export const ownerOf = (scope: RequestScope): string | undefined => (scope.auth.anonymous ? undefined : callerKey(scope.auth));
+export const ownerOf = ({ auth }: Pick<RequestScope, 'auth'>): string | undefined => (auth.anonymous ? undefined : callerKey(auth));
 
 /** The inbox a task of this caller's also asks in (its owner's), if any: docs/tasks.md, "Answered in the inbox". */
 export const inboxOf = (server: ParleyServer, auth: AuthInfo, signal: AbortSignal, tool: string): TaskInbox | undefined =>

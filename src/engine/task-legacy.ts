@@ -8,6 +8,7 @@ import type { LegacyTaskRuntime } from './server';
 import { runTool } from './run-tool';
 import type { TaskStore } from './tasks/task-store';
 import { legacyCreateTaskResult, legacyTask, legacyTaskOutcome, relatedTaskMeta } from './tasks/task-wire';
+import { watchTaskStatus } from './task-status';
 import { TaskWork } from './tasks/task-work';
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
@@ -96,5 +97,7 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
         await unlisten();
       }
     },
+    announce: (sessionId, taskId) => store.announce(sessionId, taskId),
+    watchStatus: (session, auth, logger) => watchTaskStatus(store, session, auth, logger),
   };
 }

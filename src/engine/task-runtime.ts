@@ -6,7 +6,12 @@ import type { TaskRuntime } from './server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from './task-legacy';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
-import { taskAck, taskGetResult } from './tasks/task-wire';
+import { detailedTask, taskAck, taskGetResult } from './tasks/task-wire';
+import { followTasks } from './task-follow';
+import { declaresTasks, tasksRequired } from './task-methods';
+
+/** How many tasks one listen stream may follow (as many as the resources it may watch). */
+const MAX_FOLLOWED = 100;
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
@@ -49,6 +54,12 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       // A task that had already ended is acknowledged too (idempotent, as the conformance suite has it).
       if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
       return taskAck();
+    },
+    follow(taskIds, { auth, capabilities }, send) {
+      if (!declaresTasks(capabilities)) throw tasksRequired('subscriptions/listen with params.notifications.taskIds');
+      if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string') || taskIds.length > MAX_FOLLOWED)
+        throw invalidParams(`params.notifications.taskIds must be an array of at most ${MAX_FOLLOWED} task ids`);
+      return followTasks({ store, taskIds, owner: ownerOf({ auth }), send: (task) => send(detailedTask(task)) });
     },
   };
 }

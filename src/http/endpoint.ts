@@ -19,7 +19,7 @@ import {
   isLegacyMessage,
   InsufficientScopeError,
 } from '../protocol';
-import { callerKey, isKnownMethod, handleRequest, isClosing, shuttingDown, type ParleyServer, type KeepAlive } from '../engine';
+import { isKnownMethod, handleRequest, isClosing, shuttingDown, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
 import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../model';
 import { resolveCaller } from './auth';
@@ -94,7 +94,8 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     if (isClosing(server)) throw shuttingDown(); // a new call goes to another instance; calls already running go on
     const listen = message.method === 'subscriptions/listen';
     if (!listen && !isKnownMethod(message.method)) throw methodNotFound(message.method);
-    if (listen) return listenResponse(server, message.id, params, callerKey(caller), request.signal);
+    if (listen)
+      return await listenResponse(server, message.id, params, { auth: caller, capabilities: envelope?.capabilities ?? {} }, request.signal);
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;

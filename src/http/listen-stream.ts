@@ -1,20 +1,20 @@
 // subscriptions/listen over HTTP: an SSE stream that stays open, with keep-alive comments, until the client closes it,
 // or until it has sent no notification for http.listen.idleTtlMs; the caller's and the process's caps come first.
 import { KEEPALIVE, KEEPALIVE_MS, META, sseMessage, type JsonRpcId } from '../protocol';
-import { type ParleyServer, openSubscription } from '../engine';
+import { callerKey, type Listening, type ParleyServer, openSubscription } from '../engine';
 
 /**
- * Throws (before any byte is sent) when the params are bad or a cap is reached (a LimitError: 429 or 503 with
+ * Rejects (before any byte is sent) when the params are bad or a cap is reached (a LimitError: 429 or 503 with
  * Retry-After), so the client gets a plain JSON-RPC error.
  */
-export function listenResponse(
+export async function listenResponse(
   server: ParleyServer,
   id: JsonRpcId,
   params: Record<string, unknown>,
-  caller: string,
+  who: Listening,
   signal: AbortSignal,
-): Response {
-  const listener = server.listens.admit(caller);
+): Promise<Response> {
+  const listener = server.listens.admit(callerKey(who.auth));
   let open = true;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let unsubscribe: (() => void) | undefined;
@@ -28,7 +28,7 @@ export function listenResponse(
   // start() runs inside the constructor, so the controller exists before the acknowledgement is sent.
   const response = server.respond.stream({ start: (c) => void (controller = c), cancel: () => stop() });
   try {
-    unsubscribe = openSubscription(server, id, params, (message) => {
+    unsubscribe = await openSubscription(server, id, params, who, (message) => {
       if (!open) return;
       server.listens.sent(listener);
       controller.enqueue(sseMessage(message));
@@ -37,6 +37,8 @@ export function listenResponse(
     stop();
     throw error;
   }
+  // Cancelled while the tasks it named were looked up: stop() ran before there was anything to unsubscribe.
+  if (!open) unsubscribe();
   // Idle, or the server shutting down: a graceful end, with the closing result, so the client knows to listen again
   // (here, or on another instance) if it still wants to.
   listener.end = () => {
@@ -50,14 +52,13 @@ export function listenResponse(
     if (!server.listens.isIdle(listener)) return void controller.enqueue(KEEPALIVE);
     listener.end?.();
   }, KEEPALIVE_MS);
-  signal.addEventListener(
-    'abort',
-    () => {
-      if (!open) return;
-      stop();
-      controller.close();
-    },
-    { once: true },
-  );
+  const abort = () => {
+    if (!open) return;
+    stop();
+    controller.close();
+  };
+  // The client may have left while the tasks it named were looked up.
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
   return response;
 }

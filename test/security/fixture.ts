@@ -1,6 +1,7 @@
 // The server a hostile client attacks in test/security: the help desk's close_ticket (a tool that asks), a prompt,
 // resources with a completing template, a tool whose header-mirrored properties carry prototype names, and tools
-// that ask with a hand-written form or a question key the caller names.
+// that ask with a hand-written form or a question key the caller names, and a tool that runs as a task and waits in
+// it for one answer (a task a hostile client's tasks/* can aim at).
 import {
   App,
   Prompt,
@@ -111,7 +112,26 @@ class AskKeyed extends ToolContext {
   }
 }
 
-@App({ id: 'hostile', tools: [CloseTicket, Mirrored, AskField, AskKeyed], prompts: [Greet, Needs], resources: [Status, Notes] })
+@Tool({
+  name: 'parked_task',
+  description: 'Becomes a task, then waits for an answer under the key `go`',
+  inputSchema: {},
+  execution: { taskSupport: 'optional' },
+})
+class ParkedTask extends ToolContext {
+  async execute() {
+    await this.startTask();
+    const answer = await this.elicit('Go on?', z.object({ confirm: z.boolean() }), { key: 'go' });
+    return answer.content?.confirm ? 'went on' : 'stopped';
+  }
+}
+
+@App({
+  id: 'hostile',
+  tools: [CloseTicket, Mirrored, AskField, AskKeyed, ParkedTask],
+  prompts: [Greet, Needs],
+  resources: [Status, Notes],
+})
 class Hostile {}
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,7 +1,8 @@
-// Parley's own seeded fuzz of request bodies (methods, params, headers) on the 2026-07-28 and the 2025-11-25 paths:
-// no 5xx, no request that hangs, every JSON answer a JSON-RPC message, and a valid call works afterwards.
+// Parley's own seeded fuzz of request bodies (methods, params, headers) on the 2026-07-28 and the 2025-11-25 paths,
+// tasks/* and listens for tasks included (aimed at a live task too): no 5xx, no request that hangs, every JSON answer
+// a JSON-RPC message, and a valid call and a valid task work afterwards.
 // The seed is fixed, so a failure names a case that replays: FUZZ_SEED=<n> picks another run.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
 import { LEGACY, openLegacySession } from '../helpers/legacy';
 import { meta, read } from '../helpers/requests';
@@ -46,6 +47,12 @@ const METHODS = [
   'notifications/initialized',
   'sampling/createMessage',
   'elicitation/create',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+  'tasks/result',
+  'tasks/list',
+  'subscriptions/listen',
   'tools/',
   '/',
   'TOOLS/LIST',
@@ -75,6 +82,11 @@ const KEYS = [
   'id',
   'key',
   'field',
+  'taskId',
+  'task',
+  'notifications',
+  'taskIds',
+  'go',
   ...PROTOTYPE_NAMES,
 ];
 const NAMES = [
@@ -92,7 +104,12 @@ const NAMES = [
   'T-1',
   'accept',
   'debug',
+  'parked_task',
+  'tsk_AAAAAAAAAAAAAAAAAAAAAAAA',
 ];
+const TASKS = 'io.modelcontextprotocol/tasks';
+/** The live task a 2026-07-28 run aims at (set before the run): its id is picked like any name. */
+const live: { taskId?: string } = {};
 const ASCII = ' !#$%&()*+,-./0123456789:;<=>?@ABCXYZ[]^_`abcxyz{|}~';
 
 function text(r: Random): string {
@@ -144,8 +161,15 @@ function params(r: Random, method: string, modern: boolean): Record<string, unkn
       ],
     ]);
   if (r.chance(0.2)) p.requestState = r.chance(0.5) ? text(r) : `${text(r)}.${'A'.repeat(43)}`;
+  if (method.startsWith('tasks/') && r.chance(0.8)) p.taskId = r.chance(0.5) && live.taskId ? live.taskId : value(r, 2);
+  if (method === 'tasks/update' && r.chance(0.7))
+    p.inputResponses = r.chance(0.7) ? Object.fromEntries([[r.pick(['go', ...PROTOTYPE_NAMES]), value(r, 2)]]) : value(r, 2);
+  if (method === 'subscriptions/listen' && r.chance(0.8))
+    p.notifications = r.chance(0.7) ? { taskIds: r.chance(0.7) ? [live.taskId ?? '', text(r)] : value(r, 2) } : value(r, 2);
+  if (method === 'tools/call' && r.chance(0.2)) p.task = value(r, 2);
+  const tasks = r.chance(0.5) ? { extensions: { [TASKS]: {} } } : {};
   if (modern && r.chance(0.85))
-    p._meta = r.chance(0.85) ? { ...meta(r.chance(0.7) ? { elicitation: {} } : object(r, 3)), ...object(r, 3) } : value(r, 2);
+    p._meta = r.chance(0.85) ? { ...meta(r.chance(0.7) ? { elicitation: {}, ...tasks } : object(r, 3)), ...object(r, 3) } : value(r, 2);
   return p;
 }
 
@@ -174,7 +198,8 @@ function body(r: Random, modern: boolean): { text: string; method?: string; name
     method,
     ...(r.chance(0.95) ? { params: p } : { params: value(r, 1) }),
   };
-  const name = typeof p.name === 'string' ? p.name : typeof p.uri === 'string' ? p.uri : undefined;
+  const name =
+    typeof p.taskId === 'string' ? p.taskId : typeof p.name === 'string' ? p.name : typeof p.uri === 'string' ? p.uri : undefined;
   return { text: JSON.stringify(message), method, name };
 }
 
@@ -233,10 +258,37 @@ async function check(
   if (message.error) expect(typeof message.error.code, label).toBe('number');
 }
 
+/** A 2026-07-28 tasks/* request (or, without a task id, the tools/call that starts parked_task), read to its answer. */
+const taskRequest = (handler: (request: Request) => Promise<Response>, method: string, taskId?: string, extra = {}) => {
+  const params = taskId ? { taskId, ...extra } : { name: 'parked_task', arguments: {} };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    'mcp-name': taskId ?? 'parked_task',
+  };
+  const _meta = meta({ elicitation: {}, extensions: { [TASKS]: {} } });
+  return handler(
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'task', method, params: { ...params, _meta } }),
+    }),
+  ).then(read);
+};
+
+async function startTask(handler: (request: Request) => Promise<Response>): Promise<string> {
+  const { body } = await taskRequest(handler, 'tools/call');
+  expect(body.result.resultType).toBe('task');
+  return body.result.taskId;
+}
+
 describe(`the seeded fuzz (seed ${SEED})`, () => {
   it(`sends ${CASES} random 2026-07-28 requests without a 5xx or a hang, then serves a full round`, async () => {
     const handler = createFetchHandler(config);
     const r = prng(SEED);
+    live.taskId = await startTask(handler);
     for (let i = 0; i < CASES; i++) {
       const b = body(r, true);
       await check(handler, b.text, headers(r, b, true), `2026 case ${i} (seed ${SEED}): ${b.text.slice(0, 300)}`);
@@ -264,6 +316,12 @@ describe(`the seeded fuzz (seed ${SEED})`, () => {
       inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
     });
     expect(done.body.result.structuredContent).toEqual({ closed: true, id: 'T-1', note: '' });
+    // A new task still runs its round: asked, answered, completed.
+    const taskId = await startTask(handler);
+    await vi.waitFor(async () => expect((await taskRequest(handler, 'tasks/get', taskId)).body.result.status).toBe('input_required'));
+    const go = { go: { action: 'accept', content: { confirm: true } } };
+    expect((await taskRequest(handler, 'tasks/update', taskId, { inputResponses: go })).body.result.resultType).toBe('complete');
+    await vi.waitFor(async () => expect((await taskRequest(handler, 'tasks/get', taskId)).body.result.status).toBe('completed'));
   });
 
   it(`sends ${CASES} random 2025-11-25 requests in a session without a 5xx or a hang, then serves a full round`, async () => {

@@ -14,6 +14,7 @@ const handler = createFetchHandler(config);
 /** An object with one own key, as JSON.parse makes it: `{ [name]: value }` would too, but reads less plainly. */
 const own = (key: string, value: unknown): Record<string, unknown> => Object.fromEntries([[key, value]]);
 const accept = { action: 'accept', content: { confirm: true } };
+const TASK_NOT_FOUND = { code: -32602, message: 'Task not found: no live task with this id for this caller' };
 
 function expectClean(status: number, text: string): void {
   expect(status).toBeLessThan(500);
@@ -357,6 +358,9 @@ describe('stdio (a spawned server)', () => {
         inputResponses: own(name, own('elicitation-1', accept)),
       });
       expect(keyed.result.resultType).toBe('input_required');
+      const tasks = meta({ elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
+      for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel'])
+        expect((await ask(method, { _meta: tasks, taskId: name, inputResponses: own(name, accept) })).error).toEqual(TASK_NOT_FOUND);
     }
     const first = await ask('tools/call', { _meta: meta(), name: 'close_ticket', arguments: { id: 'T-3' } });
     const done = await ask('tools/call', {
@@ -376,6 +380,8 @@ describe('stdio (a spawned server)', () => {
     for (const name of PROTOTYPE_NAMES) {
       expect((await ask(name, {})).error).toEqual({ code: -32601, message: `Method not found: ${name}` });
       expect((await ask('tools/call', { name, arguments: {} })).error).toEqual({ code: -32602, message: `Unknown tool: ${name}` });
+      for (const method of ['tasks/get', 'tasks/cancel', 'tasks/result'])
+        expect((await ask(method, { taskId: name })).error).toEqual(TASK_NOT_FOUND);
     }
     const id = next++;
     send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'close_ticket', arguments: { id: 'T-4' } } });

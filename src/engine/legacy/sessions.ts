@@ -21,6 +21,8 @@ export interface LiveSession {
   subscriptions?: Set<string>;
   /** Stops forwarding the server's changes to the session. */
   unwatch?: () => void;
+  /** Stops following its tasks for notifications/tasks/status (set while its GET stream is held here). */
+  unwatchTasks?: () => void;
 }
 
 /** A stream of a session's messages, resumable: the transport makes it (http/legacy's EventStream). */
@@ -226,6 +228,7 @@ export class SessionTable {
     mine?.delete(id);
     if (mine?.size === 0) this.byCaller.delete(session.record.caller);
     session.unwatch?.();
+    session.unwatchTasks?.();
     const reason = typeof why === 'string' ? sessionEndedError(why) : why;
     for (const call of session.calls.values()) call.abort(reason);
     // Ended, not cut: a call's stream closes once its last event (that error) reached the client.

@@ -64,12 +64,16 @@ export function prepareToolCall(
       throw wireError('METHOD_NOT_FOUND', `Tool "${call.name}" does not run as a task: call it without params.task`);
     const tasks = server.tasks.legacy;
     return {
-      run: ({ auth, signal, keepAlive, trace }) => {
+      run: async ({ auth, signal, keepAlive, trace }) => {
         const notifier = createNotifier(undefined, undefined, server.logger);
         // As for a call: a caller with no token is known by its session (the inbox its task's questions may go to).
         const known = auth.anonymous ? { ...auth, sessionId } : auth;
         const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
-        return tasks.call(server, { entry, args: call.args }, legacyTaskOwner(auth, session), scope);
+        const created = await tasks.call(server, { entry, args: call.args }, legacyTaskOwner(auth, session), scope);
+        // For notifications/tasks/status: the instance holding the session's GET stream follows the task.
+        if (isObject(created.task) && typeof created.task.taskId === 'string')
+          await tasks.announce(session.record.sessionId, created.task.taskId);
+        return created;
       },
     };
   }

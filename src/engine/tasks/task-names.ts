@@ -25,6 +25,11 @@ export class TaskNames {
     return `${this.keyPrefix}task:${await this.crypto.digest(`channel\u0000${taskId}`)}`;
   }
 
+  /** A 2025-11-25 session's channel, where new tasks of the session are announced. */
+  async session(sessionId: string): Promise<string> {
+    return `${this.keyPrefix}task-session:${await this.crypto.digest(`session\u0000${sessionId}`)}`;
+  }
+
   async owner(owner: string | undefined): Promise<string> {
     return `${this.keyPrefix}task-owner:${await this.crypto.digest(JSON.stringify(['owner', owner ?? null]))}`;
   }

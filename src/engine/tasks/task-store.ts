@@ -257,7 +257,7 @@ export class TaskStore {
   }
 
   /**
-   * Hears the task's answers and its end (a cancel included), published on any instance when the backend has pub/sub, on this store
+   * Hears the task's answers, the work's changes and its end (a cancel included), published on any instance when the backend has pub/sub, on this store
    * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
    */
   async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
@@ -329,6 +329,7 @@ export class TaskStore {
       if (ttl <= 0) return false;
       const name = await this.#name(taskId, 'r');
       await this.home.backend.set(name, await this.#seal(next, name), ttl);
+      await this.#publish(taskId, { kind: 'changed' });
       return true;
     });
   }
@@ -343,5 +344,24 @@ export class TaskStore {
 
   #name(taskId: string, part: TaskPart, key?: string): Promise<string> {
     return this.#names.part(taskId, part, key);
+  }
+
+  /** Tells the instances holding a 2025-11-25 session's GET stream that it has a new task (the id sealed, a handle). */
+  async announce(sessionId: string, taskId: string): Promise<void> {
+    const channel = await this.#names.session(sessionId);
+    await this.home.backend.publish(channel, await this.#sealing.seal({ taskId }, channel));
+  }
+
+  /** Hears the new tasks announced for the session, on any instance (this store object's only, without pub/sub). */
+  async hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>> {
+    const channel = await this.#names.session(sessionId);
+    return this.home.backend.subscribe(channel, (message) => {
+      void this.#sealing
+        .open<unknown>(message, channel)
+        .then((value) => {
+          if (isObject(value) && typeof value.taskId === 'string') onTask(value.taskId);
+        })
+        .catch(() => undefined); // not one of ours: nothing to follow
+    });
   }
 }

@@ -167,7 +167,7 @@ export class TaskWork implements Asker {
 
   #heard(event: TaskEvent): void {
     if (event.kind === 'answer') void this.#collect(event.keys).catch(() => undefined);
-    else this.#stop(event.status === 'cancelled' ? 'cancelled' : 'ended');
+    else if (event.kind === 'end') this.#stop(event.status === 'cancelled' ? 'cancelled' : 'ended');
   }
 
   /** Takes in the stored answers of questions this run waits on, and settles them in the record. */

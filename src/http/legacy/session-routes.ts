@@ -12,7 +12,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     return server.respond.error(null, wireError('NOT_ACCEPTABLE', 'Not Acceptable: the client must accept text/event-stream'));
   const opened = await openSession(server, request, given);
   if (opened instanceof Response) return opened;
-  const { session } = opened;
+  const { session, auth } = opened;
   const lastEventId = request.headers.get('last-event-id');
   if (lastEventId !== null) {
     const at = parseEventId(lastEventId);
@@ -28,6 +28,8 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     if (error instanceof LimitError) return server.respond.error(null, error);
     throw error;
   }
+  // The session's tasks go out on this stream as their status changes, wherever their work runs.
+  await server.tasks?.legacy.watchStatus(session, auth, server.logger);
   return session.standalone.connect(server.respond);
 }
 
