@@ -98,8 +98,9 @@ export async function buildServer(
     // Called when a session opens, so after the server below exists.
     watch: (session, send) => watchChanges(server, session, send),
   });
+  const serverConfig = redactor.data(config);
   const server: ParleyServer = new BuiltServer(env, {
-    config: redactor.data(config),
+    config: serverConfig,
     info: config.info,
     tools,
     toolList: [...tools.values()].map((t) => t.wire),
@@ -124,7 +125,14 @@ export async function buildServer(
     legacy,
     ...(tasks ? { tasks } : {}),
     questions,
-    loadUnanswered: drivers.unanswered,
+    elicitSettings: {
+      enabled: serverConfig.elicitation.enabled,
+      production,
+      hooks: serverConfig.elicitation.hooks,
+      unanswered: serverConfig.elicitation.unanswered,
+      // The policy's code, loaded on first use (Node; an edge build's stand-in refuses it).
+      loadUnanswered: drivers.unanswered,
+    },
     telemetry,
   });
   return server;

@@ -65,14 +65,19 @@ class HandlerAsker implements Asker {
   }
 }
 
+/** How an in-process client is asked, the same for each of its calls: its questions' way, and the capabilities it declares. */
+interface DirectClient {
+  questions: (signal: AbortSignal) => Questions;
+  capabilities: Record<string, unknown>;
+}
+
 /** An in-process call: the caller and signal the options give, no stream for notifications. */
 async function callDirect(
   server: ParleyServer,
+  { questions, capabilities }: DirectClient,
   name: string,
   args: Record<string, unknown>,
   options: DirectCallOptions,
-  questions: (signal: AbortSignal) => Questions,
-  capabilities: Record<string, unknown>,
 ): Promise<CallToolResult> {
   // Arguments handed over in-process carry no `__proto__` key, as arguments parsed from the wire do not.
   const call = findCall(server, { name, arguments: withoutProtoKeys(args) });
@@ -95,12 +100,15 @@ async function callDirect(
 export async function connect(input: ServerInput): Promise<ConnectedClient> {
   let handler: DirectElicitationHandler | undefined;
   const server = await buildServer(input);
-  const asking = (signal: AbortSignal): Questions => ({ via: 'asker', asker: new HandlerAsker(() => handler, signal) });
+  const client: DirectClient = {
+    questions: (signal) => ({ via: 'asker', asker: new HandlerAsker(() => handler, signal) }),
+    capabilities: { elicitation: { form: {} } },
+  };
   return {
     async listTools() {
       return { tools: server.toolList };
     },
-    callTool: (name, args = {}, options = {}) => callDirect(server, name, args, options, asking, { elicitation: { form: {} } }),
+    callTool: (name, args = {}, options = {}) => callDirect(server, client, name, args, options),
     dispose: () => closeStore(server),
     onElicitation: (h) => void (handler = h),
   };
@@ -113,11 +121,12 @@ export async function connect(input: ServerInput): Promise<ConnectedClient> {
  */
 export async function createDirect(input: ServerInput): Promise<DirectServer> {
   const server = await buildServer(input);
+  const client: DirectClient = { questions: () => ({ via: 'fallback' }), capabilities: {} };
   return {
     async listTools() {
       return { tools: server.config.elicitation.enabled ? [...server.toolList, FALLBACK_TOOL_WIRE] : server.toolList };
     },
-    callTool: (name, args = {}, options = {}) => callDirect(server, name, args, options, () => ({ via: 'fallback' }), {}),
+    callTool: (name, args = {}, options = {}) => callDirect(server, client, name, args, options),
     dispose: () => closeStore(server),
   };
 }

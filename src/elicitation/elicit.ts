@@ -20,12 +20,11 @@ import { checkRoots, checkSample, sampleParams } from './inputs';
 import type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 import type { ToolTrace } from '../runtime';
 
-interface ElicitSettings {
+/** A server's elicitation settings, built once with the server (app/build-server.ts): the same for every run. */
+export interface ElicitSettings {
   enabled: boolean;
   production: boolean;
   hooks?: ElicitationHooks;
-  /** Present when `elicitation.persistent` is on. */
-  questions?: PersistentAsker;
   /** `elicitation.unanswered`: what becomes of a question the client does not answer. */
   unanswered?: UnansweredPolicy;
   /** Loads the policy's code (Node only: app/ passes it in, an edge build refuses the policy). */
@@ -41,6 +40,8 @@ interface ElicitCall {
   auth: AuthInfo;
   /** The tool call's span, when tracing is on: each question is an event on it. */
   trace?: ToolTrace;
+  /** The caller's persistent questions, for this call's signal: present when `elicitation.persistent` is on. */
+  questions?: PersistentAsker;
 }
 
 type Kind = 'elicitation' | 'sampling' | 'roots';
@@ -103,7 +104,12 @@ export class ElicitRun {
     // Fast path: with no policy, server-wide or for this call, nothing is loaded.
     const route =
       mode === 'form' && (this.settings.unanswered || options.unanswered !== undefined)
-        ? (await this.settings.loadUnanswered()).unansweredRoute(this.settings, this.asker, options, question)
+        ? (await this.settings.loadUnanswered()).unansweredRoute(
+            { ...this.settings, questions: this.call.questions },
+            this.asker,
+            options,
+            question,
+          )
         : undefined;
     const known = this.asker.known?.(key) ?? route?.known(key);
     // A question goes out only when the request carries no answer to it; only then do the request hooks run.
@@ -151,7 +157,7 @@ export class ElicitRun {
     if (kept) return checkAnswer(kept, schema, mode);
     if (mode === 'url')
       throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
-    if (!this.settings.questions)
+    if (!this.call.questions)
       throw new InvalidInputError(
         'persist needs persistent questions: set `elicitation: { enabled: true, persistent: true }` in @FrontMcp',
       );
@@ -163,7 +169,7 @@ export class ElicitRun {
       auth: this.call.auth,
       requestedSchema: params.requestedSchema,
     };
-    const raw = await this.settings.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, {
+    const raw = await this.call.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, {
       tool: this.call.tool,
       reason: 'persist',
     });

@@ -12,6 +12,6 @@ export type { StateKeys } from './state-keys';
 export { ELICIT_METHOD } from './types';
 export type { Asker, ElicitParams, OtherInputMethod, PersistentAsker, RawAnswer } from './types';
 export { DEFAULT_TTL_MS, ttlOf } from './ttl';
-export type { UnansweredModule } from './elicit';
+export type { ElicitSettings, UnansweredModule } from './elicit';
 export type { QuestionOrigin, TaskLink } from './types';
 export { INBOX_REASONS } from './unanswered-policy';

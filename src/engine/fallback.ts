@@ -6,9 +6,9 @@ import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './legacy/pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import { wireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import { sha256, toBase64Url } from '../crypto';
-import { runTool } from './run-tool';
+import { type CalledTool, runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import { type ToolEntry, toToolError, type CallToolResult, type ElicitOptions, type RequestScope } from '../model';
+import { toToolError, type CallToolResult, type ElicitOptions, type RequestScope } from '../model';
 
 /** The older client's session the call came in (a question then belongs to it), and its way to ask for samples and roots. */
 export interface FallbackSession {
@@ -68,14 +68,12 @@ class FallbackAsker implements Asker {
  */
 export async function runAsking(
   server: ParleyServer,
-  entry: ToolEntry,
-  args: Record<string, unknown>,
+  { entry, args, scope }: CalledTool,
   answers: Record<string, RawAnswer>,
-  scope: RequestScope,
   session: FallbackSession,
 ): Promise<CallToolResult> {
   const asker = new FallbackAsker(answers, scope.auth.anonymous === true && !session.sessionId, session);
-  const outcome = await runTool(server, entry, args, scope, asker);
+  const outcome = await runTool(server, { entry, args, scope, asker });
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
   const store = storeOf(server);
@@ -144,7 +142,7 @@ export async function sendElicitationResult(
   const entry = server.tools.get(opened.record.tool);
   if (!entry) return notFound();
   const answers = { ...opened.record.answers, [opened.record.key]: { action, content } };
-  return runAsking(server, entry, opened.record.args, answers, scope, session);
+  return runAsking(server, { entry, args: opened.record.args, scope }, answers, session);
 }
 
 const storeOf = (server: ParleyServer) => server.elicitationStore;

@@ -39,15 +39,8 @@ export function runHandler<C extends RequestContext, T>(
   ctx: C,
   exec: (ctx: C) => T | Promise<T>,
 ): Promise<Run<T>> {
-  const settings = {
-    enabled: server.config.elicitation.enabled,
-    production: server.production,
-    hooks: server.config.elicitation.hooks,
-    questions: server.questions?.forCall(scope.auth, scope.signal),
-    unanswered: server.config.elicitation.unanswered,
-    loadUnanswered: server.loadUnanswered,
-  };
-  const run = new ElicitRun(settings, asker, { tool: name, auth: scope.auth, trace });
+  const questions = server.questions?.forCall(scope.auth, scope.signal);
+  const run = new ElicitRun(server.elicitSettings, asker, { tool: name, auth: scope.auth, trace, questions });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));
   // Fast path: an asker whose questions never end the run leaves nothing to race.

@@ -10,28 +10,25 @@ import type { ToolTrace } from '../runtime';
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'suspended' };
 
-export function runTool(
-  server: ParleyServer,
-  entry: ToolEntry,
-  args: Record<string, unknown>,
-  scope: RequestScope,
-  asker: Asker,
-): Promise<Outcome> {
-  // Fast path: untraced, the call runs as is.
-  const trace = scope.trace?.tool(entry.name);
-  return trace
-    ? trace.watch(trace.run(() => execute(server, entry, args, scope, asker, trace)))
-    : execute(server, entry, args, scope, asker);
+/** A tool called for a request: which tool, with what arguments, in which request's scope. */
+export interface CalledTool {
+  entry: ToolEntry;
+  args: Record<string, unknown>;
+  scope: RequestScope;
 }
 
-async function execute(
-  server: ParleyServer,
-  entry: ToolEntry,
-  args: Record<string, unknown>,
-  scope: RequestScope,
-  asker: Asker,
-  trace?: ToolTrace,
-): Promise<Outcome> {
+/** One run of a called tool: its questions go to `asker`. */
+interface ToolRun extends CalledTool {
+  asker: Asker;
+}
+
+export function runTool(server: ParleyServer, run: ToolRun): Promise<Outcome> {
+  // Fast path: untraced, the call runs as is.
+  const trace = run.scope.trace?.tool(run.entry.name);
+  return trace ? trace.watch(trace.run(() => execute(server, run, trace))) : execute(server, run);
+}
+
+async function execute(server: ParleyServer, { entry, args, scope, asker }: ToolRun, trace?: ToolTrace): Promise<Outcome> {
   const name = entry.name;
   requireScopes(server, scope.auth, entry.options.scopes, args, `tool "${name}"`);
   try {

@@ -4,7 +4,7 @@ import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../prot
 import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
 import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../model';
-import type { PersistentAsker, RawAnswer, StateKeys, TaskLink, UnansweredModule } from '../elicitation';
+import type { ElicitSettings, PersistentAsker, RawAnswer, StateKeys, TaskLink } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
 import type { LiveSession } from './legacy/sessions';
@@ -154,8 +154,8 @@ export interface ParleyServer {
   tasks?: TaskRuntime;
   /** Persistent questions, their inbox and people auth; present while `elicitation.persistent` is on. */
   questions?: QuestionDesk;
-  /** Loads the unanswered-question policy's code on first use (Node; an edge build's stand-in refuses it). */
-  loadUnanswered: () => Promise<UnansweredModule>;
+  /** What every run's questions follow (all but the caller's persistent questions), built once with the server. */
+  elicitSettings: ElicitSettings;
   /** OpenTelemetry spans; absent when @opentelemetry/api is not installed (or not passed in on an edge isolate). */
   telemetry?: Telemetry;
 }

@@ -3,10 +3,10 @@
 // background with the task's asker, signal and status message until it ends the task.
 import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
 import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
-import type { AuthInfo, ElicitOptions, Notifier, RequestScope, ToolEntry } from '../model';
+import type { AuthInfo, ElicitOptions, Notifier, RequestScope } from '../model';
 import { callerKey } from './round-call';
 import { routed, type Route } from './route';
-import { runTool } from './run-tool';
+import { type CalledTool, runTool } from './run-tool';
 import type { ParleyServer } from './server';
 import type { TaskEnd } from './tasks/task-record';
 import type { TaskStore } from './tasks/task-store';
@@ -22,20 +22,14 @@ export const inboxOf = (server: ParleyServer, auth: AuthInfo, signal: AbortSigna
   taskInboxOf(server.questions?.forCall(auth, signal), !auth.anonymous, server.config.elicitation.unanswered, tool);
 
 /** Runs the tool; answers with its result, its round, or (once it called startTask) the task's handle. */
-export function callMaybeTask(
-  server: ParleyServer,
-  store: TaskStore,
-  entry: ToolEntry,
-  args: Record<string, unknown>,
-  scope: RequestScope,
-  route: Route,
-): Promise<Record<string, unknown>> {
+export function callMaybeTask(server: ParleyServer, store: TaskStore, called: CalledTool, route: Route): Promise<Record<string, unknown>> {
+  const { entry, args, scope } = called;
   return new Promise((resolve, reject) => {
-    const call = new TaskCall(store, entry.name, args, scope, resolve, () => inboxOf(server, scope.auth, scope.signal, entry.name));
+    const call = new TaskCall(store, called, resolve, () => inboxOf(server, scope.auth, scope.signal, entry.name));
     // The run includes writing the task's end: on a Worker, work after the promise ctx.waitUntil holds is cut.
     call.run = routed(server, scope, route, { method: 'tools/call', name: entry.name, args }, (asker) => {
       call.before = asker;
-      return runTool(server, entry, args, call.scope, call);
+      return runTool(server, { entry, args, scope: call.scope, asker: call });
     }).then(
       (result) => (call.work ? call.end({ status: 'completed', result }) : ((call.answered = true), resolve(result))),
       (error: unknown) => (call.work ? call.end(failure(error, server)) : ((call.answered = true), reject(error))),
@@ -81,15 +75,17 @@ class TaskCall implements Asker {
   readonly scope: RequestScope;
   #starting: Promise<boolean> | undefined;
 
+  /** The request's own scope, before the task's takes over. */
+  private readonly outer: RequestScope;
+
   constructor(
     private readonly store: TaskStore,
-    private readonly tool: string,
-    private readonly args: Record<string, unknown>,
-    private readonly outer: RequestScope,
+    private readonly called: CalledTool,
     private readonly answer: (result: Record<string, unknown>) => void,
     private readonly inbox: () => TaskInbox | undefined,
   ) {
-    this.scope = taskScope(outer, this);
+    this.outer = called.scope;
+    this.scope = taskScope(called.scope, this);
   }
 
   /** The unanswered-question policy acts on rounds; inside a task it leaves questions alone. */
@@ -134,7 +130,11 @@ class TaskCall implements Asker {
   /** Creates the task (in the store before anyone hears of it), then answers the call with its handle. */
   async #start(): Promise<boolean> {
     const owner = ownerOf(this.outer);
-    const record = await this.store.create({ ...(owner === undefined ? {} : { owner }), tool: this.tool, arguments: this.args });
+    const record = await this.store.create({
+      ...(owner === undefined ? {} : { owner }),
+      tool: this.called.entry.name,
+      arguments: this.called.args,
+    });
     const work = await TaskWork.start(this.store, record, this.outer.capabilities, this.inbox());
     // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
     if (this.answered) {

@@ -26,7 +26,7 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
           void work.progress(message ?? (total === undefined ? `${progress}` : `${progress}/${total}`)).catch(() => undefined),
         log: () => undefined,
       };
-      const run = runTool(server, entry, args, { ...scope, signal: work.signal, notifier }, work).then(
+      const run = runTool(server, { entry, args, scope: { ...scope, signal: work.signal, notifier }, asker: work }).then(
         (outcome) =>
           work.finish(
             outcome.kind === 'result'

@@ -34,7 +34,7 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
   const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits }, crypto);
   return {
     legacy: legacyTaskRuntime(store),
-    call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, entry, args, scope, { via: 'rounds', params }),
+    call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, { entry, args, scope }, { via: 'rounds', params }),
     async get(taskId, scope) {
       const task = await store.snapshot(taskId, ownerOf(scope));
       if (!task) throw notFound();

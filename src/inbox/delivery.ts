@@ -47,7 +47,7 @@ export async function askAndWait(
   // The waiter record outlives the wait a little, so a check at the very end still sees it as ours.
   await store.setWaiter(subject, question.id, token, waitMs + 5000);
   await store.publish(subject, question.id, 'waiting');
-  return waitFor(store, subject, question, token, waitMs, options);
+  return waitFor(store, subject, question, { token, waitMs }, options);
 }
 
 /** A question to file under a key, kept for ttlMs (standing for a task's question when `task` names one). */
@@ -72,12 +72,12 @@ export async function takeIfAnswered(store: QuestionStore, subject: string, ques
   return { action: answer.action, content: answer.content };
 }
 
+/** Waits up to `waitMs` for the answer to a question this call holds the waiter `token` of. */
 function waitFor(
   store: QuestionStore,
   subject: string,
   question: StoredQuestion,
-  token: string,
-  waitMs: number,
+  { token, waitMs }: { token: string; waitMs: number },
   options: AskOptions,
 ): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {

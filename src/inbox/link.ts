@@ -10,7 +10,7 @@ import { runOf, type RequestContext } from '../model';
  */
 export function printQuestionInboxLink(ctx: RequestContext): Promise<{ expiresAt: number }> {
   const run = runOf(ctx);
-  const questions = run instanceof ElicitRun ? run.settings.questions : undefined;
+  const questions = run instanceof ElicitRun ? run.call.questions : undefined;
   if (!questions)
     return Promise.reject(
       new ElicitationNotSupportedError('printQuestionInboxLink() needs `elicitation: { enabled: true, persistent: true }`'),

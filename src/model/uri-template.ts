@@ -25,6 +25,7 @@ interface Operator {
   chars: string;
 }
 
+// biome-ignore lint/complexity/useMaxParams: one row of the table below, its columns in the RFC's order
 const op = (first: string, sep: string, named: boolean, ifemp: string, reserved: boolean, chars: string): Operator => ({
   first,
   sep,

@@ -144,6 +144,7 @@ const UNTRACED: RequestTrace = { tool: () => undefined, watch: (work) => work, e
 
 /** One request's span (recording, or measured only). */
 class SpanTrace implements RequestTrace {
+  // biome-ignore lint/complexity/useMaxParams: the span's parts, kept as its fields; one caller, request() above
   constructor(
     private readonly api: OtelApi,
     private readonly tracer: Tracer,

@@ -23,8 +23,7 @@ export async function callOnStream(
   server: ParleyServer,
   session: LiveSession,
   message: JsonRpcRequest,
-  auth: AuthInfo,
-  request: Request,
+  { request, auth }: { request: Request; auth: AuthInfo },
   { keepAlive, client }: CallHost = {},
 ): Promise<Response> {
   const trace = server.telemetry?.request({

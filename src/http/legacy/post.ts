@@ -134,7 +134,7 @@ async function legacyPost(
   try {
     if (message.method === 'initialize') throw wireError('INVALID_REQUEST', 'Invalid request: the session is already initialized');
     if (message.method === 'tools/call' || message.method === 'tasks/result')
-      return await callOnStream(server, session, message, auth, request, host);
+      return await callOnStream(server, session, message, { request, auth }, host);
     const trace = server.telemetry?.request({
       method: message.method,
       era: 'legacy',
