@@ -14,6 +14,7 @@ export { openSubscription } from './listen';
 export { ListenTable } from './listen-table';
 export { handleRequest, isKnownMethod } from './methods';
 export { RunningCalls } from './running-calls';
+export type { RunningCall } from './running-calls';
 export type { Delivery } from './legacy/pending';
 export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, Listening, ParleyServer } from './server';

@@ -1,6 +1,6 @@
 // One request's answer: plain JSON, or an SSE stream once the request sends a notification (progress, a log line) first.
 import { sseMessage, toWireError, type JsonRpcId } from '../protocol';
-import type { ParleyServer } from '../engine';
+import type { ParleyServer, RunningCall } from '../engine';
 import type { Emit } from '../model';
 
 /** A signal that fires when either one does. */
@@ -20,18 +20,26 @@ export interface RequestStream {
   signal: AbortSignal;
 }
 
-/** One request's stream: notifications queue until the answer's form is decided, then go out as SSE events. */
-class ResponseStream implements RequestStream {
+/**
+ * One request's stream and its answer: notifications queue until the answer's form is decided, then go out as SSE
+ * events. It holds what answering takes (no closures per request: the server's running calls hold it as it is).
+ */
+class ResponseStream implements RequestStream, RunningCall {
   #signal: AbortSignal | undefined;
+  running = false;
+  previousRunning: RunningCall | undefined = undefined;
+  nextRunning: RunningCall | undefined = undefined;
   cancel: AbortController | undefined;
   sink: ReadableStreamDefaultController<Uint8Array> | undefined;
   readonly queued: Uint8Array[] = [];
   closed = false;
 
   constructor(
+    private readonly server: ParleyServer,
+    private readonly id: JsonRpcId,
     private readonly requestSignal: () => AbortSignal,
-    /** Called when something is emitted before the answer: the answer becomes an SSE stream. */
-    private readonly startStreaming: () => void,
+    private readonly resolve: (response: Response) => void,
+    private readonly reject: (error: unknown) => void,
   ) {}
 
   readonly emit: Emit = (method, params) => {
@@ -40,13 +48,59 @@ class ResponseStream implements RequestStream {
     if (this.sink) this.sink.enqueue(chunk);
     else {
       this.queued.push(chunk);
-      this.startStreaming();
+      this.#startStreaming();
     }
   };
 
   // Built on first read: most requests never look at their signal, and building it can cost (a Fetch Request on Node).
   get signal(): AbortSignal {
     return (this.#signal ??= eitherSignal(this.requestSignal(), (this.cancel ??= new AbortController()).signal));
+  }
+
+  /** The work's result: one JSON body (the fast path), or the stream's last event. */
+  answer(result: Record<string, unknown>): void {
+    this.server.running.delete(this);
+    if (this.sink) return this.#settle({ jsonrpc: '2.0', id: this.id, result });
+    this.closed = true;
+    this.resolve(this.server.respond.result(this.id, result));
+  }
+
+  /** The work failed: thrown for the caller to answer (JSON), or the stream's last event. */
+  fail(error: unknown): void {
+    this.server.running.delete(this);
+    if (this.sink) return this.#settle({ jsonrpc: '2.0', id: this.id, error: toWireError(error, this.server.logger).toJSON() });
+    this.closed = true;
+    this.reject(error);
+  }
+
+  /** Shutdown's end of grace: the tool's signal fires and the call answers with the error, whatever the tool does next. */
+  end(error: Error): void {
+    (this.cancel ??= new AbortController()).abort(error);
+    this.fail(error); // once answered, a later answer or failure of the work changes nothing
+  }
+
+  // The first emit: the stream starts at once (start() runs in the constructor) with what was queued.
+  #startStreaming(): void {
+    this.resolve(
+      this.server.respond.stream({
+        start: (controller) => {
+          this.sink = controller;
+          for (const chunk of this.queued.splice(0)) controller.enqueue(chunk);
+        },
+        cancel: () => {
+          this.closed = true;
+          (this.cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
+        },
+      }),
+    );
+  }
+
+  // The response as the stream's last event, unless the client closed it first.
+  #settle(message: Record<string, unknown>): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.sink!.enqueue(sseMessage(message));
+    this.sink!.close();
   }
 }
 
@@ -63,50 +117,12 @@ export function respondToRequest(
   work: (stream: RequestStream) => Promise<Record<string, unknown>>,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
-    // The first emit: the stream starts at once (start() runs in the constructor) with what was queued.
-    const stream = new ResponseStream(requestSignal, () => {
-      const response = server.respond.stream({
-        start(controller) {
-          stream.sink = controller;
-          for (const chunk of stream.queued.splice(0)) controller.enqueue(chunk);
-        },
-        cancel() {
-          stream.closed = true;
-          (stream.cancel ??= new AbortController()).abort(new Error('The client closed the response stream'));
-        },
-      });
-      resolve(response);
-    });
-    // The response as the stream's last event, unless the client closed it first.
-    const settle = (message: () => Record<string, unknown>) => {
-      if (stream.closed) return;
-      stream.closed = true;
-      stream.sink!.enqueue(sseMessage(message()));
-      stream.sink!.close();
-    };
-    const fail = (error: unknown) => {
-      if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, error: toWireError(error, server.logger).toJSON() }));
-      stream.closed = true;
-      reject(error);
-    };
-    // Shutdown's end of grace: the tool's signal fires and the call answers with the error, whatever the tool does next.
-    const end = (error: Error) => {
-      (stream.cancel ??= new AbortController()).abort(error);
-      fail(error);
-    };
-    server.running.add(end);
+    const stream = new ResponseStream(server, id, requestSignal, resolve, reject);
+    server.running.add(stream);
     work(stream)
       .then(
-        (result) => {
-          server.running.delete(end);
-          if (stream.sink) return settle(() => ({ jsonrpc: '2.0', id, result }));
-          stream.closed = true; // Fast path: nothing streamed, so the answer is one JSON body.
-          resolve(server.respond.result(id, result));
-        },
-        (error: unknown) => {
-          server.running.delete(end);
-          fail(error); // once ended at shutdown, a settled answer: this changes nothing
-        },
+        (result) => stream.answer(result),
+        (error: unknown) => stream.fail(error),
       )
       .catch(reject); // an answer that could not be made (a result JSON cannot write) fails the request
   });
