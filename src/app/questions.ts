@@ -18,10 +18,11 @@ export async function createQuestionService(config: ParleyConfig, env: EnvSource
   const persistent = config.elicitation.persistent;
   if (persistent === undefined || persistent === false) {
     // Sign-in is the inbox's, and there is no inbox: say so rather than ignore a setting someone wrote on purpose.
-    if (config.http.auth?.oidc)
-      logger.warn(
-        'http.auth.oidc is set but unused: people sign in with it to the inbox, and persistent questions are off. Set elicitation.persistent, or remove http.auth.oidc.',
-      );
+    for (const name of ['people', 'oidc'] as const)
+      if (config.http.auth?.[name])
+        logger.warn(
+          `http.auth.${name} is set but unused: people sign in with it to the inbox, and persistent questions are off. Set elicitation.persistent, or remove http.auth.${name}.`,
+        );
     return undefined;
   }
   // Refused on an edge runtime before its options are read: their checks, like the subsystem, are Node's only.

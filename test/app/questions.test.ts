@@ -10,12 +10,23 @@ const started = async (config: Record<string, unknown>) => {
   return { service, warnings };
 };
 
-describe('http.auth.oidc without persistent questions', () => {
+describe('a sign-in setting without persistent questions', () => {
   it('warns at startup, naming the setting and what to write', async () => {
     const { service, warnings } = await started({ elicitation: { enabled: true }, http: { auth: { oidc: { clientId: 'inbox' } } } });
     expect(service).toBeUndefined();
     expect(warnings).toEqual([
       expect.stringMatching(/^http\.auth\.oidc is set but unused: .*Set elicitation\.persistent, or remove http\.auth\.oidc\.$/),
+    ]);
+  });
+
+  it('warns for http.auth.people too, each setting on its own line', async () => {
+    const { warnings } = await started({
+      elicitation: { enabled: true },
+      http: { auth: { people: 'loopback-token', oidc: { clientId: 'inbox' } } },
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^http\.auth\.people is set but unused: .*Set elicitation\.persistent, or remove http\.auth\.people\.$/),
+      expect.stringMatching(/^http\.auth\.oidc is set but unused: /),
     ]);
   });
 

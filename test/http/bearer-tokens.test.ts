@@ -140,10 +140,13 @@ describe('what a token must be', () => {
     const handler = server({ jwksUrl: `${base}/jwks`, clockToleranceSec: 5 });
     const token = await sign({ sub: 'a', aud: RESOURCE }, { exp: '60s' });
     expect((await call(handler, token)).status).toBe(200);
+    // Times from the token's own exp, in whole seconds as JWTs write it (from Date.now() a test slow by a second could
+    // land past the tolerance where it meant to be within it).
+    const exp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number }).exp * 1000;
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 64_000); // within the tolerance
+    vi.setSystemTime(exp + 4_000); // past exp, within the tolerance
     expect((await call(handler, token)).status).toBe(200);
-    vi.setSystemTime(Date.now() + 2_000); // past exp plus the tolerance
+    vi.setSystemTime(exp + 6_000); // past exp plus the tolerance
     expect((await call(handler, token)).status).toBe(401);
   });
 });
