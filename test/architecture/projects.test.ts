@@ -1,8 +1,10 @@
 // The vitest projects (test/architecture/projects.ts): what starts redis-server, chromium or workerd is never a unit
-// test, and inside the unit project starting any process throws.
+// test, inside the unit project starting any process throws, and no unit file leaves state for the next (they share
+// their workers' modules).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { projectOf, startsAProcess } from './projects';
+import { projectFiles, projectOf, startsAProcess } from './projects';
 
 describe('the vitest projects', () => {
   it('sees the helpers that start redis-server, chromium and workerd, and the CLI code that runs node', () => {
@@ -38,5 +40,10 @@ describe('the vitest projects', () => {
     expect(() => childProcess.spawnSync('true')).toThrow(belongs);
     expect(() => childProcess.execFileSync('true')).toThrow(belongs);
     expect(() => childProcess.execSync('true')).toThrow(belongs);
+  });
+
+  it("has no file-level test.override in the unit project: vitest keeps it on the shared test, for the worker's next files", () => {
+    const fileLevel = projectFiles().unit.filter((file) => /^test\.(override|scoped)\(/m.test(readFileSync(file, 'utf8')));
+    expect(fileLevel, 'put the override in a describe block').toEqual([]);
   });
 });
