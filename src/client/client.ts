@@ -141,6 +141,7 @@ export class McpClient {
       handler: () => this.handler,
       maxRounds: this.options.maxRounds ?? 10,
       closed: this.closing.signal,
+      signal: (given) => AbortSignal.any(given ? [given, this.closing.signal] : [this.closing.signal]),
       onNotification: this.options.onNotification as ((n: JsonRpcNotification) => void) | undefined,
       tasks: Boolean(this.options.tasks),
       pace: pollPace(typeof this.options.tasks === 'object' ? this.options.tasks : {}),

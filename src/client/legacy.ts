@@ -111,7 +111,7 @@ export class LegacySession implements Session {
     const task = method === 'tools/call' ? legacyTaskOf(result.task) : undefined;
     if (!task) return result;
     if (options.task === 'return') return { resultType: 'task', ...task }; // the shape startTool reads on both eras
-    const signal = options.signal ? AbortSignal.any([options.signal, this.ctx.closed]) : this.ctx.closed;
+    const signal = this.ctx.signal(options.signal);
     const io = { request: (m: string, p: Record<string, unknown>, s?: AbortSignal) => this.request(m, p, { signal: s }) };
     return followLegacyTask(task, io, (suggested) => this.ctx.pace(suggested), { ...options, signal });
   }
@@ -150,7 +150,7 @@ export class LegacySession implements Session {
     try {
       let reply: Record<string, unknown>;
       if (request.method === 'elicitation/create') {
-        const signal = AbortSignal.any([controller.signal, this.ctx.closed]);
+        const signal = this.ctx.signal(controller.signal);
         const answer = await askHandler(
           this.ctx.handler(),
           request.params as ElicitRequestParams,

@@ -41,7 +41,7 @@ export class ModernSession implements Session {
     if (method !== 'tools/call') throw new McpClientError(`The server answered ${method} with a task; only tools/call may become one`);
     const task = taskStateOf(result);
     if (options.task === 'return') return task;
-    const signal = options.signal ? AbortSignal.any([options.signal, this.ctx.closed]) : this.ctx.closed;
+    const signal = this.ctx.signal(options.signal);
     const io = {
       request: (m: string, p: Record<string, unknown>, s?: AbortSignal) => this.rounds(m, p, s),
       ask: (question: ElicitRequestParams, s: AbortSignal) =>
@@ -73,7 +73,7 @@ export class ModernSession implements Session {
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
     // Keyed by names the server chose: no prototype, so a key `__proto__` is a key like any other.
     const inputResponses: Record<string, unknown> = Object.create(null);
-    const callSignal = signal ? AbortSignal.any([signal, this.ctx.closed]) : this.ctx.closed;
+    const callSignal = this.ctx.signal(signal);
     for (const [key, request] of Object.entries(requests)) {
       if (request?.method !== 'elicitation/create')
         throw new McpClientError(`The server asked for ${String(request?.method)}, which this client did not declare`);

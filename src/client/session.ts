@@ -23,6 +23,9 @@ export interface SessionContext {
   maxRounds: number;
   /** Fires when the client closes. */
   closed: AbortSignal;
+  /** A call's signal: its caller's (when given) joined with `closed`, a signal of its own, so many calls at once put
+   * no listeners on the one `closed` they share (Node warns past ten on one signal). */
+  signal(given?: AbortSignal): AbortSignal;
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Whether the user turned tasks on (ClientOptions.tasks). */
   tasks: boolean;

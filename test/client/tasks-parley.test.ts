@@ -1,6 +1,6 @@
 // Parley's client following tasks on 2026-07-28 against a real Parley server (the conformance fixture's task tools) over
 // HTTP: two questions at once answered by the one handler, a round before the task, a cancel from the caller's signal,
-// a failed task, a tool error, and the pace of polls counted in requests.
+// a failed task, a tool error, thirty at once on one client, and the pace of polls counted in requests.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetchHandler, McpWireError, type FrontMcpConfigInput } from 'parley-mcp';
 import { McpClient, type ClientOptions, type ElicitAnswer, type TaskState } from 'parley-mcp/client';
@@ -123,6 +123,28 @@ describe('how a task ends', () => {
     expect((await declaring.callTool({ name: 'confirm_delete', arguments: { filename: 'a.txt' } })).content).toEqual([
       { type: 'text', text: 'Kept a.txt' }, // no handler: the client declines
     ]);
+  });
+});
+
+describe('many tasks on one client', () => {
+  it('follows 30 at once without a listener warning: each call has a signal of its own', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const { client } = recordingClient();
+      const labels = Array.from({ length: 30 }, (_, i) => `job-${i}`);
+      const results = await Promise.all(
+        labels.map((label) => client.callTool({ name: 'slow_compute', arguments: { seconds: 0.05, label } })),
+      );
+      expect(results.map((result) => result.content)).toEqual(
+        labels.map((label) => [{ type: 'text', text: expect.stringContaining(label) }]),
+      );
+      await new Promise((resolve) => setImmediate(resolve)); // a warning is emitted on the next tick
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 
