@@ -15,7 +15,7 @@ import { runMovedHooks } from './hooks';
 import { ttlOf } from './ttl';
 import { policyFor } from './unanswered-policy';
 
-export { unansweredConfigProblem } from './unanswered-policy';
+export { policyFor, unansweredConfigProblem } from './unanswered-policy';
 import type { Asker, ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer } from './types';
 
 interface PolicySettings {

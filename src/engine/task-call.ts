@@ -10,16 +10,29 @@ import { type CalledTool, runTool } from './run-tool';
 import type { ParleyServer } from './server';
 import type { TaskEnd } from './tasks/task-record';
 import type { TaskStore } from './tasks/task-store';
-import { type TaskInbox, taskInboxOf } from './tasks/task-inbox';
+import type { TaskInbox } from './tasks/task-inbox';
 import { createTaskResult } from './tasks/task-wire';
 import { TaskWork } from './tasks/task-work';
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
 export const ownerOf = ({ auth }: Pick<RequestScope, 'auth'>): string | undefined => (auth.anonymous ? undefined : callerKey(auth));
 
-/** The inbox a task of this caller's also asks in (its owner's), if any: docs/tasks.md, "Answered in the inbox". */
-export const inboxOf = (server: ParleyServer, auth: AuthInfo, signal: AbortSignal, tool: string): TaskInbox | undefined =>
-  taskInboxOf(server.questions?.forCall(auth, signal), !auth.anonymous, server.config.elicitation.unanswered, tool);
+/**
+ * The inbox a task of this caller's also asks in (its owner's: docs/tasks.md, "Answered in the inbox"), or undefined
+ * for a caller with no subject (anonymous, no session) or a server without persistent questions.
+ */
+export function inboxOf(server: ParleyServer, auth: AuthInfo, signal: AbortSignal, tool: string): TaskInbox | undefined {
+  const questions = server.questions?.forCall(auth, signal);
+  if (!questions?.subject) return undefined;
+  const { unanswered: policy, loadUnanswered } = server.elicitSettings;
+  return {
+    questions,
+    tool,
+    signedIn: !auth.anonymous,
+    policy,
+    policyOf: async (option) => (await loadUnanswered()).policyFor(policy, option),
+  };
+}
 
 /** Runs the tool; answers with its result, its round, or (once it called startTask) the task's handle. */
 export function callMaybeTask(server: ParleyServer, store: TaskStore, called: CalledTool, route: Route): Promise<Record<string, unknown>> {

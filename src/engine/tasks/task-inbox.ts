@@ -2,33 +2,23 @@
 // signed-in owner; for a session's task, under `elicitation.unanswered`, once the client has not answered in time),
 // linked to the task, and withdrawn when the task takes an answer from anywhere or ends.
 import type { ElicitParams, PersistentAsker } from '../../elicitation';
-import type { UnansweredPolicy } from '../../model';
+import type { UnansweredOption, UnansweredPolicy } from '../../model';
 
-/** Where one task's questions go besides the client, and when. */
+/**
+ * Where one task's questions go besides the client, and when: a signed-in owner's are filed as they are asked (the
+ * nudge waits the policy's `afterMs`); an anonymous owner's (an older client's session) only under a policy that
+ * says `then: 'inbox'`, once its `afterMs` passed unanswered. The policy is the question's own: the call's
+ * `unanswered` over the server's, as outside a task.
+ */
 export interface TaskInbox {
   /** The persistent questions of the task's caller (their subject is the inbox the questions land in). */
   questions: PersistentAsker;
   tool: string;
-  /** 0: filed when asked (a signed-in owner); else filed this long after, if still unanswered. */
-  fileAfterMs: number;
-  /** How long the person's nudge (`persistent.notify`) waits for another answer, for a question filed at once. */
-  nudgeAfterMs?: number;
-}
-
-/**
- * The inbox a task created by this caller answers in, or undefined: a signed-in caller's at once; an anonymous
- * caller's (an older client's session) only under `unanswered: { then: 'inbox' }`, after its `afterMs`; a caller
- * with no subject (anonymous, no session) has none.
- */
-export function taskInboxOf(
-  questions: PersistentAsker | undefined,
-  signedIn: boolean,
-  policy: UnansweredPolicy | undefined,
-  tool: string,
-): TaskInbox | undefined {
-  if (!questions?.subject) return undefined;
-  if (signedIn) return { questions, tool, fileAfterMs: 0, ...(policy ? { nudgeAfterMs: policy.afterMs } : {}) };
-  return policy?.then === 'inbox' ? { questions, tool, fileAfterMs: policy.afterMs } : undefined;
+  signedIn: boolean;
+  /** The server's `elicitation.unanswered`. */
+  policy: UnansweredPolicy | undefined;
+  /** The policy of a question whose call set `unanswered: { … }`, checked as outside a task (a misfit one throws). */
+  policyOf(option: Exclude<UnansweredOption, false>): Promise<UnansweredPolicy | undefined>;
 }
 
 /** One task's copies of its questions in the inbox, on the instance running the work. */
@@ -42,15 +32,21 @@ export class TaskInboxCopies {
     private readonly task: { taskId: string; owner?: string },
   ) {}
 
-  /** Files a form question of the task (now, or after `fileAfterMs`). A store that fails leaves it to the client. */
-  file(key: string, params: ElicitParams): void {
+  /** The policy a question follows: the server's, or (when the call set one) the call's `unanswered` over it. */
+  async policyOf(option: Exclude<UnansweredOption, false> | undefined): Promise<UnansweredPolicy | undefined> {
+    return option ? this.inbox.policyOf(option) : this.inbox.policy;
+  }
+
+  /** Files a form question of the task (now, or after the policy's `afterMs`). A store that fails leaves it to the client. */
+  file(key: string, params: ElicitParams, policy: UnansweredPolicy | undefined): void {
     if (params.mode === 'url' || this.#filed.has(key) || this.#timers.has(key)) return;
-    const { fileAfterMs } = this.inbox;
-    if (fileAfterMs === 0) return this.#file(key, params);
+    // Filed at once, the nudge waits as a round's does; filed late (the client had its time), it goes at once.
+    if (this.inbox.signedIn) return this.#file(key, params, policy?.afterMs);
+    if (policy?.then !== 'inbox') return;
     const timer = setTimeout(() => {
       this.#timers.delete(key);
-      this.#file(key, params);
-    }, fileAfterMs);
+      this.#file(key, params, undefined);
+    }, policy.afterMs);
     (timer as { unref?: () => void }).unref?.();
     this.#timers.set(key, timer);
   }
@@ -71,11 +67,8 @@ export class TaskInboxCopies {
     await Promise.all([...new Set([...this.#filed.keys(), ...this.#timers.keys()])].map((key) => this.withdraw(key)));
   }
 
-  #file(key: string, params: ElicitParams): void {
+  #file(key: string, params: ElicitParams, afterMs: number | undefined): void {
     const { taskId, owner } = this.task;
-    const { nudgeAfterMs, fileAfterMs } = this.inbox;
-    // Filed at once, the nudge waits as a round's does; filed late (the client had its time), it goes at once.
-    const afterMs = fileAfterMs === 0 ? nudgeAfterMs : undefined;
     const from = { tool: this.inbox.tool, reason: 'task' as const, ...(afterMs === undefined ? {} : { afterMs }) };
     const link = { taskId, key, ...(owner === undefined ? {} : { owner }) };
     this.#filed.set(

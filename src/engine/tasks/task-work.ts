@@ -90,9 +90,12 @@ export class TaskWork implements Asker {
   async ask(key: string, params: ElicitParams, options?: ElicitOptions): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
-    // `unanswered: false` leaves the question to the client alone, as it does outside a task.
-    const inbox = options?.unanswered === false ? undefined : this.#inbox;
-    return this.#input(key, { method: ELICIT_METHOD, params: { ...params } }, () => inbox?.file(key, params));
+    // `unanswered: false` leaves the question to the client alone, as it does outside a task; `{ afterMs, then }` is
+    // read over the server's policy, also as outside a task (the policy's module is loaded only for such a call).
+    const option = options?.unanswered;
+    const inbox = option === false ? undefined : this.#inbox;
+    const policy = await inbox?.policyOf(option || undefined);
+    return this.#input(key, { method: ELICIT_METHOD, params: { ...params } }, () => inbox?.file(key, params, policy));
   }
 
   async request(key: string, method: OtherInputMethod, params: Record<string, unknown>): Promise<RawAnswer> {
