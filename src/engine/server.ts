@@ -83,10 +83,10 @@ export interface LegacyTaskRuntime {
   /** Tells whichever instance holds the session's GET stream that it has a new task. */
   announce(sessionId: string, taskId: string): Promise<void>;
   /**
-   * Sends the session's tasks' changes on its GET stream (notifications/tasks/status), wherever they were created, until
-   * the session is dropped here; resolves once announcements are heard.
+   * Sends the session's tasks' changes through `send` (notifications/tasks/status: on HTTP its GET stream, on stdio
+   * stdout), wherever they were created, until the session is dropped here; resolves once announcements are heard.
    */
-  watchStatus(session: LiveSession, auth: AuthInfo, logger: Logger): Promise<void>;
+  watchStatus(session: LiveSession, auth: AuthInfo, logger: Logger, send: (message: unknown) => void): Promise<void>;
 }
 
 /** Who listens: the verified caller (a task is followed only for its owner) and the request's own capabilities. */

@@ -1,5 +1,6 @@
 // notifications/tasks/status (2025-11-25, optional): a session's new tasks are announced by whichever instance created
-// them, and followed on the instance that holds the session's GET stream, each change sent there as the bare Task.
+// them, and followed on the instance that holds the session's GET stream (stdio: the process), each change sent there
+// as the bare Task.
 // Clients must not rely on these (the spec's words): they poll, and this only spares them a poll. Loaded with the
 // task runtime, so an edge bundle without tasks carries none of it.
 import type { AuthInfo } from '../model';
@@ -10,17 +11,24 @@ import { followTasks, type TaskFollow } from './task-follow';
 import type { TaskStore } from './tasks/task-store';
 import { legacyTask } from './tasks/task-wire';
 
+/** Whose tasks are followed, and where their changes go (the session's GET stream; stdio's stdout). */
+interface Watching {
+  session: LiveSession;
+  auth: AuthInfo;
+  logger: Logger;
+  send: (message: unknown) => void;
+}
+
 /**
- * Starts following the session's tasks for its GET stream, once; resolves when announcements are heard (so a task
+ * Starts following the session's tasks for its stream, once; resolves when announcements are heard (so a task
  * created after the stream opened is never missed). The session's drop stops it.
  */
-export async function watchTaskStatus(store: TaskStore, session: LiveSession, auth: AuthInfo, logger: Logger): Promise<void> {
+export async function watchTaskStatus(store: TaskStore, { session, auth, logger, send: out }: Watching): Promise<void> {
   if (session.unwatchTasks) return;
   const follows = new Set<TaskFollow>();
   let stopped = false;
   const owner = legacyTaskOwner(auth, session);
-  const send = (task: Record<string, unknown>) =>
-    session.standalone?.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task });
+  const send = (task: Record<string, unknown>) => out({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task });
   const follow = async (taskId: string) => {
     // `fresh`: its create result told the client `working`, so only a change is news.
     const one: TaskFollow = await followTasks({

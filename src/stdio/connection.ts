@@ -102,7 +102,7 @@ export class StdioConnection {
       if (this.legacy && request.method !== 'initialize') return this.legacy.handle(request.method, params, signal);
       if (this.legacy) throw wireError('INVALID_REQUEST', 'Invalid request: the session is already initialized');
       this.legacy = new StdioLegacySession(this.server, this.auth, (message) => void this.send(message), params);
-      return this.legacy.initializeResult();
+      return this.legacy.initialize();
     }
     // stdio has no headers: the _meta envelope alone names the version and the client's capabilities.
     const envelope = readEnvelope(params);

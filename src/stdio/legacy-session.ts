@@ -41,7 +41,9 @@ export class StdioLegacySession {
     this.session.unwatch = watchChanges(server, this.session, send);
   }
 
-  initializeResult(): Record<string, unknown> {
+  /** The initialize result, once the session's tasks are followed: their changes go out as lines (notifications/tasks/status). */
+  async initialize(): Promise<Record<string, unknown>> {
+    await this.server.tasks?.legacy.watchStatus(this.session, this.auth, this.server.logger, this.send);
     return initializeResult(this.server, this.session.record.version);
   }
 

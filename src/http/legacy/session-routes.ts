@@ -29,7 +29,7 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
     throw error;
   }
   // The session's tasks go out on this stream as their status changes, wherever their work runs.
-  await server.tasks?.legacy.watchStatus(session, auth, server.logger);
+  await server.tasks?.legacy.watchStatus(session, auth, server.logger, (message) => session.standalone?.send(message));
   return session.standalone.connect(server.respond);
 }
 
