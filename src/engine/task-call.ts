@@ -29,8 +29,8 @@ export function inboxOf(server: ParleyServer, auth: AuthInfo, signal: AbortSigna
     questions,
     tool,
     signedIn: !auth.anonymous,
-    policy,
-    policyOf: async (option) => (await loadUnanswered()).policyFor(policy, option),
+    // The policy's module is loaded only for a call that sets its own.
+    policyOf: async (option) => (option ? (await loadUnanswered()).policyFor(policy, option) : policy),
   };
 }
 

@@ -98,6 +98,6 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
       }
     },
     announce: (sessionId, taskId) => store.announce(sessionId, taskId),
-    watchStatus: (session, auth, logger, send) => watchTaskStatus(store, { session, auth, logger, send }),
+    watchStatus: (session, auth, logger, send) => watchTaskStatus(store, session, auth, logger, send),
   };
 }

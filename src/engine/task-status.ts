@@ -11,19 +11,18 @@ import { followTasks, type TaskFollow } from './task-follow';
 import type { TaskStore } from './tasks/task-store';
 import { legacyTask } from './tasks/task-wire';
 
-/** Whose tasks are followed, and where their changes go (the session's GET stream; stdio's stdout). */
-interface Watching {
-  session: LiveSession;
-  auth: AuthInfo;
-  logger: Logger;
-  send: (message: unknown) => void;
-}
-
 /**
- * Starts following the session's tasks for its stream, once; resolves when announcements are heard (so a task
- * created after the stream opened is never missed). The session's drop stops it.
+ * Starts following the session's tasks for its stream (`out`: the session's GET stream; stdio's stdout), once;
+ * resolves when announcements are heard (so a task created after the stream opened is never missed). The session's
+ * drop stops it.
  */
-export async function watchTaskStatus(store: TaskStore, { session, auth, logger, send: out }: Watching): Promise<void> {
+export async function watchTaskStatus(
+  store: TaskStore,
+  session: LiveSession,
+  auth: AuthInfo,
+  logger: Logger,
+  out: (message: unknown) => void,
+): Promise<void> {
   if (session.unwatchTasks) return;
   const follows = new Set<TaskFollow>();
   let stopped = false;

@@ -15,10 +15,11 @@ export interface TaskInbox {
   questions: PersistentAsker;
   tool: string;
   signedIn: boolean;
-  /** The server's `elicitation.unanswered`. */
-  policy: UnansweredPolicy | undefined;
-  /** The policy of a question whose call set `unanswered: { … }`, checked as outside a task (a misfit one throws). */
-  policyOf(option: Exclude<UnansweredOption, false>): Promise<UnansweredPolicy | undefined>;
+  /**
+   * The policy a question follows: the server's `elicitation.unanswered`, or the call's `unanswered: { … }` over it,
+   * checked as outside a task (a misfit one throws).
+   */
+  policyOf(option: Exclude<UnansweredOption, false> | undefined): Promise<UnansweredPolicy | undefined>;
 }
 
 /** One task's copies of its questions in the inbox, on the instance running the work. */
@@ -32,9 +33,8 @@ export class TaskInboxCopies {
     private readonly task: { taskId: string; owner?: string },
   ) {}
 
-  /** The policy a question follows: the server's, or (when the call set one) the call's `unanswered` over it. */
-  async policyOf(option: Exclude<UnansweredOption, false> | undefined): Promise<UnansweredPolicy | undefined> {
-    return option ? this.inbox.policyOf(option) : this.inbox.policy;
+  policyOf(option: Exclude<UnansweredOption, false> | undefined): Promise<UnansweredPolicy | undefined> {
+    return this.inbox.policyOf(option);
   }
 
   /** Files a form question of the task (now, or after the policy's `afterMs`). A store that fails leaves it to the client. */

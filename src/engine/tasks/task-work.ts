@@ -91,7 +91,7 @@ export class TaskWork implements Asker {
     const mode = params.mode === 'url' ? 'url' : 'form';
     if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
     // `unanswered: false` leaves the question to the client alone, as it does outside a task; `{ afterMs, then }` is
-    // read over the server's policy, also as outside a task (the policy's module is loaded only for such a call).
+    // read over the server's policy, also as outside a task.
     const option = options?.unanswered;
     const inbox = option === false ? undefined : this.#inbox;
     const policy = await inbox?.policyOf(option || undefined);
