@@ -174,6 +174,9 @@ describe('the sign-in routes over HTTP', () => {
     expect((await begin(origin, { origin: 'http://127.0.0.1:1' })).status).toBe(400);
     expect((await begin(origin, { 'sec-fetch-site': 'same-site' })).status).toBe(400);
     expect((await begin(origin, {}, 'short')).status).toBe(400);
+    expect((await begin(origin, {}, '__proto__')).status).toBe(400);
+    expect((await begin(origin, { 'content-type': 'application/json' })).status).toBe(400); // not a form
+    expect((await begin(origin, {}, BINDING + 'x'.repeat(8192))).status).toBe(400); // past the form's 4 KB
   });
 
   it("refuses a callback that is not this browser tab's flow, another page's, and the provider's refusal", async () => {
