@@ -89,6 +89,10 @@ export async function serve(input: ServerInput, options: NodeServeOptions = {}):
     throw listenError(error, listen, 'set PORT, or pass serve(config, { port })');
   });
   const url = `http://${listening.address}${path}`;
+  // On loopback with no public URL, the resource a token must name is this socket's, never the Host a client wrote:
+  // any loopback Host passes the guard, and one naming another local server's port would take that server's tokens.
+  if (loopback && !server.config.http.publicUrl && !server.config.http.trustProxy)
+    server.config.http.publicUrl = `http://${listening.address}`;
   const { banner, warnings } = startupBanner(server, { url, loopback, accessLog: options.accessLog === true });
   banner.push(`  ${'settings'.padEnd(13)}${describeSettings(settings)}`);
   if (!options.quiet) for (const line of banner) server.logger.info(line);

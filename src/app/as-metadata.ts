@@ -13,16 +13,16 @@ const HEADERS = { 'access-control-allow-origin': '*', 'cache-control': 'public, 
 export function authorizationServerMirror(server: ParleyServer): ((request: Request) => Promise<Response>) | undefined {
   const [issuer] = authorizationServersOf(server);
   if (issuer === undefined) return undefined;
-  let kept: { document: Promise<Record<string, unknown>>; until: number } | undefined;
+  // The document as JSON text, serialized once when read (never per GET).
+  let kept: { json: Promise<string>; until: number } | undefined;
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return server.respond.problem(405, 'method_not_allowed', 'Method not allowed: use GET, HEAD', { ...HEADERS, allow: 'GET, HEAD' });
-    if (!kept || kept.until < Date.now()) kept = { document: discoverIssuer(issuer), until: Date.now() + KEEP_MS };
+    if (!kept || kept.until < Date.now())
+      kept = { json: discoverIssuer(issuer).then((document) => JSON.stringify(document)), until: Date.now() + KEEP_MS };
     try {
-      const document = await kept.document;
-      return request.method === 'HEAD'
-        ? new Response(null, { headers: { ...HEADERS, 'content-type': 'application/json' } })
-        : server.respond.json(document, 200, HEADERS);
+      const json = await kept.json;
+      return new Response(request.method === 'HEAD' ? null : json, { headers: { ...HEADERS, 'content-type': 'application/json' } });
     } catch (error) {
       kept = undefined; // asked again by the next client
       server.logger.error(`The authorization server's metadata could not be read for a 2025-03-26 client: ${(error as Error).message}`);

@@ -6,7 +6,7 @@ import type { Logger } from '../runtime';
 import type { ParleyConfig } from '../model';
 import { questionSubjectOf, SignInRefusedError, type PersonSignIn } from '../inbox';
 import { discoverIssuer } from './discovery';
-import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
+import { IdpUnavailableError, JWKS_ALGORITHMS, readIdpJson, remoteKeySet } from './jwks';
 import { verifyJwt } from './jwt';
 
 type OidcOptions = NonNullable<NonNullable<ParleyConfig['http']['auth']>['oidc']>;
@@ -83,7 +83,7 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
       } catch (error) {
         return outage(new IdpUnavailableError(`The token endpoint could not be reached: ${(error as Error).message}`));
       }
-      const body = (await answer.json().catch(() => undefined)) as { id_token?: unknown; error?: unknown } | undefined;
+      const body = (await readIdpJson(answer).catch(() => undefined)) as { id_token?: unknown; error?: unknown } | undefined;
       // 400 and 401 are the provider refusing this code or this client (RFC 6749 §5.2); anything else is its outage.
       if (answer.status === 400 || answer.status === 401)
         throw new SignInRefusedError(`the identity provider refused the code (${String(body?.error ?? answer.status)})`);

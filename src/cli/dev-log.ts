@@ -3,8 +3,8 @@ import { clip, isRecord, type ExchangeLog } from '../adapters';
 import { INBOX_REASONS } from '../elicitation';
 import type { ElicitationHooks, ParleyConfigInput } from '../model';
 
-/** Hooks that log each question as it is asked and each answer as it arrives. */
-function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
+/** Hooks that log each question as it is asked and each answer as it arrives (what was answered only with `content`). */
+function loggingHooks(log: ExchangeLog, content: boolean): Required<ElicitationHooks> {
   return {
     request: [
       (q) => {
@@ -17,7 +17,7 @@ function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
     result: [
       (a) =>
         log.line(
-          `${a.tool} got ${a.key}${a.answeredIn === 'inbox' ? ' from the inbox' : ''}: ${a.result.status}${a.result.content !== undefined ? ` ${clip(JSON.stringify(a.result.content))}` : ''}`,
+          `${a.tool} got ${a.key}${a.answeredIn === 'inbox' ? ' from the inbox' : ''}: ${a.result.status}${content && a.result.content !== undefined ? ` ${clip(JSON.stringify(a.result.content))}` : ''}`,
         ),
     ],
     moved: [(m) => log.line(`${m.tool} put ${m.key} in the caller's inbox: ${INBOX_REASONS[m.reason]}`)],
@@ -26,10 +26,11 @@ function loggingHooks(log: ExchangeLog): Required<ElicitationHooks> {
 
 /**
  * The user's config with the dev log's hooks added beside the user's own, of every kind: they log last before a question
- * goes out, first when its answer comes, and after the user's when a question moves to the inbox.
+ * goes out, first when its answer comes, and after the user's when a question moves to the inbox. What a person
+ * answered is theirs: the log shows it only at the debug level (the config's `logging.level`, else `LOG_LEVEL`).
  */
 export function withDevHooks(config: ParleyConfigInput, log: ExchangeLog): ParleyConfigInput {
-  const dev = loggingHooks(log);
+  const dev = loggingHooks(log, (config.logging?.level ?? process.env.LOG_LEVEL) === 'debug');
   const own = config.elicitation?.hooks;
   const hooks: Required<ElicitationHooks> = {
     request: [...(own?.request ?? []), ...dev.request],

@@ -2,9 +2,12 @@
 import { randomBytes, toBase64Url } from '../crypto';
 import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
-import type { QuestionCodec } from './codec';
+import { QuestionCodec } from './codec';
 
 const CODE_TTL_MS = 10 * 60_000;
+const FLOW_TTL_MS = 10 * 60_000;
+// The additional data a sign-in flow is sealed with, so no other sealed value opens as one.
+const FLOW_LABEL = 'parley:sign-in-flow';
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
 export const SESSION_COOKIE = 'parley_inbox';
 
@@ -19,6 +22,13 @@ export interface SignInFlow {
   nonce: string;
 }
 
+/** A flow as its cookie seals it: bound to its `state`, to the browser that started it (`binding`), and to a deadline. */
+interface SealedFlow extends SignInFlow {
+  state: string;
+  binding: string;
+  until: number;
+}
+
 // The servers of this process with people auth, by name, so `LoopbackTokenAuth.createCode()` finds its server.
 const RUNNING = new Map<string, LoopbackTokenAuth>();
 
@@ -31,6 +41,9 @@ export class LoopbackTokenAuth {
   readonly #startupToken = toBase64Url(randomBytes(32));
   readonly #backend: StoreBackend;
   readonly #codec: QuestionCodec;
+  // Seals sign-in flows into their cookie: the store's secret when it has one (any instance opens them), else a key of
+  // this process's own (a sign-in then finishes on the instance that started it).
+  readonly #flowCodec: QuestionCodec;
 
   constructor(
     readonly serverName: string,
@@ -39,6 +52,7 @@ export class LoopbackTokenAuth {
   ) {
     this.#backend = backend;
     this.#codec = codec;
+    this.#flowCodec = codec.encrypted ? codec : new QuestionCodec('', toBase64Url(randomBytes(32)));
     RUNNING.set(serverName, this);
   }
 
@@ -108,14 +122,20 @@ export class LoopbackTokenAuth {
     for (const key of await this.#codec.tokenKeys('session', id)) await this.#backend.delete(key);
   }
 
-  /** Keeps what an OpenID Connect sign-in needs back at its callback, under its `state`, for ten minutes. */
-  async keepSignIn(state: string, flow: SignInFlow): Promise<void> {
-    await this.#keep('sign-in', state, flow, CODE_TTL_MS);
+  /**
+   * Seals what an OpenID Connect sign-in needs back at its callback, for its cookie: nothing is stored before a person
+   * signs in. Good for ten minutes, for this `state` and the browser that holds `binding`.
+   */
+  sealSignIn(flow: SignInFlow, state: string, binding: string): Promise<string> {
+    return this.#flowCodec.seal({ ...flow, state, binding, until: Date.now() + FLOW_TTL_MS } satisfies SealedFlow, '', FLOW_LABEL);
   }
 
-  /** Takes (once) what a sign-in kept under `state`, or undefined. */
-  takeSignIn(state: string): Promise<SignInFlow | undefined> {
-    return state.length > 128 ? Promise.resolve(undefined) : this.#read<SignInFlow>('sign-in', state, true);
+  /** The flow a cookie sealed, when it is for this `state` and this browser's `binding` and not past its ten minutes. */
+  async openSignIn(sealed: string | undefined, state: string, binding: string): Promise<SignInFlow | undefined> {
+    if (!sealed || sealed.length > 1024) return undefined;
+    const flow = await this.#flowCodec.open<SealedFlow>(sealed, '', FLOW_LABEL);
+    if (!flow || !(flow.until > Date.now()) || flow.state !== state || !(await sameSecret(binding, flow.binding))) return undefined;
+    return { verifier: flow.verifier, nonce: flow.nonce };
   }
 
   /** Seals a record in the store under a token's key (its digest: the store never holds the token itself). */

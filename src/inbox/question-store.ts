@@ -85,8 +85,9 @@ export class QuestionStore {
     const found = await this.byId(subject, id);
     if (!found) return undefined;
     const { task, ...question } = found;
-    // A task's question: its task waits for it (the task's own record says when it was answered).
-    if (task) return { ...question, state: 'open', waiting: true };
+    // A task's question: its task waits for it (the task's own record says when it was answered). Its key is shown as
+    // the task asked it, without the task's id, which is an anonymous task's bearer handle.
+    if (task) return { ...question, key: question.key.replace(/^task:[^:]*:/, ''), state: 'open', waiting: true };
     const [answer, waiter] = await Promise.all([this.find('a', subject, id), this.waiter(subject, id)]);
     return { ...question, state: answer === undefined ? 'open' : 'answered', waiting: waiter !== undefined };
   }

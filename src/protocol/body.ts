@@ -14,8 +14,8 @@ export const decodeUtf8 = (bytes: Uint8Array | ArrayBuffer): string => UTF8.deco
 /** A host's own way to read the body, decoded with `decodeUtf8`; undefined once it passes `limit` bytes. */
 export type BodyReader = (limit: number) => Promise<string | undefined>;
 
-/** The body as text: -32700 when it is not UTF-8, 413 past `limit` bytes. */
-export async function readBody(request: Request, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
+/** The body as text: -32700 when it is not UTF-8, 413 past `limit` bytes (a request's, or a response Parley fetched). */
+export async function readBody(request: Request | Response, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
   try {
     return await readText(request, limit, hostRead);
   } catch (error) {
@@ -25,7 +25,7 @@ export async function readBody(request: Request, limit: number, hostRead?: BodyR
   }
 }
 
-async function readText(request: Request, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
+async function readText(request: Request | Response, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return tooLarge(limit);
   // Fast path: the host reads its own socket, with no Fetch Request or web stream built for it.

@@ -27,7 +27,9 @@ describe('parley dev --stdio', () => {
       { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
-    const transport = new StdioClientTransport({ command: process.execPath, args: args(), cwd: dir, stderr: 'pipe' });
+    // At the debug level the log shows what was answered too (docs/cli.md).
+    const env = { ...(process.env as Record<string, string>), LOG_LEVEL: 'debug' };
+    const transport = new StdioClientTransport({ command: process.execPath, args: args(), cwd: dir, stderr: 'pipe', env });
     let stderr = '';
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     await client.connect(transport);
@@ -36,6 +38,7 @@ describe('parley dev --stdio', () => {
       await vi.waitFor(() => expect(logOf()).toMatch(/tools\/call hello → ok/), { timeout: 10_000 });
       expect(logOf()).toMatch(/Serving .*server\.ts over stdio/);
       expect(logOf()).toMatch(/hello asks elicitation-1: "Say hello\?"/);
+      expect(logOf()).toMatch(/hello got elicitation-1: accept \{"ok":true\}/);
       writeFileSync(join(dir, 'server.ts'), helloModule('stdio v2'));
       await vi.waitFor(() => expect(logOf()).toMatch(/changed: restarting[\s\S]*Serving .* over stdio/), { timeout: 20_000 });
       expect(text(await client.callTool({ name: 'hello', arguments: {} }))).toBe('stdio v2');

@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -42,6 +43,17 @@ async function callHello(url: string) {
   }
 }
 
+/** The landing page as a raw client gets it, with the Host header it chooses. */
+const landingPageAs = (url: string, host: string) =>
+  new Promise<string>((resolve, reject) => {
+    const origin = new URL(url).origin;
+    httpGet(`${origin}/`, { headers: { host, accept: 'text/html' } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve(text));
+    }).on('error', reject);
+  });
+
 describe('parley dev in a terminal', () => {
   let url: string;
 
@@ -52,8 +64,14 @@ describe('parley dev in a terminal', () => {
     expect(await callHello(url)).toBe('hello from v1');
     await waitFor(/tools\/call hello → ok/);
     expect(fresh()).toMatch(/hello asks elicitation-1: "Say hello\?" \(ok\)/);
-    expect(fresh()).toMatch(/hello got elicitation-1: accept \{"ok":true\}/);
+    // What the person answered stays out of the log (it shows only at the debug level).
+    expect(fresh()).toMatch(/hello got elicitation-1: accept\s*$/m);
+    expect(fresh()).not.toContain('{"ok":true}');
     expect(fresh()).toMatch(/tools\/call hello → input_required \(asks elicitation-1\)/);
+    // The URL it hands out is the socket's, not a loopback Host a client wrote (the resource a token must name, too).
+    const page = await landingPageAs(url, '127.0.0.1:1');
+    expect(page).toContain(`&quot;url&quot;: &quot;${url}&quot;`);
+    expect(page).not.toContain('127.0.0.1:1/');
   });
 
   it('restarts when the module changes, on the same URL', async () => {

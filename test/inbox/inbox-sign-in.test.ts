@@ -1,15 +1,18 @@
 // People sign in to the inbox with OpenID Connect at a real provider (oidc-provider on loopback), in chromium: each
 // person sees exactly the questions their agent's calls filed under principal:<iss>#<sub>, nobody else's; signing out
 // ends the session in the store. Then the callback's refusals and the provider down, over plain HTTP.
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from 'parley-mcp/node';
 import { config } from '../../examples/inbox/server';
 import { bearer } from '../helpers/bearer';
 import { launchChromium } from '../helpers/chromium';
-import { startIdp, type TestIdp } from '../helpers/oidc';
+import { authorize, startIdp, type TestIdp } from '../helpers/oidc';
+import { startRedis } from '../helpers/redis';
 import { mcpRequest } from '../helpers/requests';
 
 const SECRET = 'inbox-sign-in-test-secret';
@@ -44,7 +47,7 @@ async function registerInbox(redirectUri: string): Promise<{ clientId: string; c
 }
 
 /** A server on a port known beforehand (the provider holds its redirect URI), signing people in at the provider. */
-async function start(logger = quiet, extra: Record<string, unknown> = {}): Promise<RunningServer> {
+async function start(logger = quiet, extra: Record<string, unknown> = {}, more: Record<string, unknown> = {}): Promise<RunningServer> {
   const port = await freePort();
   const client = await registerInbox(`http://127.0.0.1:${port}/_frontmcp/sign-in/callback`);
   return serve(
@@ -55,6 +58,7 @@ async function start(logger = quiet, extra: Record<string, unknown> = {}): Promi
       // Callers' tokens name the same issuer the inbox signs people in at (HS256 here: the agent's side is not under test).
       auth: { secret: SECRET, issuer: idp.issuer },
       http: { auth: { oidc: client }, ...extra },
+      ...more,
     },
     { port, quiet: true },
   );
@@ -128,34 +132,71 @@ describe('people signing in to the inbox at the provider', () => {
   });
 });
 
-describe('the sign-in routes over HTTP', () => {
-  const callback = (query: string, cookie?: string) =>
-    fetch(`${origin}/_frontmcp/sign-in/callback?${query}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+/** What the start page's script sends: this tab's binding, from the server's own page (its Origin). */
+const BINDING = 'b1'.repeat(32);
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const begin = (base: string, headers: Record<string, string> = {}, binding = BINDING) =>
+  fetch(`${base}/_frontmcp/sign-in/oidc`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: form({ binding }),
+  });
+const flowCookieOf = (response: Response) => response.headers.get('set-cookie')!.split(';')[0]!;
 
-  it('sends the browser to the provider with PKCE and a state bound to a Lax cookie', async () => {
-    const response = await fetch(`${origin}/_frontmcp/sign-in/oidc`, { redirect: 'manual' });
-    expect(response.status).toBe(302);
+describe('the sign-in routes over HTTP', () => {
+  /** What the callback page's script sends: the provider's code and state, and the tab's binding. */
+  const finish = (fields: Record<string, string>, cookie?: string, from = origin) =>
+    fetch(`${origin}/_frontmcp/sign-in/callback`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: from, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+      body: form(fields),
+    });
+
+  it('sends the browser to the provider with PKCE, the flow sealed into a Lax cookie, from its own page only', async () => {
+    const startPage = await fetch(`${origin}/_frontmcp/sign-in/oidc`);
+    expect(startPage.status).toBe(200);
+    expect(await startPage.text()).toContain('<script src="/_frontmcp/sign-in/flow.js"');
+    expect(startPage.headers.get('set-cookie')).toBeNull();
+    const response = await begin(origin);
+    expect(response.status).toBe(303);
     const to = new URL(response.headers.get('location')!);
     expect(to.origin).toBe(idp.issuer);
     expect(to.searchParams.get('code_challenge_method')).toBe('S256');
     expect(to.searchParams.get('redirect_uri')).toBe(`${origin}/_frontmcp/sign-in/callback`);
-    expect(to.searchParams.get('nonce')).toBeTruthy();
+    const nonce = to.searchParams.get('nonce')!;
     const flow = response.headers.get('set-cookie')!;
-    expect(flow).toContain(`parley_sign_in=${to.searchParams.get('state')};`);
-    expect(flow).toMatch(/HttpOnly; SameSite=Lax/);
+    expect(flow).toMatch(/^parley_sign_in=v2\.[\w.-]+; Path=\/_frontmcp\/sign-in; HttpOnly; SameSite=Lax; Max-Age=600$/);
+    // Sealed: neither the state, the nonce nor the binding can be read from it.
+    for (const secret of [to.searchParams.get('state')!, nonce, BINDING]) expect(flow).not.toContain(secret);
+    // Not from another page (another port's included), nor without a binding.
+    expect((await begin(origin, { origin: 'http://127.0.0.1:1' })).status).toBe(400);
+    expect((await begin(origin, { 'sec-fetch-site': 'same-site' })).status).toBe(400);
+    expect((await begin(origin, {}, 'short')).status).toBe(400);
+    expect((await begin(origin, {}, '__proto__')).status).toBe(400);
+    expect((await begin(origin, { 'content-type': 'application/json' })).status).toBe(400); // not a form
+    expect((await begin(origin, {}, BINDING + 'x'.repeat(8192))).status).toBe(400); // past the form's 4 KB
   });
 
-  it("refuses a callback whose state is not this browser's, a state used twice, and the provider's refusal", async () => {
-    const started = await fetch(`${origin}/_frontmcp/sign-in/oidc`, { redirect: 'manual' });
+  it("refuses a callback that is not this browser tab's flow, another page's, and the provider's refusal", async () => {
+    const started = await begin(origin);
     const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
-    expect((await callback(`code=x&state=${state}`)).status).toBe(400); // no cookie: another browser's link
-    expect((await callback(`code=x&state=${state}`, 'parley_sign_in=other')).status).toBe(400);
-    // The right state with a code the provider never issued: the provider refuses it, and the state is spent.
-    const refused = await callback(`code=never-issued&state=${state}`, `parley_sign_in=${state}`);
+    const cookie = flowCookieOf(started);
+    const right = { code: 'never-issued', state, binding: BINDING };
+    expect((await finish(right)).status).toBe(400); // no cookie: another browser's link
+    expect((await finish(right, 'parley_sign_in=other')).status).toBe(400);
+    expect((await finish({ ...right, binding: 'b2'.repeat(32) }, cookie)).status).toBe(400); // another tab's binding
+    expect((await finish({ ...right, state: 'another' }, cookie)).status).toBe(400);
+    expect((await finish(right, cookie, 'http://127.0.0.1:1')).status).toBe(400); // another origin's page
+    // The right flow with a code the provider never issued: the provider refuses it, and the flow's cookie is spent.
+    const refused = await finish(right, cookie);
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('set-cookie')).toBeNull();
-    expect((await callback(`code=never-issued&state=${state}`, `parley_sign_in=${state}`)).status).toBe(400);
-    expect((await callback('error=access_denied&state=x', 'parley_sign_in=x')).status).toBe(401);
+    expect(refused.headers.get('set-cookie')).toMatch(/^parley_sign_in=; Path=\/_frontmcp\/sign-in; .*Max-Age=0/);
+    const page = await fetch(`${origin}/_frontmcp/sign-in/callback?code=x&state=${state}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form method="post" action="/_frontmcp/sign-in/callback">');
+    expect((await fetch(`${origin}/_frontmcp/sign-in/callback?error=access_denied&state=x`)).status).toBe(401);
   });
 
   it('refuses a sign-out another site links to', async () => {
@@ -167,33 +208,115 @@ describe('the sign-in routes over HTTP', () => {
   it('answers 503 with a log line while the provider is down, then signs in again once it is back', async () => {
     const errors: string[] = [];
     const fresh = await start({ ...quiet, error: (line: string) => errors.push(line) });
+    const base = new URL(fresh.url).origin;
     try {
       idp.setDown(true);
-      const down = await fetch(`${fresh.url.replace(/\/mcp$/, '')}/_frontmcp/sign-in/oidc`, { redirect: 'manual' });
+      const down = await begin(base);
       expect(down.status).toBe(503);
       expect(errors.join('\n')).toContain('Inbox sign-in at');
       idp.setDown(false);
-      const back = await fetch(`${new URL(fresh.url).origin}/_frontmcp/sign-in/oidc`, { redirect: 'manual' });
-      expect(back.status).toBe(302);
+      expect((await begin(base)).status).toBe(303);
     } finally {
       idp.setDown(false);
       await fresh.close({ graceMs: 0 });
     }
   });
 
-  it('behind a TLS proxy (trustProxy): the redirect URI is the public https one and the cookies are Secure', async () => {
+  it('behind a TLS proxy (trustProxy): the redirect URI is the public https one and the flow cookie is __Host-', async () => {
     const proxied = await start(quiet, { trustProxy: true, allowedHosts: ['inbox.example'] });
     try {
-      const response = await fetch(`${new URL(proxied.url).origin}/_frontmcp/sign-in/oidc`, {
-        redirect: 'manual',
-        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'inbox.example' },
+      const response = await begin(new URL(proxied.url).origin, {
+        origin: 'https://inbox.example',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'inbox.example',
       });
-      expect(response.status).toBe(302);
+      expect(response.status).toBe(303);
       const to = new URL(response.headers.get('location')!);
       expect(to.searchParams.get('redirect_uri')).toBe('https://inbox.example/_frontmcp/sign-in/callback');
-      expect(response.headers.get('set-cookie')).toMatch(/; Secure$/);
+      expect(response.headers.get('set-cookie')).toMatch(/^__Host-parley_sign_in=v2\.[\w.-]+; Path=\/; HttpOnly; .*; Secure$/);
     } finally {
       await proxied.close({ graceMs: 0 });
+    }
+  });
+});
+
+describe('sign-in flows before anyone signs in', () => {
+  it('keep nothing in the store: 300 starts leave it as it was', async () => {
+    const redis = await startRedis();
+    const client = new Redis(redis.url);
+    const stored = await start(quiet, {}, { elicitation: { enabled: true, persistent: { storage: { type: 'redis', redis: redis.url } } } });
+    const base = new URL(stored.url).origin;
+    try {
+      const before = await client.dbsize();
+      for (let i = 0; i < 300; i++) {
+        const response = await fetch(`${base}/_frontmcp/sign-in/oidc`, { redirect: 'manual' });
+        await response.arrayBuffer();
+        // Today's route answers with a page, and its script's POST begins: an attacker's client sends both.
+        if (response.status === 200) expect((await begin(base, {}, BINDING)).status).toBe(303);
+      }
+      expect(await client.dbsize()).toBe(before);
+    } finally {
+      await stored.close({ graceMs: 0 });
+      client.disconnect();
+      await redis.stop();
+    }
+  });
+});
+
+describe('a sign-in planted from another loopback port', () => {
+  /**
+   * What an attacker does in their own browser first: starts a sign-in at the victim's server, signs in at the provider
+   * as themselves, and keeps the flow's cookie and the callback's code and state instead of following it.
+   */
+  async function attackersFlow(): Promise<{ cookie: string; code: string; state: string }> {
+    let started = await fetch(`${origin}/_frontmcp/sign-in/oidc`, { redirect: 'manual' });
+    // A client of its own sends any Origin, so the start page's POST is no obstacle to the attacker.
+    if (started.status === 200) started = await begin(origin);
+    const cookie = flowCookieOf(started);
+    const params = await authorize(new URL(started.headers.get('location')!), `${origin}/_frontmcp/sign-in/callback`, 'mallory');
+    return { cookie, code: params.get('code')!, state: params.get('state')! };
+  }
+
+  /** A page of the attacker's on another loopback port: plants the flow cookie (cookies ignore ports), then `then`. */
+  async function attackerSite(answer: (flow: { cookie: string; code: string; state: string }) => string): Promise<Server> {
+    const flow = await attackersFlow();
+    const site = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html', 'set-cookie': `${flow.cookie}; Path=/_frontmcp/sign-in` }).end(answer(flow));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    return site;
+  }
+
+  const callbackUrl = (flow: { code: string; state: string }) =>
+    `${origin}/_frontmcp/sign-in/callback?code=${encodeURIComponent(flow.code)}&state=${encodeURIComponent(flow.state)}`;
+
+  it.each([
+    // The victim's browser is sent to the callback with the attacker's code and state, its cookie planted.
+    [
+      'sent to the callback',
+      (flow: { code: string; state: string }) => `<script>location.href = ${JSON.stringify(callbackUrl(flow))}</script>`,
+    ],
+    // Or it posts the callback's form itself, as the server's own page would.
+    [
+      'posting the callback form',
+      (flow: { code: string; state: string }) =>
+        `<form method="post" action="${origin}/_frontmcp/sign-in/callback"><input name="code" value="${flow.code}"><input name="state" value="${flow.state}"><input name="binding" value="${BINDING}"></form><script>document.forms[0].submit()</script>`,
+    ],
+  ])("does not sign the victim's browser in as the attacker when %s", async (_way, answer) => {
+    const site = await attackerSite(answer);
+    const victim = await browser.newContext();
+    try {
+      const page = await victim.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+      await page.waitForURL(`${origin}/_frontmcp/**`);
+      await page.waitForLoadState('networkidle');
+      await page.goto(`${origin}/_frontmcp/inbox`);
+      await page.getByText('Not signed in').waitFor();
+      expect((await victim.cookies(origin)).map((c) => c.name)).not.toContain('parley_inbox');
+    } finally {
+      await victim.close();
+      await new Promise((resolve) => site.close(resolve));
     }
   });
 });

@@ -132,6 +132,9 @@ describe("a task's question in the inbox", () => {
       requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' }, by: { type: 'string' } } },
     });
     expect(question).not.toHaveProperty('task'); // the link to the task is the server's own
+    // Nor is the task's id shown (an anonymous task's id is its bearer handle): the key is the one the task asked.
+    expect(question.key).toBe('elicitation-1');
+    expect(JSON.stringify(question)).not.toContain(taskId);
     expect(notices).toContainEqual(
       expect.objectContaining({
         message: 'Sign off ledger?',
