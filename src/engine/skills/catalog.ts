@@ -16,11 +16,14 @@ interface SkillEntry {
   resources: { uri: string; digest: string; size: number }[];
 }
 
+/** A file as listed: its name is its path in the deepest skill holding it (a SKILL.md's, the skill's name). */
+export type CatalogFile = ServedFile & { name: string; description?: string };
+
 export interface Catalog {
   /** In the order their SKILL.md was given. */
   skills: SkillEntry[];
-  /** Every file, by path, with the name it is listed under (its path in the deepest skill holding it). */
-  files: Map<string, ServedFile & { name: string; description?: string }>;
+  /** Every file, by path. */
+  files: Map<string, CatalogFile>;
 }
 
 export const skillUri = (path: string) => `skill://${path}`;
@@ -36,7 +39,7 @@ export const foldersOf = (path: string): string[] =>
 export async function buildCatalog(given: unknown): Promise<Catalog> {
   if (typeof given !== 'object' || given === null || Array.isArray(given))
     throw new Error("skills: give the files as an object of path → content, e.g. { 'handbook/SKILL.md': '---\\nname: handbook\\n…' }");
-  const files = new Map<string, ServedFile & { name: string; description?: string }>();
+  const files = new Map<string, CatalogFile>();
   for (const [path, content] of Object.entries(given)) {
     const problem = pathProblem(path);
     if (problem) throw new Error(`skills: "${path}": ${problem}`);

@@ -2,7 +2,7 @@
 // skills/get by URI, and every file as a fixed resource that resources/read serves (and resources/list lists).
 import { invalidParams, methodNotFound } from '../../protocol';
 import { ResourceContext, type ResourceEntry, type SkillService } from '../../model';
-import { type Catalog, foldersOf, skillUri } from './catalog';
+import { type Catalog, type CatalogFile, foldersOf, skillUri } from './catalog';
 
 interface SkillServiceOptions {
   directoryRead: boolean;
@@ -49,7 +49,7 @@ function directories(catalog: Catalog): Map<string, Record<string, unknown>[]> {
   return children;
 }
 
-const wireOf = (file: Catalog['files'] extends Map<string, infer F> ? F : never): Record<string, unknown> => ({
+const wireOf = (file: CatalogFile): Record<string, unknown> => ({
   uri: skillUri(file.path),
   name: file.name,
   ...(file.description === undefined ? {} : { description: file.description }),
