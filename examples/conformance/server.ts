@@ -27,6 +27,7 @@ import {
 import { HeaderParam, JsonSchema202012, TriggerPromptChange, TriggerToolChange } from './other-tools';
 import { AskingPrompt, PromptWithArguments, PromptWithEmbeddedResource, PromptWithImage, SimplePrompt } from './prompts';
 import { StaticBinary, StaticText, TemplateData, WatchedResource } from './resources';
+import { skills } from './skills';
 import { ConfirmDelete, FailingJob, Greet, MultiInput, ProtocolErrorJob, SlowCompute, ToolWithTask } from './task-tools';
 
 @App({
@@ -79,6 +80,7 @@ export const config: FrontMcpConfigInput = {
   info: { name: 'parley-conformance', version: '1.0.0' },
   apps: [ConformanceApp],
   elicitation: { enabled: true },
+  skills,
 };
 
 @FrontMcp(config)

@@ -41,21 +41,19 @@ function startFixture(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
+/**
+ * The Skills extension's server scenarios (SEP-2640). An extension's scenarios are in no revision's requirement set, so
+ * `--requirements` never runs them: they run by name, at 2026-07-28 (the suite's wire for extensions), and count as
+ * required here: every check must pass, none skipped (a fixture that stopped declaring skills would skip them all).
+ */
+const SKILL_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+
 function runSuite(url: string, revision: string, outputDir: string): Promise<{ code: number; output: string }> {
-  const args = [
-    '--import',
-    hooks,
-    suite,
-    'server',
-    '--url',
-    url,
-    '--requirements',
-    revision,
-    '--expected-failures',
-    baseline,
-    '-o',
-    outputDir,
-  ];
+  return runConformance(['--url', url, '--requirements', revision, '--expected-failures', baseline, '-o', outputDir]);
+}
+
+function runConformance(options: string[]): Promise<{ code: number; output: string }> {
+  const args = ['--import', hooks, suite, 'server', ...options];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -71,6 +69,28 @@ function unexpectedFailures(output: string): string[] {
   return [...summary.matchAll(/^✗ ([\w/.-]+): /gm)].map((m) => m[1]!).filter((name) => !allowed.has(name));
 }
 
+/** Each skills scenario by name: its checks' statuses, from the checks.json the suite saves. */
+async function checkSkills(url: string, outputDir: string): Promise<{ ok: boolean; passed: number; failed: number; skipped: number }> {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  let ok = true;
+  for (const scenario of SKILL_SCENARIOS) {
+    console.log(`\n=== Running scenario: ${scenario} (the Skills extension, counted as required) ===`);
+    const { code, output } = await runConformance(['--url', url, '--scenario', scenario, '-o', outputDir]);
+    const saved = /^Results saved to (.+)$/m.exec(output)?.[1];
+    const checks: { id: string; status: string }[] = saved ? JSON.parse(readFileSync(path.join(saved.trim(), 'checks.json'), 'utf8')) : [];
+    const of = (status: string) => checks.filter((check) => check.status === status);
+    counts.passed += of('SUCCESS').length;
+    counts.failed += of('FAILURE').length;
+    counts.skipped += of('SKIPPED').length;
+    const skipped = of('SKIPPED').map((check) => check.id);
+    if (code !== 0 || checks.length === 0 || of('FAILURE').length > 0 || skipped.length > 0) {
+      ok = false;
+      console.error(`\n${scenario} did not pass whole (exit ${code}${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}).`);
+    }
+  }
+  return { ok, ...counts };
+}
+
 /** Runs the suite for one revision; true when nothing that counts failed. Ends with its own summary line. */
 async function check(url: string, revision: string, outputDir: string): Promise<{ ok: boolean; total: string }> {
   console.log(`Conformance ${revision} against the fixture at ${url}`);
@@ -80,9 +100,18 @@ async function check(url: string, revision: string, outputDir: string): Promise<
   if (code !== 0) console.error(`\nThe suite reports failures that count for ${revision} (exit ${code}).`);
   if (unexpected.length) console.error(`\nScenarios failed that expected-failures.yaml does not list: ${unexpected.join(', ')}`);
   if (!summarized) console.error('\nThe suite printed no summary.');
-  const ok = code === 0 && unexpected.length === 0 && summarized;
+  const total = /^Total: (\d+) passed, (\d+) failed$/m.exec(output);
+  const skills = revision === '2026-07-28' ? await checkSkills(url, outputDir) : undefined;
+  const ok = code === 0 && unexpected.length === 0 && summarized && (skills?.ok ?? true);
   if (ok) console.log(`\nConformance ${revision}: every required scenario and every pending scenario passed.`);
-  return { ok, total: /^Total: .*$/m.exec(output)?.[0] ?? 'no total printed' };
+  if (!total) return { ok, total: 'no total printed' };
+  if (!skills) return { ok, total: total[0] };
+  const passed = Number(total[1]) + skills.passed;
+  const failed = Number(total[2]) + skills.failed;
+  return {
+    ok,
+    total: `Total: ${passed} passed, ${failed} failed (${total[1]} of the requirement set; ${skills.passed} of the ${SKILL_SCENARIOS.length} sep-2640 scenarios, ${skills.skipped} skipped)`,
+  };
 }
 
 const { child, url } = await startFixture();
@@ -94,9 +123,6 @@ try {
   child.kill();
   await rm(outputDir, { recursive: true, force: true });
 }
-if (results.length > 1) {
-  console.log('\n=== CONFORMANCE ===');
-  for (const { revision, ok, total } of results)
-    console.log(`${ok ? '✓' : '✗'} ${revision}: ${total}${ok ? '' : ' (failures that count)'}`);
-}
+console.log('\n=== CONFORMANCE ===');
+for (const { revision, ok, total } of results) console.log(`${ok ? '✓' : '✗'} ${revision}: ${total}${ok ? '' : ' (failures that count)'}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

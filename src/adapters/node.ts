@@ -8,6 +8,7 @@ import { listenError, listenFetch } from './node-listen';
 import { NODE_PLATFORM } from './node-platform';
 
 export { createNodeHandler, type NodeHandler } from './node-handler';
+export { skillsFolder } from './skills-folder';
 
 export interface NodeServeOptions {
   port?: number;

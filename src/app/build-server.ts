@@ -71,6 +71,8 @@ export async function buildServer(
   const tools = buildRegistry(config.apps, { elicitation: config.elicitation.enabled });
   const prompts = buildPrompts(config.apps);
   const resources = buildResources(config.apps);
+  // Skills' files join the resources (their methods' answers as resources.skills) and the extension the declared ones.
+  await config.skills?.(resources, config);
   // A comma-separated list, newest first: new states use the first, states of any listed key still open (rotation).
   const secrets = secretList(readEnv('VAULT_SECRET', env) ?? readEnv('JWT_SECRET', env));
   const stateKeys = await createStateKeys(secrets.length > 0 ? secrets : [randomBytes(32)], platform);

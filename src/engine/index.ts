@@ -20,3 +20,5 @@ export { callerKey } from './round-call';
 export type { BearerVerifier, KeepAlive, Listening, ParleyServer } from './server';
 export { createSettler } from './run-handler';
 export type { Platform, TaskRuntime } from './server';
+export { defineSkills } from './skills/define';
+export type { SkillsOptions } from './skills/define';

@@ -56,6 +56,14 @@ function discoverCapabilities(server: ParleyServer): Record<string, unknown> {
 
 const cacheHints = (server: ParleyServer) => ({ ttlMs: server.cache.ttlMs, cacheScope: server.cache.scope });
 
+/** The Skills extension's methods (engine/skills): unknown where the config has no skills. */
+const skillMethod =
+  (method: string): Method =>
+  (server, params) => {
+    if (!server.resources.skills) throw methodNotFound(method);
+    return server.resources.skills.answer(method, params, server.cache);
+  };
+
 // A Map, so a method named `constructor` or `__proto__` is one it does not know, not Object.prototype's.
 const METHODS = new Map<string, Method>(
   Object.entries({
@@ -92,6 +100,9 @@ const METHODS = new Map<string, Method>(
       'completion/complete',
       (server, params) => complete(server, params),
     ),
+    'skills/list': skillMethod('skills/list'),
+    'skills/get': skillMethod('skills/get'),
+    'resources/directory/read': skillMethod('resources/directory/read'),
     ...TASK_METHODS,
   } satisfies Record<string, Method>),
 );

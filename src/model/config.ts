@@ -6,6 +6,7 @@ import { redisOptionsSchema, sqliteOptionsSchema } from '../stores';
 import { unansweredSchema } from './unanswered-options';
 import { authSchema, type AuthOptions } from './auth-options';
 import { configIssues } from './config-issues';
+import type { SkillsSource } from './resource-types';
 
 /** A whole number above zero, with its default: every count, size and duration of the config. */
 const positiveInt = (fallback: number) => z.number().int().positive().default(fallback);
@@ -161,6 +162,8 @@ const configSchema = z.strictObject({
     })
     .optional(),
   apps: z.array(fn).default([]),
+  /** Agent Skills (the Skills extension): defineSkills(files) from parley-mcp/skills, or skillsFolder(path) from parley-mcp/node. */
+  skills: z.custom<SkillsSource>((v) => typeof v === 'function', 'expected defineSkills()').optional(),
   elicitation: elicitationSchema.prefault({}),
   tasks: tasksSchema.prefault({}),
   http: httpSchema

@@ -2,28 +2,9 @@
 import { checkScopesOption } from './scopes';
 import { appOptionsOf, resourceOptionsOf, templateOptionsOf } from './decorators';
 import type { ResourceContext, ResourceOptions, ResourceTemplateOptions } from './resource-context';
+import type { ResourceEntry, Resources, TemplateEntry } from './resource-types';
 import { listedFields } from './listed-fields';
-import { parseUriTemplate, type UriTemplate, type UriTemplateParams } from './uri-template';
-
-export interface ResourceEntry {
-  uri: string;
-  cls: new () => ResourceContext<UriTemplateParams>;
-  options: ResourceOptions;
-  wire: Record<string, unknown>;
-}
-
-export interface TemplateEntry {
-  name: string;
-  cls: new () => ResourceContext<UriTemplateParams>;
-  options: ResourceTemplateOptions;
-  template: UriTemplate;
-  wire: Record<string, unknown>;
-}
-
-export interface Resources {
-  fixed: Map<string, ResourceEntry>;
-  templates: TemplateEntry[];
-}
+import { parseUriTemplate, type UriTemplateParams } from './uri-template';
 
 // The fields of a resource's list entry that are written as they are in the options (nothing else of them is listed).
 const LISTED = ['uri', 'uriTemplate', 'name', 'title', 'description', 'mimeType', 'size', 'annotations'];

@@ -209,8 +209,8 @@ describe('server/discover declares what exists', () => {
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
-      // The fixture's task tools: the tasks extension, which a server without one (below) does not declare.
-      extensions: { 'io.modelcontextprotocol/tasks': {} },
+      // The fixture's skills and task tools: the two extensions, which a server without them (below) does not declare.
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true }, 'io.modelcontextprotocol/tasks': {} },
     });
     const discover = await read(await bare(mcpRequest('server/discover')));
     expect(discover.body.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
