@@ -131,6 +131,7 @@ describe('server modules on the pages', () => {
       REDIS_PORT: String(redis.port),
       AUTH_SECRET: 'a-docs-check-secret-0123456789abcdef',
       PARLEY_NOTIFY_SECRET: 'a-docs-check-webhook-secret',
+      INBOX_CLIENT_SECRET: 'a-docs-check-inbox-client-secret',
       FRONTMCP_HOME: home,
     };
   });
@@ -158,6 +159,7 @@ describe('server modules on the pages', () => {
       '.tmp/docs-check/docs/testing/server.ts': expect.any(Array),
       '.tmp/docs-check/docs/deployment/src/server.ts': expect.any(Array),
       '.tmp/docs-check/docs/stores-and-scaling/block-22.ts': [],
+      '.tmp/docs-check/docs/auth/inbox-server.ts': [],
     });
     expect(Object.values(started).filter((v) => typeof v === 'string')).toEqual([]);
   });
@@ -248,5 +250,38 @@ describe('the getting-started example', () => {
     } finally {
       await client.dispose();
     }
+  });
+});
+
+describe("client.md's task client against tasks.md's task tool", () => {
+  let server: ReturnType<typeof run> | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('follows export_ledger to its end, answering both of its questions', { timeout: 60_000 }, async () => {
+    writeBlocks(); // as the page is now (a -t run skips the describes that write them)
+    const serving = join(OUT, 'docs', 'tasks', 'serve-ledger.ts');
+    writeFileSync(
+      serving,
+      [
+        "import { App, FrontMcp } from 'parley-mcp';",
+        "import { serve } from 'parley-mcp/node';",
+        "import { ExportLedger } from './export-ledger.ts';",
+        "@App({ id: 'books', tools: [ExportLedger] })",
+        'class Books {}',
+        "@FrontMcp({ info: { name: 'books', version: '1.0.0' }, apps: [Books], elicitation: { enabled: true } })",
+        'class Server {}',
+        'await serve(Server);',
+      ].join('\n'),
+    );
+    server = run(serving, { PORT: '0' }, /serving (http:\/\/\S+)/);
+    const url = (await server.matched!)[1]!;
+    const client = await run(join(OUT, 'docs', 'client', 'client-task.ts'), { MCP_URL: url }).done;
+    expect(client.stderr).toBe('');
+    expect(client.code).toBe(0);
+    expect(client.stdout).toContain('asked: Export the 2025 ledger?');
+    expect(client.stdout).toContain('asked: Publish 18204 rows?');
+    expect(client.stdout).toContain('ledger-2025.csv: 18204 rows');
   });
 });
