@@ -219,8 +219,12 @@ describe('the getting-started example', () => {
 
     const shown = shownOutput(read(join(ROOT, 'docs/getting-started.md')), '[parley] INFO Help desk')!;
     expect(shown).toBeDefined();
-    await expect.poll(() => server!.output()).toContain(shown.at(-1)!);
-    for (const line of shown) expect(server.output()).toContain(line.replace(':3000/', `:${port}/`));
+    const here = (line: string) => line.replace(':3000/', `:${port}/`).replace('port 3000 (default)', 'port 0 (env PORT)');
+    await expect.poll(() => server!.output()).toContain(here(shown.at(-1)!));
+    for (const line of shown) expect(server.output()).toContain(here(line));
+    // Every line of the banner is on the page, none left out.
+    const printed = server.output().split('\n');
+    expect(printed.filter((line) => line.startsWith('[parley] INFO'))).toHaveLength(shown.length);
 
     const client = await run(join(dir, 'client.ts'), { MCP_URL: url }).done;
     expect(client.stderr).toBe('');
