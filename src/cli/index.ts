@@ -16,6 +16,10 @@ const COMMANDS = new Map<string, Command>(
       usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions',
       run: async (a) => (await import('./inbox')).runInbox(a),
     },
+    idp: {
+      usage: 'parley idp [--port 9400] [--scopes a,b] [--server <origin>]   an OpenID provider on loopback, for development',
+      run: async (a) => (await import('./idp')).runIdp(a),
+    },
     token: {
       usage: 'parley token --sub <subject> [--secret S] [--expires 1h]   a dev HS256 token for auth: { secret }',
       run: async (a) => (await import('./token')).runToken(a),
