@@ -38,7 +38,9 @@ async function loadProvider(): Promise<ProviderClass> {
     return ((await import(OIDC_PROVIDER)) as { default: ProviderClass }).default;
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    // Only the package itself missing: a dependency of it that is missing says so in its own words.
+    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String(error).includes(`'${OIDC_PROVIDER}'`);
+    if (!missing) throw error;
     throw new Error('needs the oidc-provider package, which is not installed: run npm install -D oidc-provider');
   }
 }
