@@ -151,9 +151,13 @@ function withScope(path: string): string {
 async function withoutScope(request: IncomingMessage, response: ServerResponse, innerPort: number): Promise<void> {
   try {
     let body = '';
-    for await (const chunk of request) body += chunk;
-    const metadata = JSON.parse(body) as Record<string, unknown>;
-    delete metadata.scope;
+    for await (const chunk of request) {
+      body += chunk;
+      if (body.length > 56 * 1024) throw new Error('too large'); // oidc-provider's own limit on a body
+    }
+    const metadata = JSON.parse(body) as unknown;
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw new Error('not an object');
+    delete (metadata as Record<string, unknown>).scope;
     const answer = await fetch(`http://127.0.0.1:${innerPort}/reg`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -163,6 +167,8 @@ async function withoutScope(request: IncomingMessage, response: ServerResponse, 
     response.end(await answer.text());
   } catch {
     response.writeHead(400, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: 'invalid_client_metadata', error_description: 'the body must be a JSON object' }));
+    response.end(
+      JSON.stringify({ error: 'invalid_client_metadata', error_description: 'the body must be a JSON object of at most 56 KiB' }),
+    );
   }
 }

@@ -92,6 +92,19 @@ describe('parley idp with the official v2 client', () => {
     await client.close();
   });
 
+  it('registers a client without the scope it named, and answers a body that is no object with 400', async () => {
+    const register = (body: string) => fetch(`${issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const made = await register(
+      JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none', scope: 'tickets:read' }),
+    );
+    expect(made.status).toBe(201);
+    expect(await made.json()).not.toHaveProperty('scope');
+    for (const body of ['[]', 'not json', JSON.stringify({ pad: 'x'.repeat(60_000) })]) {
+      const refused = await register(body);
+      expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([400, 'invalid_client_metadata']);
+    }
+  });
+
   it('knows only its named people', async () => {
     const oauth = new AppOAuth();
     const { client, transport } = {
