@@ -3,7 +3,7 @@
 import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { ParleyConfig } from '../model';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
-import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, sqliteChoice, storeLog } from './store-choice';
+import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, redisFromEnv, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
 import { createPersonSignIn, signInIssuer } from './inbox-sign-in';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
@@ -90,10 +90,11 @@ async function openStore(
   const storage = options.storage;
   if (storage?.type === 'memory') return { backend: memoryStore(), keyPrefix: DEFAULT_KEY_PREFIX };
   if (storage?.type === 'redis') {
-    const value = storage.redis ?? config.elicitation.redis ?? config.redis;
+    // Redis from the environment last, as for the elicitation store (configuration.md: REDIS_URL, else REDIS_HOST).
+    const value = storage.redis ?? config.elicitation.redis ?? config.redis ?? redisFromEnv(env);
     if (value === undefined)
       throw new InvalidQuestionStoreError(
-        "storage { type: 'redis' } needs Redis options: storage.redis, elicitation.redis or the server's redis",
+        "storage { type: 'redis' } needs Redis options: storage.redis, elicitation.redis, the server's redis, or REDIS_URL in the environment",
       );
     return redis(value, 'storage.redis');
   }

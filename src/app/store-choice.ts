@@ -107,7 +107,7 @@ export function sqliteChoice(options: SqliteOptions): StoreChoice {
 }
 
 /** REDIS_URL, else REDIS_HOST with REDIS_PORT, REDIS_PASSWORD, REDIS_DB and REDIS_TLS=true. */
-function redisFromEnv(env: EnvSource): RedisOptions | undefined {
+export function redisFromEnv(env: EnvSource): RedisOptions | undefined {
   const url = readEnv('REDIS_URL', env);
   if (url) return url;
   const host = readEnv('REDIS_HOST', env);

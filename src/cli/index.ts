@@ -1,24 +1,28 @@
 // The parley command: a table of subcommands, each loaded only when it runs. Adding one is one line here.
 type Command = { usage: string; run: (args: string[]) => Promise<number> };
 
-// A Map, so `parley constructor` is an unknown command, not Object.prototype's.
+// A Map, so `parley constructor` is an unknown command, not Object.prototype's. In docs/cli.md's order.
 const COMMANDS = new Map<string, Command>(
   Object.entries({
-    inbox: {
-      usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions',
-      run: async (a) => (await import('./inbox')).runInbox(a),
-    },
     init: {
       usage: 'parley init <dir>   make a new project: a server with a tool that asks, its tests, Node, Workers and Next.js entries',
       run: async (a) => (await import('./init')).init(a),
     },
-    token: {
-      usage: 'parley token --sub <subject> [--secret S] [--expires 1h]   a dev HS256 token for auth: { secret }',
-      run: async (a) => (await import('./token')).runToken(a),
-    },
     dev: {
       usage: 'parley dev [entry] [--stdio] [--port N] [--log FILE]   run a server module; restart it on change',
       run: async (a) => (await import('./dev')).dev(a),
+    },
+    inbox: {
+      usage: 'parley inbox --url <server> [--answer <id> --content JSON | --decline | --cancel]   answer questions',
+      run: async (a) => (await import('./inbox')).runInbox(a),
+    },
+    idp: {
+      usage: 'parley idp [--port 9400] [--scopes a,b] [--server <origin>]   an OpenID provider on loopback, for development',
+      run: async (a) => (await import('./idp')).runIdp(a),
+    },
+    token: {
+      usage: 'parley token --sub <subject> [--secret S] [--expires 1h]   a dev HS256 token for auth: { secret }',
+      run: async (a) => (await import('./token')).runToken(a),
     },
   } satisfies Record<string, Command>),
 );

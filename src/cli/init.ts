@@ -67,8 +67,9 @@ function projectPackage(name: string, version: string, tsx: string) {
     dependencies: { 'parley-mcp': `^${version}`, tsx },
     devDependencies: { '@types/node': '^22.0.0', typescript: '^5.9.3', vitest: '^4.1.12', wrangler: WRANGLER },
     // npm 11 warns on every install about install scripts nobody reviewed (npm 12 will skip them): these are the tree's
-    // (esbuild through tsx and wrangler; workerd and sharp through wrangler), each fetching or checking its own binary.
-    allowScripts: { esbuild: true, workerd: true, sharp: true },
+    // (esbuild through tsx and wrangler; workerd and sharp through wrangler), each fetching or checking its own binary;
+    // and better-sqlite3's, which builds the driver of the inbox's default store once the README's install adds it.
+    allowScripts: { esbuild: true, workerd: true, sharp: true, 'better-sqlite3': true },
   };
 }
 

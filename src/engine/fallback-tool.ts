@@ -25,7 +25,7 @@ export function pendingResult(entry: ToolEntry, elicitId: string, params: Elicit
   const elicitationPending = { elicitId, message: params.message, schema };
   const text =
     `This tool needs the user's input before it can finish. Ask the user: ${JSON.stringify(params.message)}. ` +
-    `Then call ${FALLBACK_TOOL} with elicitId ${JSON.stringify(elicitId)}, the action the user chose ("accept", "decline" or "cancel") ` +
+    `Then call ${FALLBACK_TOOL} in this same session (a client that connects anew for each call cannot answer it) with elicitId ${JSON.stringify(elicitId)}, the action the user chose ("accept", "decline" or "cancel") ` +
     `and, for "accept", their answer as content, fitting this JSON Schema: ${JSON.stringify(schema)}`;
   return {
     content: [{ type: 'text', text }],

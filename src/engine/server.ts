@@ -106,7 +106,8 @@ export interface KeepAlive {
 interface QuestionDesk {
   /** Where the questions are kept: readiness reads it. */
   readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
-  forCall(auth: AuthInfo, signal: AbortSignal): PersistentAsker;
+  /** `onWaiting` hears, with a line to show, that a call waits for a person's answer in the inbox. */
+  forCall(auth: AuthInfo, signal: AbortSignal, onWaiting?: (message: string) => void): PersistentAsker;
   routes(): { fetch(request: Request, bindings: { origin: string }): Response | Promise<Response> };
   origin?: string;
 }

@@ -1,6 +1,6 @@
 // CORS for browser clients on the origins of http.allowedOrigins (the Origin check's list): preflights answered, the
-// headers MCP clients send allowed, the ones they read exposed. Off unless http.cors is set; never credentials with '*'
-// (the config refuses it).
+// headers MCP clients send allowed, the ones they read exposed. Off unless http.cors is set, but for development: a
+// page on a loopback origin calling a server reached on loopback. Never credentials with '*' (the config refuses it).
 
 /** The http settings this reads. */
 interface CorsOptions {
@@ -21,10 +21,26 @@ const ALLOWED = new Set([
 ]);
 const EXPOSED = 'Mcp-Session-Id, WWW-Authenticate';
 
-/** The origin a request's CORS headers name ('*' for any), or undefined when it gets none. */
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** A page on this machine (a Vite dev server on http://localhost:5173) calling a server reached on this machine. */
+function bothOnLoopback(request: Request, origin: string): boolean {
+  try {
+    return LOOPBACK.test(new URL(origin).hostname) && LOOPBACK.test(new URL(request.url).hostname);
+  } catch {
+    return false; // an Origin that is no URL: the Origin check refuses it
+  }
+}
+
+/**
+ * The origin a request's CORS headers name ('*' for any), or undefined when it gets none. Without http.cors, a loopback
+ * page calling a server reached on loopback gets them (development: both ends are this machine, and the Origin check
+ * already lets the request in; CORS only lets the page read the answer), never with credentials.
+ */
 export function corsOrigin(request: Request, http: CorsOptions): string | undefined {
-  const origin = http.cors ? request.headers.get('origin') : null;
+  const origin = request.headers.get('origin');
   if (origin === null) return undefined;
+  if (!http.cors) return bothOnLoopback(request, origin) ? origin : undefined;
   if (http.allowedOrigins.includes(origin)) return origin;
   return http.allowedOrigins.includes('*') ? '*' : undefined;
 }

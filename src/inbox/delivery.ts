@@ -16,6 +16,8 @@ interface AskOptions {
   from?: QuestionOrigin;
   /** Called when this call filed the question (it was not in the inbox yet): the nudge. */
   onCreated?: (question: StoredQuestion) => void;
+  /** Called as the call starts waiting for the person (not when the answer was already there). */
+  onWaiting?: () => void;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -47,6 +49,7 @@ export async function askAndWait(
   // The waiter record outlives the wait a little, so a check at the very end still sees it as ours.
   await store.setWaiter(subject, question.id, token, waitMs + 5000);
   await store.publish(subject, question.id, 'waiting');
+  options.onWaiting?.();
   return waitFor(store, subject, question, { token, waitMs }, options);
 }
 

@@ -63,12 +63,12 @@ export class QuestionService implements Inbox {
   }
 
   /** What one tool call may do: ask persistent questions as its caller, and print its caller's inbox link. */
-  forCall(auth: AuthInfo, signal?: AbortSignal): PersistentAsker {
+  forCall(auth: AuthInfo, signal?: AbortSignal, onWaiting?: (message: string) => void): PersistentAsker {
     const subject = questionSubjectOf(auth);
     const mine = () => this.subjectOf(auth);
     return {
       subject,
-      ask: (params, options, from) => this.ask(auth, params, options, signal, from),
+      ask: (params, options, from) => this.ask(auth, params, options, { signal, from, onWaiting }),
       printLink: () => this.printLink(auth),
       file: (key, params, from, task) =>
         fileQuestion(this.store, mine(), key, params, {
@@ -106,7 +106,12 @@ export class QuestionService implements Inbox {
     };
   }
 
-  async ask(auth: AuthInfo, params: ElicitParams, options: ElicitOptions, signal?: AbortSignal, from?: QuestionOrigin): Promise<RawAnswer> {
+  async ask(
+    auth: AuthInfo,
+    params: ElicitParams,
+    options: ElicitOptions,
+    call: { signal?: AbortSignal; from?: QuestionOrigin; onWaiting?: (message: string) => void } = {},
+  ): Promise<RawAnswer> {
     const persist = options.persist!;
     if (typeof persist.key !== 'string' || !KEY.test(persist.key))
       throw new InvalidInputError('persist.key must be 1-200 printable ASCII characters');
@@ -116,7 +121,16 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    return askAndWait(this.store, subject, persist.key, params, { ttl, ttlMs, signal, from, onCreated: this.nudge(subject) });
+    const { signal, from, onWaiting } = call;
+    return askAndWait(this.store, subject, persist.key, params, {
+      ttl,
+      ttlMs,
+      signal,
+      from,
+      onCreated: this.nudge(subject),
+      // The client hears the call is waiting on the person, instead of silence until ttl.
+      onWaiting: onWaiting && (() => onWaiting(`Waiting for an answer in the inbox: ${params.message}`)),
+    });
   }
 
   /**

@@ -210,6 +210,6 @@ export interface ServerSettings {
 export function parseConfig(input: unknown): ParleyConfig {
   const parsed = configSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const lines = configIssues(parsed.error.issues).map((line) => `  ${line}`);
+  const lines = configIssues(parsed.error.issues, [], configSchema).map((line) => `  ${line}`);
   throw new Error(`Invalid server configuration:\n${lines.join('\n')}`);
 }

@@ -42,6 +42,19 @@ describe('serve() on Node', () => {
     expect(error?.stack).not.toMatch(/\n\s+at /);
   });
 
+  it('a misspelt option: names its path and the option it was likely meant to be', async () => {
+    const typo = { info: { name: 'typo', version: '1' }, elicitaton: { enabled: true }, http: { cros: true, xyzzy: 1 } } as never;
+    const error = await serve(typo, { port: 0 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message.split('\n').slice(1).sort()).toEqual([
+      '  elicitaton: not an option: did you mean elicitation?',
+      '  http.cros: not an option: did you mean http.cors?',
+      '  http.xyzzy: not an option',
+    ]);
+  });
+
   it('createFetchHandler stays lazy: it builds on the first request and answers 503', async () => {
     const handler = createFetchHandler(bad);
     const response = await handler(new Request('http://127.0.0.1/mcp', { method: 'POST', body: '{}' }));

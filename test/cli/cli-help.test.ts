@@ -21,6 +21,14 @@ it('--version prints the package version on stdout', async () => {
   expect(written.out).toBe(`${name} ${version}\n`);
 });
 
+it("lists the commands in docs/cli.md's order", async () => {
+  capture();
+  expect(await main(['--help'])).toBe(0);
+  const listed = [...written.err.matchAll(/^ {2}parley ([a-z]+) /gm)].map((m) => m[1]!);
+  const page = readFileSync(resolve(__dirname, '../../docs/cli.md'), 'utf8');
+  expect(listed).toEqual([...page.matchAll(/^\| \[`parley ([a-z]+)/gm)].map((m) => m[1]!));
+});
+
 it('every listed subcommand answers --help with its own usage and exit code 0', async () => {
   capture();
   expect(await main(['--help'])).toBe(0);

@@ -47,6 +47,15 @@ it('pins the wrangler that runs on Node 20, with scripts that use it, and ignore
   expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toContain('dist/');
 });
 
+it("says the inbox's default store needs better-sqlite3, and allows its build, so the first persistent question runs", async () => {
+  expect(await init([join(parent, 'inbox-app')])).toBe(0);
+  const dir = join(parent, 'inbox-app');
+  expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).allowScripts).toMatchObject({ 'better-sqlite3': true });
+  expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('npm install better-sqlite3');
+  // npm start prints the URL once, in serve()'s banner.
+  expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).not.toContain('console.log');
+});
+
 it('parley dev with no entry runs the module that exports the server, not src/main.ts, which serves it itself', async () => {
   expect(await init([join(parent, 'app')])).toBe(0);
   expect(entryOf(undefined, join(parent, 'app'))).toBe(join(parent, 'app', 'src/server.ts'));

@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Browser } from 'playwright-core';
 import { connect } from 'parley-mcp';
+import { launchChromium } from '../helpers/chromium';
+import { AppOAuth, signIn } from '../helpers/idp-sign-in';
+import { sparePort } from '../helpers/ports';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { anchors, checkedBlocks, links, pages, read, ROOT, shortName, shownOutput, unmarkedBlocks } from './markdown';
 
@@ -131,6 +136,7 @@ describe('server modules on the pages', () => {
       REDIS_PORT: String(redis.port),
       AUTH_SECRET: 'a-docs-check-secret-0123456789abcdef',
       PARLEY_NOTIFY_SECRET: 'a-docs-check-webhook-secret',
+      INBOX_CLIENT_SECRET: 'a-docs-check-inbox-client-secret',
       FRONTMCP_HOME: home,
     };
   });
@@ -158,6 +164,8 @@ describe('server modules on the pages', () => {
       '.tmp/docs-check/docs/testing/server.ts': expect.any(Array),
       '.tmp/docs-check/docs/deployment/src/server.ts': expect.any(Array),
       '.tmp/docs-check/docs/stores-and-scaling/block-22.ts': [],
+      '.tmp/docs-check/docs/auth/inbox-server.ts': [],
+      '.tmp/docs-check/docs/auth/server.ts': ['whoami', 'close_ticket'],
     });
     expect(Object.values(started).filter((v) => typeof v === 'string')).toEqual([]);
   });
@@ -170,8 +178,8 @@ describe('server modules on the pages', () => {
 });
 
 /** Runs a TypeScript file the way the repository's scripts do; resolves with its output once `until` matches or it exits. */
-function run(file: string, env: Record<string, string | undefined>, until?: RegExp) {
-  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', file], {
+function run(file: string, env: Record<string, string | undefined>, until?: RegExp, args: string[] = []) {
+  const child = spawn(process.execPath, ['--conditions=parley-source', '--import', 'tsx', file, ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -217,8 +225,12 @@ describe('the getting-started example', () => {
 
     const shown = shownOutput(read(join(ROOT, 'docs/getting-started.md')), '[parley] INFO Help desk')!;
     expect(shown).toBeDefined();
-    await expect.poll(() => server!.output()).toContain(shown.at(-1)!);
-    for (const line of shown) expect(server.output()).toContain(line.replace(':3000/', `:${port}/`));
+    const here = (line: string) => line.replace(':3000/', `:${port}/`).replace('port 3000 (default)', 'port 0 (env PORT)');
+    await expect.poll(() => server!.output()).toContain(here(shown.at(-1)!));
+    for (const line of shown) expect(server.output()).toContain(here(line));
+    // Every line of the banner is on the page, none left out.
+    const printed = server.output().split('\n');
+    expect(printed.filter((line) => line.startsWith('[parley] INFO'))).toHaveLength(shown.length);
 
     const client = await run(join(dir, 'client.ts'), { MCP_URL: url }).done;
     expect(client.stderr).toBe('');
@@ -248,5 +260,99 @@ describe('the getting-started example', () => {
     } finally {
       await client.dispose();
     }
+  });
+});
+
+describe("client.md's task client against tasks.md's task tool", () => {
+  let server: ReturnType<typeof run> | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('follows export_ledger to its end, answering both of its questions', { timeout: 60_000 }, async () => {
+    writeBlocks(); // as the page is now (a -t run skips the describes that write them)
+    const serving = join(OUT, 'docs', 'tasks', 'serve-ledger.ts');
+    writeFileSync(
+      serving,
+      [
+        "import { App, FrontMcp } from 'parley-mcp';",
+        "import { serve } from 'parley-mcp/node';",
+        "import { ExportLedger } from './export-ledger.ts';",
+        "@App({ id: 'books', tools: [ExportLedger] })",
+        'class Books {}',
+        "@FrontMcp({ info: { name: 'books', version: '1.0.0' }, apps: [Books], elicitation: { enabled: true } })",
+        'class Server {}',
+        'await serve(Server);',
+      ].join('\n'),
+    );
+    server = run(serving, { PORT: '0' }, /serving (http:\/\/\S+)/);
+    const url = (await server.matched!)[1]!;
+    const client = await run(join(OUT, 'docs', 'client', 'client-task.ts'), { MCP_URL: url }).done;
+    expect(client.stderr).toBe('');
+    expect(client.code).toBe(0);
+    expect(client.stdout).toContain('asked: Export the 2025 ledger?');
+    expect(client.stdout).toContain('asked: Publish 18204 rows?');
+    expect(client.stdout).toContain('ledger-2025.csv: 18204 rows');
+  });
+});
+
+describe("auth.md's walk-through with parley idp", () => {
+  let idp: ReturnType<typeof run> | undefined;
+  let server: ReturnType<typeof run> | undefined;
+  let browser: Browser | undefined;
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await idp?.stop();
+  });
+
+  it('the provider prints the page, the client signs alice in and steps up, alice answers in the inbox', { timeout: 90_000 }, async () => {
+    writeBlocks();
+    const port = await sparePort();
+    const origin = `http://127.0.0.1:${port}`;
+    idp = run(join(ROOT, 'bin', 'parley.js'), {}, /Ctrl-C stops it/, ['idp', '--port', '0', '--server', origin]);
+    await idp.matched;
+    const issuer = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(idp.output())![1]!;
+    // What the command printed is what the page shows, but for its port and the server it was told of.
+    const shown = shownOutput(read(join(ROOT, 'docs/auth.md')), 'parley idp:')!;
+    for (const line of shown.filter((l) => !l.includes('inbox client')))
+      expect(idp.output()).toContain(line.replaceAll('http://127.0.0.1:9400', issuer));
+
+    const serving = join(OUT, 'docs', 'auth', 'serve.ts');
+    writeFileSync(serving, "import { serve } from 'parley-mcp/node';\nimport Server from './server.ts';\nawait serve(Server);\n");
+    server = run(serving, { PORT: String(port), IDP_URL: issuer }, /serving (http:\/\/\S+)/);
+    const url = (await server.matched!)[1]!;
+
+    // 1-2. The official v2 client signs alice in, and steps up to tickets:write for close_ticket.
+    const oauth = new AppOAuth();
+    const open = () => ({
+      client: new Client({ name: 'docs', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+      transport: new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth }),
+    });
+    const first = open();
+    await first.client.connect(first.transport).catch(() => undefined);
+    await first.transport.finishAuth(await signIn(oauth.sentTo.at(-1)!, 'alice'));
+    const { client, transport } = open();
+    await client.connect(transport);
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toEqual({
+      sub: 'alice',
+      scopes: ['tickets:read'],
+    });
+    await client.callTool({ name: 'close_ticket', arguments: { id: 'T-9' } }).catch(() => undefined);
+    await transport.finishAuth(await signIn(oauth.sentTo.at(-1)!, 'alice'));
+
+    // 3. The call waits for alice's answer in the inbox: she signs in there at the provider and answers.
+    const closing = client.callTool({ name: 'close_ticket', arguments: { id: 'T-9' } });
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${origin}/_frontmcp/inbox`);
+    await page.locator('#status').getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in as alice' }).click();
+    const card = page.locator('article.question', { hasText: 'Close ticket T-9?' });
+    await card.getByLabel('confirm').check();
+    await card.getByRole('button', { name: 'Submit' }).click();
+    expect((await closing).structuredContent).toEqual({ closed: true, by: 'alice' });
+    await client.close();
   });
 });

@@ -47,6 +47,8 @@ describe("elicitation.edge: 'stateless' on an edge runtime", () => {
       expect(result.isError).toBe(true);
       expect((result._meta as { code?: string }).code).toBe('ELICITATION_NOT_SUPPORTED');
       expect(JSON.stringify(result.content)).toContain("elicitation.edge: 'stateless'");
+      // What to do about it on a Worker: the store that runs there, and its variables.
+      expect(JSON.stringify(result.content)).toMatch(/enableRedisHttp\(\).*UPSTASH_REDIS_REST_URL/);
       // Tools that ask nothing still work for the same client.
       const list = await client.callTool({ name: 'list_tickets', arguments: {} });
       expect(list.isError).toBeFalsy();

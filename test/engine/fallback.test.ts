@@ -34,6 +34,8 @@ describe('the sendElicitationResult fallback, called in process', () => {
     });
     expect(asked.structuredContent).toEqual({ elicitationPending: pending });
     expect(JSON.stringify(asked.content)).toContain('sendElicitationResult');
+    // Only the session that was asked may answer (the Inspector's --cli connects anew for each run, and cannot).
+    expect(JSON.stringify(asked.content)).toContain('call sendElicitationResult in this same session');
     const answer = { elicitId: pending.elicitId, action: 'accept', content: { confirm: true } };
     await expect(callToolWithFallback('sendElicitationResult', answer, sam)).rejects.toThrow(
       `Elicitation "${pending.elicitId}" was not requested by this caller`,

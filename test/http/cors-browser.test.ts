@@ -1,5 +1,6 @@
 // A page on another origin calling the server with the official v2 client (bundled for the page with esbuild) in real
-// chromium: refused without CORS or with its origin unlisted, working once listed, on both eras, the session id read.
+// chromium: a loopback page and server working with no configuration (development), refused with CORS on and its
+// origin unlisted, working once listed, on both eras, the session id read.
 import { createServer, type Server as HttpServer } from 'node:http';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -91,8 +92,13 @@ async function expectBlocked(url: string): Promise<void> {
 }
 
 describe('a browser client on another origin', () => {
-  it('is refused without CORS (the Origin check passes a loopback page) and calls a tool on 2026-07-28 once its origin is listed with CORS on', async () => {
-    await expectBlocked(await server({ allowedOrigins: [pageOrigin] }));
+  it('calls a tool with no configuration from a loopback page to a server on loopback (development), on both eras', async () => {
+    const url = await server({});
+    expect(await callEcho(url, '2026-07-28')).toEqual({ text: 'echo: hi', sessionId: null });
+    expect(await callEcho(url)).toMatchObject({ text: 'echo: hi', sessionId: expect.stringMatching(/^[\w-]{16,}$/) });
+  });
+
+  it('calls a tool on 2026-07-28 once its origin is listed with CORS on', async () => {
     const url = await server({ allowedOrigins: [pageOrigin], cors: true });
     expect(await callEcho(url, '2026-07-28')).toEqual({ text: 'echo: hi', sessionId: null });
   });

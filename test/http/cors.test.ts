@@ -30,6 +30,24 @@ describe('http.cors', () => {
     expect([off.status, off.headers.has('access-control-allow-origin')]).toEqual([405, false]);
   });
 
+  it('in development, without http.cors: a loopback page calling a server reached on loopback, and only that', async () => {
+    const handler = handlerWith({});
+    const vite = 'http://localhost:5173';
+    const response = await handler(preflightFrom(vite));
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(vite);
+    expect(response.headers.has('access-control-allow-credentials')).toBe(false);
+    const answer = await handler(mcpRequest('tools/list', {}, { headers: { origin: 'http://[::1]:8080' } }));
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://[::1]:8080');
+    // The same page calling the server at a public name (a tunnel, a deploy) gets nothing: that needs http.cors.
+    const reachedPublicly = preflightFrom(vite);
+    const publicOne = await handler(new Request('https://mcp.example.com/mcp', { method: 'OPTIONS', headers: reachedPublicly.headers }));
+    expect(publicOne.headers.has('access-control-allow-origin')).toBe(false);
+    // With http.cors set, its list decides, loopback pages included.
+    const listed = await handlerWith({ allowedOrigins: [APP], cors: true })(preflightFrom(vite));
+    expect(listed.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
   it('exposes Mcp-Session-Id and WWW-Authenticate on answers, a 401 challenge included', async () => {
     const handler = handlerWith({ allowedOrigins: [APP], cors: { credentials: true, maxAge: 60 } }, { auth: { secret: 'x'.repeat(32) } });
     const response = await handler(mcpRequest('tools/list', {}, { headers: { origin: APP } }));

@@ -95,7 +95,10 @@ async function signIn(login: string): Promise<BrowserContext> {
   page.setDefaultTimeout(10_000);
   await page.goto(`${origin}/_frontmcp/inbox`);
   await page.getByText('Not signed in').waitFor();
-  await page.getByRole('link', { name: 'Sign in' }).click();
+  // The way in is the provider's sign-in, said in the page's body; there is no one-time link to ask for.
+  await page.getByText('Sign in to see the questions waiting for you.').waitFor();
+  expect(await page.locator('#status').textContent()).not.toContain('one-time');
+  await page.locator('#status').getByRole('link', { name: 'Sign in' }).click();
   await page.locator('input[name=login]').fill(login); // the provider's login page
   await page.locator('input[name=password]').fill('any');
   await page.getByRole('button', { name: 'Sign-in' }).click();

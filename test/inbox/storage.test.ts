@@ -64,7 +64,7 @@ describe('the store persistent questions are kept in', () => {
 
   it('fails startup for storage it cannot open', async () => {
     await expect(start({ elicitation: { persistent: { storage: { type: 'redis' } } } })).rejects.toThrow(
-      /storage \{ type: 'redis' \} needs Redis options/,
+      /storage \{ type: 'redis' \} needs Redis options: .*REDIS_URL in the environment/,
     );
     await expect(start({ elicitation: { persistent: { storage: { type: 'redis', redis: { provider: 'vercel-kv' } } } } })).rejects.toThrow(
       InvalidQuestionStoreError,

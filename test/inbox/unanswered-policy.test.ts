@@ -29,7 +29,7 @@ describe('elicitation.unanswered and persistent.notify at startup', () => {
     ],
     ['an unknown then', { unanswered: { then: 'later' } }, /elicitation\.unanswered\.then: /],
     ['a negative afterMs', { unanswered: { afterMs: -5, then: 'fail' } }, /elicitation\.unanswered\.afterMs: /],
-    ['an unknown option', { unanswered: { then: 'fail', retry: true } }, /elicitation\.unanswered: Unrecognized key/],
+    ['an unknown option', { unanswered: { then: 'fail', retry: true } }, /elicitation\.unanswered\.retry: not an option/],
     [
       'a notify URL over plain http to another host',
       { persistent: { storage: { type: 'memory' }, notify: { url: 'http://hooks.example/x', secret: 'x'.repeat(20) } } },

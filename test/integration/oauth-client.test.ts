@@ -2,11 +2,12 @@
 // loopback: the 401, Protected Resource Metadata, the provider's metadata, dynamic registration, authorization code
 // with PKCE, a call that elicits, then a 403 insufficient_scope the client steps up from. Then the provider's side:
 // client credentials, a rotated key, an outage, a token for another resource. And a 2025-03-26 client's discovery.
-import { Client, type OAuthClientProvider, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { discoverOAuthMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App, Tool, ToolContext, z } from 'parley-mcp';
 import { serve, type RunningServer } from 'parley-mcp/node';
+import { AppOAuth, REDIRECT } from '../helpers/idp-sign-in';
 import { authorize, MACHINE, startIdp, type TestIdp } from '../helpers/oidc';
 import { Who } from '../helpers/whoami';
 
@@ -26,7 +27,6 @@ class CloseTicket extends ToolContext {
 @App({ id: 'desk', tools: [CloseTicket] })
 class Desk {}
 
-const REDIRECT = 'http://127.0.0.1:9/callback'; // never reached: authorize() stops at it
 const quiet = { debug() {}, info() {}, warn() {}, error(_line: string) {} };
 let idp: TestIdp;
 let parley: RunningServer;
@@ -49,43 +49,6 @@ afterAll(async () => {
   await idp.close();
 });
 afterEach(() => vi.useRealTimers());
-
-/** An OAuth client as a desktop app keeps one: what it registered, its tokens, the PKCE verifier, where it would send the person. */
-class AppOAuth implements OAuthClientProvider {
-  registered?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
-  saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
-  verifier = '';
-  sentTo: URL[] = [];
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata = {
-    client_name: 'parley-oauth-test',
-    redirect_uris: [REDIRECT],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  clientInformation() {
-    return this.registered;
-  }
-  saveClientInformation(info: NonNullable<AppOAuth['registered']>) {
-    this.registered = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<AppOAuth['saved']>) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.sentTo.push(url);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 const VERSIONS = { '2026-07-28': { mode: { pin: '2026-07-28' } }, '2025-11-25 (legacy handshake)': undefined } as const;
 

@@ -92,7 +92,7 @@ describe('the project it makes', () => {
   });
 
   it('npm start serves its tool on Node, and both official clients complete a round', { timeout: 90_000 }, async () => {
-    const server = await startApp(app, 'npm', ['start'], { PORT: '0' }, /MCP server at (\S+)/);
+    const server = await startApp(app, 'npm', ['start'], { PORT: '0' }, /serving (http:\/\/\S+)/);
     try {
       expect(await checkClients(maker, server.url, ['v2', 'v1'], process.execPath, GREET)).toEqual([V2, V1]);
     } finally {

@@ -213,7 +213,18 @@ function signedOut(): void {
   byId('live').className = 'live';
   byId('live').textContent = 'signed out';
   byId('who').textContent = 'Not signed in';
-  if (!linkFailed) setStatus('Open the one-time inbox link the server printed for you (each link works once).');
+  if (linkFailed) return; // its own message stays
+  // A server that signs people in at a provider puts its Sign in link in the header: the way in, shown as such (it
+  // may print one-time links too, which still work).
+  const provider = document.querySelector<HTMLAnchorElement>(`header .account a[href="${INBOX_BASE}/sign-in/oidc"]`);
+  if (provider) {
+    const status = byId('status');
+    status.className = 'status welcome';
+    status.replaceChildren(
+      h('span', { text: 'Sign in to see the questions waiting for you. ' }),
+      h('a', { href: provider.href, className: 'sign-in', text: 'Sign in' }),
+    );
+  } else setStatus('Open the one-time inbox link the server printed for you (each link works once).');
 }
 
 function connect(): void {

@@ -2,5 +2,4 @@
 import { serve } from 'parley-mcp/node';
 import { config } from './server';
 
-const { url } = await serve(config, { port: Number(process.env.PORT ?? 3000) });
-console.log(`MCP server at ${url}`);
+await serve(config, { port: Number(process.env.PORT ?? 3000) }); // its banner names the URL
