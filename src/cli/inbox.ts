@@ -1,6 +1,8 @@
 // `parley inbox --url <server>`: sign in with a one-time link (from a terminal prompt, stdin or FRONTMCP_INBOX_LINK),
 // list the caller's questions, and answer them on a terminal or with --answer <id> --content '{…}' / --decline / --cancel.
+import { openSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
+import { ReadStream } from 'node:tty';
 import { parseArgs } from 'node:util';
 import { parseJson } from '../protocol';
 import { InboxClient, type InboxQuestion } from './inbox-client';
@@ -75,16 +77,40 @@ export async function runInbox(
     const view = await client.list();
     say(`Questions for ${clean(view.signedInAs, true)}: ${view.questions.length}`);
     for (const q of view.questions) printQuestion(say, q);
-    if (!(io.stdin.isTTY && io.stdout.isTTY)) return 0;
-    await answerOnTerminal(
-      io,
-      client,
-      view.questions.filter((q) => q.state === 'open'),
-    );
+    const open = view.questions.filter((q) => q.state === 'open');
+    if (open.length === 0) return 0;
+    const terminal = io.stdout.isTTY ? terminalInput(io.stdin) : undefined;
+    if (!terminal) {
+      say();
+      say(NOT_ASKING);
+      return 0;
+    }
+    try {
+      await answerOnTerminal({ stdin: terminal, stdout: io.stdout }, client, open);
+    } finally {
+      if (terminal !== io.stdin) terminal.destroy();
+    }
     return 0;
   } catch (error) {
     io.stderr.write(`parley inbox: ${clean((error as Error).message)}\n`);
     return 1;
+  }
+}
+
+const NOT_ASKING = `Not asking: there is no terminal to type answers in. Answer one with
+  parley inbox --url <server> --answer <id> --content '<json>'   (or --decline, --cancel)
+with a fresh link (this one is spent).`;
+
+/**
+ * Where answers are typed: stdin on a terminal, else the terminal itself when the link came piped on stdin
+ * (`pbpaste | parley inbox`); undefined with no terminal at all.
+ */
+function terminalInput(stdin: NodeJS.ReadStream): NodeJS.ReadStream | undefined {
+  if (stdin.isTTY) return stdin;
+  try {
+    return new ReadStream(openSync('/dev/tty', 'r')) as NodeJS.ReadStream;
+  } catch {
+    return undefined; // no controlling terminal (CI, a service, Windows)
   }
 }
 
@@ -158,7 +184,7 @@ function printQuestion(say: (line?: string) => void, q: InboxQuestion): void {
   for (const line of describeFields(q.requestedSchema)) say(`  ${line}`);
 }
 
-async function answerOnTerminal(io: CliIo, client: InboxClient, open: InboxQuestion[]): Promise<void> {
+async function answerOnTerminal(io: Pick<CliIo, 'stdin' | 'stdout'>, client: InboxClient, open: InboxQuestion[]): Promise<void> {
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true });
   try {
     for (const q of open) {

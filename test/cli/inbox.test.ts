@@ -86,11 +86,13 @@ function parleyCommand(args: string[], options: { env?: Record<string, string>; 
 const link = async () => `${origin}/_frontmcp/inbox#code=${(await LoopbackTokenAuth.createCode({ subject: SUBJECT, server: NAME })).code}`;
 
 /** Runs `parley inbox` inside a pseudo-terminal (util-linux `script`), answering each prompt as it appears. */
-function onTerminal(args: string, replies: [RegExp, string][]) {
+function onTerminal(args: string, replies: [RegExp, string][], piped?: string) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn('script', ['-qfe', '-E', 'never', '-c', `${process.execPath} bin/parley.js inbox ${args}`, '/dev/null'], {
+    // With `piped`, the link goes in on stdin through a pipe (`printf … | parley inbox`) and the answers on the terminal.
+    const command = `${piped === undefined ? '' : 'printf "%s\\n" "$PIPED" | '}${process.execPath} bin/parley.js inbox ${args}`;
+    const child = spawn('script', ['-qfe', '-E', 'never', '-c', command, '/dev/null'], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, TERM: 'dumb' },
+      env: { ...process.env, TERM: 'dumb', PIPED: piped ?? '' },
     });
     let output = '';
     let since = 0; // each prompt is looked for in what came after the last reply
@@ -119,6 +121,9 @@ describe('parley inbox', () => {
     expect(listing.stdout).toContain('Deploy 5.0.0?');
     expect(listing.stdout).toMatch(/- approve \(required\): boolean/);
     expect(listing.stdout).toMatch(/- environment: one of "staging", "production", default "staging"/);
+    // No terminal to ask on: it says how to answer instead of ending in silence with the link spent.
+    expect(listing.stdout).toContain('Not asking: there is no terminal');
+    expect(listing.stdout).toContain('--answer <id>');
     const id = /\[([0-9a-f-]{36})\]/.exec(listing.stdout)![1]!;
     const answered = await parleyCommand(['--url', origin, '--answer', id, '--content', '{"approve":true,"note":"from the cli"}'], {
       env: { FRONTMCP_INBOX_LINK: await link() },
@@ -195,8 +200,19 @@ describe('parley inbox', () => {
   });
 });
 
-/** True once the question of deploy 6.0.0 is waiting (read through a session of the test's own). */
-async function listed(): Promise<boolean> {
+describe('parley inbox with the link piped in on a terminal', () => {
+  it('asks on the terminal itself, as stdin is the pipe', async () => {
+    const waiting = call('approve_deploy', { version: '6.1.0', waitMs: 20_000 });
+    for (let i = 0; i < 100 && !(await listed('Deploy 6.1.0?')); i++) await new Promise((r) => setTimeout(r, 20));
+    const { code, output } = await onTerminal(`--url ${origin}`, [[/Deploy 6\.1\.0\?\s+Answer\? \[a\]ccept.*: $/m, 'd']], await link());
+    expect(output).toContain('Answered (decline)');
+    expect(code).toBe(0);
+    expect((await waiting).structuredContent).toEqual({ approved: false });
+  });
+});
+
+/** True once the question is waiting (read through a session of the test's own). */
+async function listed(question = 'Deploy 6.0.0?'): Promise<boolean> {
   const { stdout } = await parley([], { input: await link() });
-  return stdout.includes('Deploy 6.0.0?');
+  return stdout.includes(question);
 }
