@@ -1,6 +1,7 @@
 // CORS for browser clients on the origins of http.allowedOrigins (the Origin check's list): preflights answered, the
 // headers MCP clients send allowed, the ones they read exposed. Off unless http.cors is set, but for development: a
 // page on a loopback origin calling a server reached on loopback. Never credentials with '*' (the config refuses it).
+import { isLoopbackHost } from './guard';
 
 /** The http settings this reads. */
 interface CorsOptions {
@@ -21,12 +22,10 @@ const ALLOWED = new Set([
 ]);
 const EXPOSED = 'Mcp-Session-Id, WWW-Authenticate';
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
 /** A page on this machine (a Vite dev server on http://localhost:5173) calling a server reached on this machine. */
 function bothOnLoopback(request: Request, origin: string): boolean {
   try {
-    return LOOPBACK.test(new URL(origin).hostname) && LOOPBACK.test(new URL(request.url).hostname);
+    return isLoopbackHost(new URL(origin).hostname) && isLoopbackHost(new URL(request.url).hostname);
   } catch {
     return false; // an Origin that is no URL: the Origin check refuses it
   }

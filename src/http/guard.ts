@@ -3,7 +3,7 @@ import { publicOrigin, type PublicUrlOptions } from './public-url';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
-const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
+export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.test(hostname);
 
 interface GuardOptions extends PublicUrlOptions {
   allowedOrigins: string[];
