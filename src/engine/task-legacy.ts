@@ -18,7 +18,7 @@ const notFound = () => invalidParams('Task not found: no live task with this id 
 export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
   return {
     async call(server, { entry, args }, owner, scope) {
-      const record = await store.create({ owner, tool: entry.name, arguments: args });
+      const record = await store.create({ owner, tool: entry.name });
       const work = await TaskWork.start(store, record, scope.capabilities, inboxOf(server, scope.auth, scope.signal, entry.name));
       // Progress becomes the task's status message; log lines have no stream to go to once the call answered.
       const notifier: Notifier = {

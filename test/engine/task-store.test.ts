@@ -47,7 +47,7 @@ describe('task store on Redis, read with another client', () => {
     const raw = new Redis(redis.url);
     try {
       const store = new TaskStore({ backend, keyPrefix: 'raw-check:', secret: 'the secret' });
-      const { taskId } = await store.create({ owner: 'carol', tool: 'pay', arguments: { card: '4111-1111' } });
+      const { taskId } = await store.create({ owner: 'carol', tool: 'pay' });
       await store.ask(taskId, [['q', { method: 'elicitation/create', params: { message: 'PIN-QUESTION' } }]]);
       await store.answer(taskId, 'carol', { q: { action: 'accept', content: { pin: '9876' } } });
       const keys = await raw.keys('raw-check:*');

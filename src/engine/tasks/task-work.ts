@@ -131,6 +131,7 @@ export class TaskWork implements Asker {
   }
 
   async close(): Promise<void> {
+    this.store.released(this.task.taskId);
     clearInterval(this.#timer);
     this.#timer = undefined;
     const unlisten = this.#unlisten;
