@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskStore } from '../../src/engine/tasks/task-store';
+import { TASK_DEFAULTS, TaskStore } from '../../src/engine/tasks/task-store';
+import { TaskWork } from '../../src/engine/tasks/task-work';
 import { MemoryStore } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
 import { RedisHttpStore } from '../../src/stores/redis-http';
@@ -59,5 +60,19 @@ describe('task store on Redis, read with another client', () => {
       raw.disconnect();
       await backend.close();
     }
+  });
+});
+
+describe('task work that cannot start', () => {
+  it('no longer counts among the live tasks of the process (tasks.maxTotal) once its start failed', async () => {
+    const memory = new MemoryStore();
+    // A subscription refused at the work's start: a store away at that moment, which a memory store cannot be.
+    const refusing = Object.assign(Object.create(memory) as MemoryStore, {
+      subscribe: () => Promise.reject(new Error('the store is away')),
+    });
+    const store = new TaskStore({ backend: refusing, keyPrefix: 'start:', secret: 's' }, { ...TASK_DEFAULTS, maxTotal: 1 });
+    const task = await store.create({ tool: 't' });
+    await expect(TaskWork.start(store, task, {})).rejects.toThrow(/away/);
+    await expect(store.create({ tool: 't' })).resolves.toMatchObject({ tool: 't' });
   });
 });

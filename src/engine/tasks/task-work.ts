@@ -64,8 +64,15 @@ export class TaskWork implements Asker {
    * its form questions are also filed in the owner's inbox, where the first answer wins as a `tasks/update` would.
    */
   static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>, inbox?: TaskInbox): Promise<TaskWork> {
-    const work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
-    work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+    let work: TaskWork;
+    try {
+      work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
+      work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+    } catch (error) {
+      // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
+      store.released(task.taskId);
+      throw error;
+    }
     // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
     // pub/sub across instances it only renews the lease, a third of leaseMs apart.
     const lease = store.limits.leaseMs / 3;
