@@ -1,7 +1,7 @@
 // Following tasks for the streams that asked to hear of them (a 2026-07-28 listen stream's taskIds, a 2025-11-25
 // session's own tasks): each task is followed once in the process however many streams follow it (task-followers.ts),
 // and sent to a stream when what a client sees of it changed. Nothing is followed past the task's end.
-import type { TaskFollowers } from './task-followers';
+import { looks, type TaskFollowers } from './task-followers';
 import type { TaskSnapshot } from './tasks/task-record';
 
 /** One stream's follow of some tasks: the ones it found (live, the caller's), sent from begin() on until stop(). */
@@ -15,9 +15,6 @@ export interface TaskFollow {
 
 const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
-/** What a client sees change: the status, its message and the open questions (a settled answer alone is no news). */
-const looks = (task: TaskSnapshot): string =>
-  JSON.stringify([task.status, task.statusMessage ?? null, (task.inputRequests ?? []).map(([key]) => key)]);
 /** How a task just created looks: its create result said as much. */
 const WORKING = JSON.stringify(['working', null, []]);
 
@@ -66,10 +63,12 @@ export async function followTasks({ followers, taskIds, owner, send, fresh = fal
         gone: () => (live ? drop(taskId) : expired.add(taskId)),
       });
       if (!joined) return;
+      if (stopped) return joined.leave(); // another task's join failed: this follow never starts
       leave.set(taskId, joined.leave);
       if (!latest.has(taskId)) latest.set(taskId, joined.last);
     }),
   ).catch((error: unknown) => {
+    stopped = true;
     for (const taskId of [...leave.keys()]) drop(taskId);
     throw error;
   });

@@ -1,7 +1,7 @@
 // One follower per task (and caller) in this process, shared by every stream that follows it: the task's channel is
 // heard once, it is read again on each event (and every poll interval, where the channel reaches no other process),
 // at most MAX_READS reads at once over all tasks, and each change goes to every stream that joined.
-import type { TaskSnapshot } from './tasks/task-record';
+import { isTaskId, type TaskSnapshot } from './tasks/task-record';
 import type { TaskStore } from './tasks/task-store';
 
 /** Reads of tasks in flight at once, over every follower of the process: the rest wait their turn. */
@@ -14,6 +14,10 @@ interface TaskWatcher {
 }
 
 const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
+/** What a client sees change: the status, its message and the open questions (a settled answer alone is no news). */
+export const looks = (task: TaskSnapshot): string =>
+  JSON.stringify([task.status, task.statusMessage ?? null, (task.inputRequests ?? []).map(([key]) => key)]);
 
 /** The followers of one task store (one server), and the bound on their reads. */
 export class TaskFollowers {
@@ -33,6 +37,8 @@ export class TaskFollowers {
     owner: string | undefined,
     watcher: TaskWatcher,
   ): Promise<{ last: TaskSnapshot; leave: () => void } | undefined> {
+    // Fast path: an id of the wrong shape (`__proto__`, a probe) is no task, and nothing is heard for it.
+    if (!isTaskId(taskId)) return undefined;
     // A Map keyed by a string built here: an id or owner named `__proto__` is a key like any other.
     const key = JSON.stringify([taskId, owner ?? null]);
     for (;;) {
@@ -126,9 +132,13 @@ class Follower {
       .then(() => this.followers.read(() => this.followers.store.snapshot(this.taskId, this.owner)))
       .then((task) => {
         if (!this.open) return;
-        if (task) this.#last = task;
-        for (const watcher of this.watchers) task ? watcher.seen(task) : watcher.gone();
-        if (!task || ENDED.has(task.status)) this.#close();
+        if (!task) return this.#close(); // expired: its watchers are told it is gone
+        const before = this.#last;
+        this.#last = task;
+        // Fast path: a read that finds the task as it looked tells nobody (each watcher was told, or joined with it).
+        if (before && looks(before) === looks(task)) return;
+        for (const watcher of this.watchers) watcher.seen(task);
+        if (ENDED.has(task.status)) this.#close();
       })
       // A store away for a moment: the next event or poll reads again.
       .catch(() => undefined)
