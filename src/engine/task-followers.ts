@@ -60,15 +60,16 @@ export class TaskFollowers {
     }
   }
 
-  /** Runs one read when fewer than MAX_READS are in flight. */
+  /** Runs one read when fewer than MAX_READS are in flight; a read that ends hands its place to the next waiting. */
   async read<T>(read: () => Promise<T>): Promise<T> {
     if (this.#reading >= MAX_READS) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#reading++;
+    else this.#reading++;
     try {
       return await read();
     } finally {
-      this.#reading--;
-      this.#waiting.shift()?.();
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#reading--;
     }
   }
 
