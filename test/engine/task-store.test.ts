@@ -76,3 +76,30 @@ describe('task work that cannot start', () => {
     await expect(store.create({ tool: 't' })).resolves.toMatchObject({ tool: 't' });
   });
 });
+
+describe('task work that asks many questions', () => {
+  it('lets go of each answered question: 12 in turn leave no abort listener behind (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const memory = new MemoryStore();
+    try {
+      const store = new TaskStore({ backend: memory, keyPrefix: 'many:', secret: 's' });
+      const task = await store.create({ tool: 't' });
+      const work = await TaskWork.start(store, task, { elicitation: {} });
+      for (let n = 0; n < 12; n++) {
+        const key = `q-${n}`;
+        const asked = work.ask(key, { message: `question ${n}?`, requestedSchema: { type: 'object', properties: {} } });
+        await expect.poll(async () => (await store.snapshot(task.taskId, undefined))?.inputRequests?.length).toBe(1);
+        await store.answer(task.taskId, undefined, { [key]: { action: 'accept', content: {} } });
+        await expect(asked).resolves.toMatchObject({ action: 'accept' });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      await work.finish({ status: 'completed', result: { content: [] } });
+    } finally {
+      process.off('warning', onWarning);
+      await memory.close();
+    }
+  });
+});

@@ -150,8 +150,13 @@ export class TaskWork implements Asker {
     if (this.#known.has(key)) return this.#known.get(key) as RawAnswer;
     this.signal.throwIfAborted();
     const answer = new Promise<RawAnswer>((resolve, reject) => {
-      this.#waiting.set(key, resolve);
-      this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+      const stopped = () => reject(this.signal.reason);
+      // An answered question lets go of the signal: a task that asks many in turn holds no listener per question.
+      this.#waiting.set(key, (value) => {
+        this.signal.removeEventListener('abort', stopped);
+        resolve(value);
+      });
+      this.signal.addEventListener('abort', stopped, { once: true });
     });
     answer.catch(() => undefined); // the caller gets the rejection below; this only keeps it from going unhandled meanwhile
     // A question a resumed run asked before is still open in the store: wait for it, never ask it twice.
