@@ -12,7 +12,7 @@ const answer = { action: 'accept', content: { confirm: true } };
 
 /** The store's side of the bench's one-question task: created, asked, polled, answered, taken in, ended, polled. */
 async function cycle(store: TaskStore): Promise<void> {
-  const task = await store.create({ tool: 'confirm_order_task', arguments: { id: 'A-123456' } });
+  const task = await store.create({ tool: 'confirm_order_task' });
   await store.ask(task.taskId, [['confirm', question]]);
   await store.snapshot(task.taskId, undefined);
   await store.answer(task.taskId, undefined, { confirm: answer });

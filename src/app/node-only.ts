@@ -30,7 +30,7 @@ export interface StoreDrivers {
     whereToKeepTasks(edge: boolean): string;
     createTaskRuntime(
       home: Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>,
-      limits: { ttlMs: number; pollIntervalMs: number; maxPerOwner: number },
+      limits: Omit<ParleyConfig['tasks'], 'maxPerCaller'> & { maxPerOwner: number },
       crypto?: StoreCrypto,
     ): TaskRuntime;
   }>;

@@ -143,10 +143,12 @@ class TaskCall implements Asker {
   /** Creates the task (in the store before anyone hears of it), then answers the call with its handle. */
   async #start(): Promise<boolean> {
     const owner = ownerOf(this.outer);
+    const { client } = this.outer;
     const record = await this.store.create({
       ...(owner === undefined ? {} : { owner }),
+      // An anonymous caller's tasks are counted by its address (all anonymous callers would be one caller otherwise).
+      ...(owner === undefined && client !== undefined ? { address: client } : {}),
       tool: this.called.entry.name,
-      arguments: this.called.args,
     });
     const work = await TaskWork.start(this.store, record, this.outer.capabilities, this.inbox());
     // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.

@@ -1,9 +1,8 @@
 // Following tasks for the streams that asked to hear of them (a 2026-07-28 listen stream's taskIds, a 2025-11-25
-// session's own tasks): each task's channel is heard (changes made on other instances too, where the store has
-// pub/sub; else the task is read every poll interval as well), the task is read again on each event, and it is sent
-// when what a client sees of it changed. Nothing is followed past the task's end.
+// session's own tasks): each task is followed once in the process however many streams follow it (task-followers.ts),
+// and sent to a stream when what a client sees of it changed. Nothing is followed past the task's end.
+import { looks, type TaskFollowers } from './task-followers';
 import type { TaskSnapshot } from './tasks/task-record';
-import type { TaskStore } from './tasks/task-store';
 
 /** One stream's follow of some tasks: the ones it found (live, the caller's), sent from begin() on until stop(). */
 export interface TaskFollow {
@@ -16,15 +15,12 @@ export interface TaskFollow {
 
 const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
-/** What a client sees change: the status, its message and the open questions (a settled answer alone is no news). */
-const looks = (task: TaskSnapshot): string =>
-  JSON.stringify([task.status, task.statusMessage ?? null, (task.inputRequests ?? []).map(([key]) => key)]);
 /** How a task just created looks: its create result said as much. */
 const WORKING = JSON.stringify(['working', null, []]);
 
 /** What to follow, for whom, and where it goes. */
 interface FollowRequest {
-  store: TaskStore;
+  followers: TaskFollowers;
   taskIds: readonly string[];
   /** The caller's subject; undefined when anonymous (an anonymous task belongs to whoever holds its id). */
   owner: string | undefined;
@@ -36,66 +32,63 @@ interface FollowRequest {
 }
 
 /** Follows the tasks of `request`: the caller's live ones among its ids. */
-export async function followTasks({ store, taskIds, owner, send, fresh = false, onEnd }: FollowRequest): Promise<TaskFollow> {
-  const unlisten = new Map<string, () => Promise<void>>();
+export async function followTasks({ followers, taskIds, owner, send, fresh = false, onEnd }: FollowRequest): Promise<TaskFollow> {
   const sent = new Map<string, string>(fresh ? taskIds.map((taskId) => [taskId, WORKING]) : []);
-  // Reads of one task run one after another, so what is sent keeps the order the store went through.
-  const reads = new Map<string, Promise<void>>();
+  const latest = new Map<string, TaskSnapshot>();
+  const leave = new Map<string, () => void>();
+  // Gone before begin(): sent as last seen (its end, when it ended), then dropped.
+  const expired = new Set<string>();
   let live = false;
-  let timer: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
 
   const drop = (taskId: string) => {
-    void unlisten
-      .get(taskId)?.()
-      .catch(() => undefined);
-    if (!unlisten.delete(taskId) || unlisten.size > 0) return;
-    clearInterval(timer);
+    leave.get(taskId)?.();
+    if (!leave.delete(taskId) || leave.size > 0) return;
     onEnd?.();
   };
-  const look = (taskId: string) => {
-    if (!live || !unlisten.has(taskId)) return;
-    const next = (reads.get(taskId) ?? Promise.resolve()).then(async () => {
-      if (!live || !unlisten.has(taskId)) return;
-      const task = await store.snapshot(taskId, owner);
-      if (!live || !unlisten.has(taskId)) return;
-      if (!task) return drop(taskId); // expired: nothing more will change
-      const seen = looks(task);
-      if (sent.get(taskId) !== seen) {
-        sent.set(taskId, seen);
-        send(task);
-      }
-      if (ENDED.has(task.status)) drop(taskId);
-    });
-    // A store away for a moment: the next event or poll reads again.
-    reads.set(
-      taskId,
-      next.catch(() => undefined),
-    );
+  const show = (taskId: string, task: TaskSnapshot) => {
+    if (!live || !leave.has(taskId)) return;
+    const seen = looks(task);
+    if (sent.get(taskId) !== seen) {
+      sent.set(taskId, seen);
+      send(task);
+    }
+    if (ENDED.has(task.status)) drop(taskId);
   };
 
-  // Listening before the first read: a change between the two is heard, and begin() reads after both.
   await Promise.all(
     [...new Set(taskIds)].map(async (taskId) => {
-      if (!(await store.snapshot(taskId, owner))) return;
-      unlisten.set(taskId, await store.listen(taskId, () => look(taskId)));
+      const joined = await followers.join(taskId, owner, {
+        seen: (task) => (live ? show(taskId, task) : latest.set(taskId, task)),
+        gone: () => (live ? drop(taskId) : expired.add(taskId)),
+      });
+      if (!joined) return;
+      if (stopped) return joined.leave(); // another task's join failed: this follow never starts
+      leave.set(taskId, joined.leave);
+      if (!latest.has(taskId)) latest.set(taskId, joined.last);
     }),
-  );
-  const followed = taskIds.filter((taskId, i) => unlisten.has(taskId) && taskIds.indexOf(taskId) === i);
+  ).catch((error: unknown) => {
+    stopped = true;
+    for (const taskId of [...leave.keys()]) drop(taskId);
+    throw error;
+  });
+  const followed = taskIds.filter((taskId, i) => leave.has(taskId) && taskIds.indexOf(taskId) === i);
   return {
     taskIds: followed,
     begin() {
-      if (live || unlisten.size === 0) return;
+      if (live || stopped || leave.size === 0) return;
       live = true;
-      for (const taskId of followed) look(taskId);
-      // A channel that stays in this process: changes made on other instances show at the next read.
-      if (!store.channelsReachOtherInstances)
-        timer = setInterval(() => {
-          for (const taskId of unlisten.keys()) look(taskId);
-        }, store.limits.pollIntervalMs);
+      for (const taskId of followed) {
+        const task = latest.get(taskId);
+        if (task) show(taskId, task);
+        if (expired.has(taskId)) drop(taskId);
+      }
+      latest.clear();
     },
     stop() {
       live = false;
-      for (const taskId of [...unlisten.keys()]) drop(taskId);
+      stopped = true;
+      for (const taskId of [...leave.keys()]) drop(taskId);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Notifier } from '../model';
 import { failure, inboxOf, keepRunning } from './task-call';
 import type { LegacyTaskRuntime } from './server';
 import { runTool } from './run-tool';
+import type { TaskFollowers } from './task-followers';
 import type { TaskStore } from './tasks/task-store';
 import { legacyCreateTaskResult, legacyTask, legacyTaskOutcome, relatedTaskMeta } from './tasks/task-wire';
 import { watchTaskStatus } from './task-status';
@@ -15,10 +16,10 @@ import { TaskWork } from './tasks/task-work';
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
 
 /** The older era's side of the task runtime, over `store`. */
-export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
+export function legacyTaskRuntime(store: TaskStore, followers: TaskFollowers): LegacyTaskRuntime {
   return {
     async call(server, { entry, args }, owner, scope) {
-      const record = await store.create({ owner, tool: entry.name, arguments: args });
+      const record = await store.create({ owner, tool: entry.name });
       const work = await TaskWork.start(store, record, scope.capabilities, inboxOf(server, scope.auth, scope.signal, entry.name));
       // Progress becomes the task's status message; log lines have no stream to go to once the call answered.
       const notifier: Notifier = {
@@ -98,6 +99,6 @@ export function legacyTaskRuntime(store: TaskStore): LegacyTaskRuntime {
       }
     },
     announce: (sessionId, taskId) => store.announce(sessionId, taskId),
-    watchStatus: (session, auth, logger, send) => watchTaskStatus(store, session, auth, logger, send),
+    watchStatus: (session, auth, logger, send) => watchTaskStatus(followers, session, auth, logger, send),
   };
 }

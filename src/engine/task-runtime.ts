@@ -8,6 +8,7 @@ import { legacyTaskRuntime } from './task-legacy';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
 import { detailedTask, taskAck, taskGetResult } from './tasks/task-wire';
 import { followTasks } from './task-follow';
+import { TaskFollowers } from './task-followers';
 import { declaresTasks, tasksRequired } from './task-methods';
 
 /** How many tasks one listen stream may follow (as many as the resources it may watch). */
@@ -32,8 +33,9 @@ export function whereToKeepTasks(edge: boolean): string {
  */
 export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>, crypto?: StoreCrypto): TaskRuntime {
   const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits }, crypto);
+  const followers = new TaskFollowers(store);
   return {
-    legacy: legacyTaskRuntime(store),
+    legacy: legacyTaskRuntime(store, followers),
     call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, { entry, args, scope }, { via: 'rounds', params }),
     async get(taskId, scope) {
       const task = await store.snapshot(taskId, ownerOf(scope));
@@ -59,7 +61,7 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if (!declaresTasks(capabilities)) throw tasksRequired('subscriptions/listen with params.notifications.taskIds');
       if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string') || taskIds.length > MAX_FOLLOWED)
         throw invalidParams(`params.notifications.taskIds must be an array of at most ${MAX_FOLLOWED} task ids`);
-      return followTasks({ store, taskIds, owner: ownerOf({ auth }), send: (task) => send(detailedTask(task)) });
+      return followTasks({ followers, taskIds, owner: ownerOf({ auth }), send: (task) => send(detailedTask(task)) });
     },
   };
 }

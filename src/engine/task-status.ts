@@ -8,7 +8,7 @@ import type { Logger } from '../runtime';
 import { legacyTaskOwner } from './legacy/methods';
 import type { LiveSession } from './legacy/sessions';
 import { followTasks, type TaskFollow } from './task-follow';
-import type { TaskStore } from './tasks/task-store';
+import type { TaskFollowers } from './task-followers';
 import { legacyTask } from './tasks/task-wire';
 
 /**
@@ -17,7 +17,7 @@ import { legacyTask } from './tasks/task-wire';
  * drop stops it.
  */
 export async function watchTaskStatus(
-  store: TaskStore,
+  followers: TaskFollowers,
   session: LiveSession,
   auth: AuthInfo,
   logger: Logger,
@@ -31,7 +31,7 @@ export async function watchTaskStatus(
   const follow = async (taskId: string) => {
     // `fresh`: its create result told the client `working`, so only a change is news.
     const one: TaskFollow = await followTasks({
-      store,
+      followers,
       taskIds: [taskId],
       owner,
       send: (task) => send(legacyTask(task)),
@@ -49,7 +49,7 @@ export async function watchTaskStatus(
     void unlisten?.().catch(() => undefined);
   };
   try {
-    unlisten = await store.hearAnnounced(session.record.sessionId, (taskId) => void follow(taskId).catch(() => undefined));
+    unlisten = await followers.store.hearAnnounced(session.record.sessionId, (taskId) => void follow(taskId).catch(() => undefined));
   } catch (error) {
     // The store is away: the stream serves without these (the client polls), and the next GET tries again.
     session.unwatchTasks = undefined;

@@ -38,14 +38,18 @@ class StreamScope implements RequestScope {
   trace?: RequestTrace;
   readonly notifier: Notifier;
   readonly changes: ListChanges;
+  readonly keepAlive: KeepAlive | undefined;
+  readonly client: string | undefined;
 
   constructor(
     server: ParleyServer,
     readonly auth: AuthInfo,
     readonly capabilities: Record<string, unknown>,
     meta: Record<string, unknown> | undefined,
-    readonly keepAlive: KeepAlive | undefined,
+    host: HostFacts,
   ) {
+    this.keepAlive = host.keepAlive;
+    this.client = host.client;
     this.notifier = createNotifier(meta, (method, params) => this.stream?.emit(method, params), server.logger);
     this.changes = server.changes;
   }
@@ -63,7 +67,7 @@ interface HostFacts {
   readBody?: BodyReader;
   /** The platform's waitUntil (a Worker's ctx), for calls whose tool runs on after their response. */
   keepAlive?: KeepAlive;
-  /** The caller's address, for the request span's client.address. */
+  /** The caller's address, for the request span's client.address and the count of an anonymous caller's tasks. */
   client?: string;
 }
 
@@ -99,7 +103,7 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     const era = envelope ? 'modern' : 'unversioned';
     const capabilities = envelope?.capabilities ?? {};
     const meta = isObject(params._meta) ? params._meta : undefined;
-    const scope = new StreamScope(server, caller, capabilities, meta, host.keepAlive);
+    const scope = new StreamScope(server, caller, capabilities, meta, host);
     const trace = server.telemetry?.request({
       method: message.method,
       era,

@@ -55,8 +55,23 @@ const tasksSchema = z.strictObject({
   ttlMs: positiveInt(86_400_000),
   /** How often clients are asked to poll a task (pollIntervalMs), in ms; a faster poller is still served. */
   pollIntervalMs: positiveInt(1_000),
-  /** Live tasks one caller holds at once (all anonymous callers are one caller); past it, 429. */
+  /** Live tasks one caller holds at once (anonymous callers: per client address); past it, 429. */
   maxPerCaller: positiveInt(100),
+  /** Live tasks this process runs at once, every caller's; past it, 503. */
+  maxTotal: positiveInt(1_000),
+  /** Ended tasks kept (their result readable until ttlMs): past a bound, the oldest are forgotten (docs/tasks.md). */
+  ended: z
+    .strictObject({
+      /** Ended tasks kept per caller. */
+      maxPerCaller: positiveInt(100),
+      /** Bytes of ended tasks kept per caller; a task whose result alone is larger ends `failed`, saying so. */
+      maxBytesPerCaller: positiveInt(10_000_000),
+      /** Ended tasks kept in total, of the ends this process wrote. */
+      maxTotal: positiveInt(10_000),
+      /** Bytes of ended tasks kept in total, of the ends this process wrote. */
+      maxBytesTotal: positiveInt(100_000_000),
+    })
+    .prefault({}),
 });
 
 const corsSchema = z.union([

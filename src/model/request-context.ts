@@ -25,6 +25,8 @@ export interface RequestScope {
   readonly trace?: RequestTrace;
   /** Keeps work going after the response where the platform stops it otherwise (a Worker's ctx.waitUntil). */
   readonly keepAlive?: { waitUntil(promise: Promise<unknown>): void; readonly afterResponseMs?: number };
+  /** The caller's address, when the host knows it (http.clientAddressHeader, else the socket's peer). */
+  readonly client?: string;
 }
 
 interface RequestCall {

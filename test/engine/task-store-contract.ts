@@ -67,7 +67,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('creates a task that the other instance finds at once, working, with its times, ttl and poll interval', async () => {
       const { a, b } = await instances({ ttlMs: 60_000, pollIntervalMs: 250 });
-      const task = await a.create({ owner: 'alice', tool: 'export', arguments: { year: 2025 } });
+      const task = await a.create({ owner: 'alice', tool: 'export' });
       expect(isTaskId(task.taskId)).toBe(true);
       const seen = await b.snapshot(task.taskId, 'alice');
       expect(seen).toEqual({
@@ -78,14 +78,14 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         ttlMs: 60_000,
         pollIntervalMs: 250,
       });
-      expect((await b.record(task.taskId, 'alice'))?.arguments).toEqual({ year: 2025 });
-      const ids = new Set(await Promise.all(Array.from({ length: 20 }, async () => (await a.create({ tool: 't', arguments: {} })).taskId)));
+      expect((await b.record(task.taskId, 'alice'))?.tool).toBe('export');
+      const ids = new Set(await Promise.all(Array.from({ length: 20 }, async () => (await a.create({ tool: 't' })).taskId)));
       expect(ids.size).toBe(20);
     });
 
     it('shows progress, then two questions at once; an answer on the other instance closes its key before the ack', async () => {
       const { a, b, backends } = await instances();
-      const { taskId } = await a.create({ tool: 'multi', arguments: {} });
+      const { taskId } = await a.create({ tool: 'multi' });
       // Without pub/sub across processes, the work listens on the backend the answers come through (same object).
       const { events, stop } = heard(backends[0].supportsPubSub ? a : b, taskId);
       await stop;
@@ -139,7 +139,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
     it('of two instances answering the same question at once, exactly one wins, every time', async () => {
       const { a, b } = await instances();
       for (let round = 0; round < 10; round++) {
-        const { taskId } = await a.create({ tool: 'confirm', arguments: {} });
+        const { taskId } = await a.create({ tool: 'confirm' });
         await a.ask(taskId, [['q', question('Delete?')]]);
         const [fromA, fromB] = await Promise.all([
           a.answer(taskId, undefined, { q: { action: 'accept', content: { by: 'a' } } }),
@@ -154,7 +154,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('a cancel on one instance is heard on the other, ends the task once, and the work cannot end it again', async () => {
       const { a, b, backends } = await instances();
-      const { taskId } = await a.create({ owner: 'alice', tool: 'slow', arguments: {} });
+      const { taskId } = await a.create({ owner: 'alice', tool: 'slow' });
       await a.ask(taskId, [['q', question('Go on?')]]);
       // Without pub/sub across processes, the work listens on the backend the cancel is sent through (same object).
       const listener = backends[0].supportsPubSub ? a : b;
@@ -174,7 +174,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
     it('ends once: of the work finishing on two instances and a cancel, one end is kept', async () => {
       const { a, b } = await instances();
       for (let round = 0; round < 5; round++) {
-        const { taskId } = await a.create({ tool: 'job', arguments: {} });
+        const { taskId } = await a.create({ tool: 'job' });
         const outcomes = await Promise.all([
           a.finish(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'a' }] } }),
           b.finish(taskId, { status: 'failed', error: { code: -32603, message: 'b' }, statusMessage: 'b failed' }),
@@ -191,7 +191,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('expires on its own after its ttl: unknown afterwards, and the work can no longer write it', async () => {
       const { a, b } = await instances({ ttlMs: 300 });
-      const { taskId } = await a.create({ tool: 'short', arguments: {} });
+      const { taskId } = await a.create({ tool: 'short' });
       expect(await b.snapshot(taskId, undefined)).toBeDefined();
       await expect.poll(() => b.snapshot(taskId, undefined), { timeout: 5_000, interval: 100 }).toBeUndefined();
       expect(await a.progress(taskId, 'still here?')).toBe(false);
@@ -201,8 +201,8 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('ends a task whose work stopped renewing its lease failed, once, whoever reads it; work that holds it keeps it', async () => {
       const { a, b } = await instances({ leaseMs: 300 });
-      const held = await a.create({ tool: 'long', arguments: {} });
-      const orphan = await a.create({ tool: 'long', arguments: {} });
+      const held = await a.create({ tool: 'long' });
+      const orphan = await a.create({ tool: 'long' });
       await a.ask(orphan.taskId, [['q', question('Still there?')]]);
       const renewing = setInterval(() => void a.hold(held.taskId), 50);
       try {
@@ -226,7 +226,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('runs work that asks two questions at once; answers given on the other instance reach it, then it ends', async () => {
       const { a, b } = await instances({ pollIntervalMs: 100 });
-      const task = await a.create({ owner: 'alice', tool: 'multi', arguments: {} });
+      const task = await a.create({ owner: 'alice', tool: 'multi' });
       const work = await TaskWork.start(a, task, { elicitation: { form: {} } });
       try {
         const asked = Promise.all([
@@ -251,7 +251,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it("fires the work's signal on a cancel sent to the other instance; the question it waited on fails with it", async () => {
       const { a, b } = await instances({ pollIntervalMs: 100 });
-      const task = await a.create({ tool: 'slow', arguments: {} });
+      const task = await a.create({ tool: 'slow' });
       const work = await TaskWork.start(a, task, { elicitation: {} });
       try {
         // Its failure is caught from the start: with pub/sub in this process, the cancel rejects it before cancel() returns.
@@ -272,7 +272,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('resumes on another instance: answers given replay, a question still open is waited on, not asked again', async () => {
       const { a, b } = await instances({ pollIntervalMs: 100 });
-      const task = await a.create({ tool: 'two-steps', arguments: {} });
+      const task = await a.create({ tool: 'two-steps' });
       const first = await TaskWork.start(a, task, { elicitation: {} });
       const one = first.ask('one', { message: 'First?' });
       await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
@@ -296,7 +296,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {
       const { a } = await instances();
-      const task = await a.create({ tool: 't', arguments: {} });
+      const task = await a.create({ tool: 't' });
       const work = await TaskWork.start(a, task, {});
       try {
         await expect(work.ask('q', { message: 'Sure?' })).rejects.toBeInstanceOf(ElicitationNotSupportedError);
@@ -307,9 +307,9 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       }
     });
 
-    it('keeps arguments, questions, answers, results, ids and owners out of what it writes (sealed at rest)', async () => {
+    it('keeps questions, answers, results, ids and owners out of what it writes (sealed at rest)', async () => {
       const { a, b, written, published } = await instances();
-      const { taskId } = await a.create({ owner: 'alice@example.com', tool: 'pay', arguments: { iban: 'DE-SECRET-IBAN' } });
+      const { taskId } = await a.create({ owner: 'alice@example.com', tool: 'pay' });
       await a.ask(taskId, [['q-approve', question('Refund the SECRET-ORDER?')]]);
       await b.answer(taskId, 'alice@example.com', { 'q-approve': { action: 'accept', content: { note: 'SECRET-NOTE' } } });
       await a.finish(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'SECRET-RESULT' }] } });
@@ -325,16 +325,16 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
 
     it('opens records under a secret list (rotation) and refuses them under another secret or none', async () => {
       const { a, backends, keyPrefix } = await instances({}, ['old secret', 'old secret']);
-      const { taskId } = await a.create({ tool: 't', arguments: { x: 1 } });
+      const { taskId } = await a.create({ tool: 't' });
       const under = (secret?: string) => new TaskStore({ backend: backends[1], keyPrefix, secret });
-      expect((await under('new secret, old secret').record(taskId, undefined))?.arguments).toEqual({ x: 1 });
+      expect((await under('new secret, old secret').record(taskId, undefined))?.tool).toBe('t');
       expect(await under('another secret').snapshot(taskId, undefined)).toBeUndefined();
       expect(await under(undefined).snapshot(taskId, undefined)).toBeUndefined();
     });
 
     it("answers another caller's task as it answers an unknown id; an anonymous task belongs to whoever holds its id", async () => {
       const { a, b } = await instances();
-      const { taskId } = await a.create({ owner: 'alice', tool: 't', arguments: {} });
+      const { taskId } = await a.create({ owner: 'alice', tool: 't' });
       await a.ask(taskId, [['q', question('?')]]);
       for (const stranger of ['bob', undefined]) {
         expect(await b.snapshot(taskId, stranger)).toBeUndefined();
@@ -343,42 +343,94 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         expect(await b.cancel(taskId, stranger)).toBeUndefined();
       }
       expect((await b.snapshot(taskId, 'alice'))?.status).toBe('input_required');
-      const open = await a.create({ tool: 't', arguments: {} });
+      const open = await a.create({ tool: 't' });
       expect((await b.snapshot(open.taskId, 'bob'))?.status).toBe('working');
       expect(await b.list('bob')).toEqual([]);
       expect((await b.list('alice')).map((t) => t.taskId)).toEqual([taskId]);
     });
 
-    it('caps the live tasks of a caller (a 429 LimitError with Retry-After), counts anonymous callers as one, frees a slot on end', async () => {
+    it('caps the live tasks of a caller (a 429 LimitError with Retry-After), counts anonymous callers by address, frees a slot on end', async () => {
       const { a, b } = await instances({ maxPerOwner: 2 });
-      const first = await a.create({ owner: 'alice', tool: 't', arguments: {} });
-      await b.create({ owner: 'alice', tool: 't', arguments: {} });
-      const refused = await a.create({ owner: 'alice', tool: 't', arguments: {} }).catch((e: unknown) => e);
+      const first = await a.create({ owner: 'alice', tool: 't' });
+      await b.create({ owner: 'alice', tool: 't' });
+      const refused = await a.create({ owner: 'alice', tool: 't' }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(LimitError);
       expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 30, data: { limit: 'tasks.maxPerCaller', max: 2 } });
-      await a.create({ owner: 'bob', tool: 't', arguments: {} });
+      await a.create({ owner: 'bob', tool: 't' });
       await b.finish(first.taskId, { status: 'completed', result: { content: [] } });
-      await a.create({ owner: 'alice', tool: 't', arguments: {} });
-      await a.create({ tool: 't', arguments: {} });
-      await b.create({ tool: 't', arguments: {} });
-      await expect(a.create({ tool: 't', arguments: {} })).rejects.toThrow(/anonymous callers/);
+      await a.create({ owner: 'alice', tool: 't' });
+      await a.create({ tool: 't' });
+      await b.create({ tool: 't' });
+      await expect(a.create({ tool: 't' })).rejects.toThrow(/anonymous callers/);
+      // One anonymous address at its cap leaves the others theirs, a hostile one included.
+      for (const address of ['203.0.113.7', '__proto__', 'constructor']) {
+        await a.create({ tool: 't', address });
+        await b.create({ tool: 't', address });
+        await expect(a.create({ tool: 't', address })).rejects.toThrow(/anonymous callers from this address/);
+      }
     });
 
-    it("keeps a caller's index small: the live tasks and the newest 100 ended ones are listed", async () => {
-      const { a } = await instances({ maxPerOwner: 2 });
+    it('caps the live tasks of the process (a 503 LimitError), every caller counted, and frees a slot on end', async () => {
+      const { a } = await instances({ maxTotal: 2 });
+      const first = await a.create({ owner: 'alice', tool: 't' });
+      await a.create({ tool: 't', address: '198.51.100.1' });
+      const refused = await a.create({ owner: 'bob', tool: 't' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(LimitError);
+      expect(refused).toMatchObject({ status: 503, data: { limit: 'tasks.maxTotal', max: 2 } });
+      await a.finish(first.taskId, { status: 'completed', result: { content: [] } });
+      await a.create({ owner: 'bob', tool: 't' });
+    });
+
+    const ended = (more: Partial<TaskLimits['ended']>): Partial<TaskLimits> => ({ ended: { ...TASK_DEFAULTS.ended, ...more } });
+    const endWith = async (store: TaskStore, owner: string | undefined, text = '') => {
+      const { taskId } = await store.create({ ...(owner === undefined ? {} : { owner }), tool: 't' });
+      await store.finish(taskId, { status: 'completed', result: { content: [{ type: 'text', text }] } });
+      return taskId;
+    };
+
+    it("keeps a caller's newest ended tasks (tasks.ended.maxPerCaller): older ones are forgotten, listed or not", async () => {
+      const { a, b } = await instances(ended({ maxPerCaller: 3 }));
       const ids: string[] = [];
-      for (let n = 0; n < 103; n++) {
-        const { taskId } = await a.create({ owner: 'busy', tool: 't', arguments: {} });
-        await a.finish(taskId, { status: 'completed', result: { content: [] } });
-        ids.push(taskId);
-      }
-      const live = await a.create({ owner: 'busy', tool: 't', arguments: {} });
-      expect((await a.list('busy')).map((t) => t.taskId)).toEqual([...ids.slice(3), live.taskId]);
+      for (let n = 0; n < 5; n++) ids.push(await endWith(n % 2 ? a : b, 'busy'));
+      const other = await endWith(a, 'calm');
+      const live = await a.create({ owner: 'busy', tool: 't' });
+      expect((await a.list('busy')).map((t) => t.taskId)).toEqual([...ids.slice(2), live.taskId]);
+      for (const taskId of ids.slice(0, 2)) expect(await b.snapshot(taskId, 'busy')).toBeUndefined();
+      expect((await b.snapshot(ids[2], 'busy'))?.status).toBe('completed');
+      expect((await b.snapshot(other, 'calm'))?.status).toBe('completed');
+    });
+
+    it("keeps a caller's ended tasks within tasks.ended.maxBytesPerCaller; a result larger alone ends the task failed, saying so", async () => {
+      const { a, b } = await instances(ended({ maxBytesPerCaller: 8_000 }));
+      const first = await endWith(a, undefined, 'x'.repeat(2_500));
+      const second = await endWith(a, undefined, 'x'.repeat(2_500));
+      expect((await b.snapshot(first, undefined))?.status).toBe('completed');
+      await endWith(a, undefined, 'x'.repeat(2_500));
+      expect(await b.snapshot(first, undefined)).toBeUndefined();
+      expect((await b.snapshot(second, undefined))?.status).toBe('completed');
+      const huge = await endWith(a, undefined, 'x'.repeat(20_000));
+      const failed = await b.snapshot(huge, undefined);
+      expect(failed).toMatchObject({ status: 'failed', error: { code: -32603 } });
+      expect(failed?.error?.message).toMatch(/tasks\.ended\.maxBytesPerCaller/);
+      expect(failed?.result).toBeUndefined();
+    });
+
+    it('keeps the ended tasks of the process within tasks.ended.maxTotal and maxBytesTotal: the oldest, anyone’s, go first', async () => {
+      const byNumber = await instances(ended({ maxTotal: 2 }));
+      const [one, two, three] = [await endWith(byNumber.a, 'ada'), await endWith(byNumber.a, 'bob'), await endWith(byNumber.a, 'cy')];
+      expect(await byNumber.b.snapshot(one, 'ada')).toBeUndefined();
+      expect((await byNumber.b.snapshot(two, 'bob'))?.status).toBe('completed');
+      expect((await byNumber.b.snapshot(three, 'cy'))?.status).toBe('completed');
+      const byBytes = await instances(ended({ maxBytesTotal: 8_000 }));
+      const big = [await endWith(byBytes.a, 'ada', 'y'.repeat(2_500)), await endWith(byBytes.a, 'bob', 'y'.repeat(2_500))];
+      await endWith(byBytes.a, 'cy', 'y'.repeat(2_500));
+      expect(await byBytes.b.snapshot(big[0], 'ada')).toBeUndefined();
+      expect((await byBytes.b.snapshot(big[1], 'bob'))?.status).toBe('completed');
     });
 
     it('takes hostile ids and keys as unknown: prototype names, wrong shapes, non-strings, a valid shape never issued', async () => {
       const { a, b } = await instances();
-      const { taskId } = await a.create({ tool: 't', arguments: {} });
+      const { taskId } = await a.create({ tool: 't' });
       const hostile: unknown[] = [
         '__proto__',
         'constructor',

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskStore } from '../../src/engine/tasks/task-store';
+import { TASK_DEFAULTS, TaskStore } from '../../src/engine/tasks/task-store';
+import { TaskWork } from '../../src/engine/tasks/task-work';
 import { MemoryStore } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
 import { RedisHttpStore } from '../../src/stores/redis-http';
@@ -47,7 +48,7 @@ describe('task store on Redis, read with another client', () => {
     const raw = new Redis(redis.url);
     try {
       const store = new TaskStore({ backend, keyPrefix: 'raw-check:', secret: 'the secret' });
-      const { taskId } = await store.create({ owner: 'carol', tool: 'pay', arguments: { card: '4111-1111' } });
+      const { taskId } = await store.create({ owner: 'carol', tool: 'pay' });
       await store.ask(taskId, [['q', { method: 'elicitation/create', params: { message: 'PIN-QUESTION' } }]]);
       await store.answer(taskId, 'carol', { q: { action: 'accept', content: { pin: '9876' } } });
       const keys = await raw.keys('raw-check:*');
@@ -58,6 +59,47 @@ describe('task store on Redis, read with another client', () => {
     } finally {
       raw.disconnect();
       await backend.close();
+    }
+  });
+});
+
+describe('task work that cannot start', () => {
+  it('no longer counts among the live tasks of the process (tasks.maxTotal) once its start failed', async () => {
+    const memory = new MemoryStore();
+    // A subscription refused at the work's start: a store away at that moment, which a memory store cannot be.
+    const refusing = Object.assign(Object.create(memory) as MemoryStore, {
+      subscribe: () => Promise.reject(new Error('the store is away')),
+    });
+    const store = new TaskStore({ backend: refusing, keyPrefix: 'start:', secret: 's' }, { ...TASK_DEFAULTS, maxTotal: 1 });
+    const task = await store.create({ tool: 't' });
+    await expect(TaskWork.start(store, task, {})).rejects.toThrow(/away/);
+    await expect(store.create({ tool: 't' })).resolves.toMatchObject({ tool: 't' });
+  });
+});
+
+describe('task work that asks many questions', () => {
+  it('lets go of each answered question: 12 in turn leave no abort listener behind (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const memory = new MemoryStore();
+    try {
+      const store = new TaskStore({ backend: memory, keyPrefix: 'many:', secret: 's' });
+      const task = await store.create({ tool: 't' });
+      const work = await TaskWork.start(store, task, { elicitation: {} });
+      for (let n = 0; n < 12; n++) {
+        const key = `q-${n}`;
+        const asked = work.ask(key, { message: `question ${n}?`, requestedSchema: { type: 'object', properties: {} } });
+        await expect.poll(async () => (await store.snapshot(task.taskId, undefined))?.inputRequests?.length).toBe(1);
+        await store.answer(task.taskId, undefined, { [key]: { action: 'accept', content: {} } });
+        await expect(asked).resolves.toMatchObject({ action: 'accept' });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      await work.finish({ status: 'completed', result: { content: [] } });
+    } finally {
+      process.off('warning', onWarning);
+      await memory.close();
     }
   });
 });

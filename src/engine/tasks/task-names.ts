@@ -8,7 +8,7 @@ export type TaskPart = 'r' | 'l' | 'w' | 'e' | 'q' | 'a';
 /**
  * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:w` the work's lease (it
  * expires unless renewed), `:e` the end, `:q:<key>` a question's open token the first answer takes, `:a:<key>` its
- * answer; `task-owner:<owner>` an owner's index.
+ * answer; `task-owner:<owner>` a caller's index (an anonymous caller's by its address).
  */
 export class TaskNames {
   constructor(
@@ -30,7 +30,9 @@ export class TaskNames {
     return `${this.keyPrefix}task-session:${await this.crypto.digest(`session\u0000${sessionId}`)}`;
   }
 
-  async owner(owner: string | undefined): Promise<string> {
-    return `${this.keyPrefix}task-owner:${await this.crypto.digest(JSON.stringify(['owner', owner ?? null]))}`;
+  /** A caller's index: its owner's, or for an anonymous caller its address's (all anonymous callers of no known address share one). */
+  async owner(owner: string | undefined, address?: string): Promise<string> {
+    const who = owner === undefined ? ['anonymous', address ?? null] : ['owner', owner];
+    return `${this.keyPrefix}task-owner:${await this.crypto.digest(JSON.stringify(who))}`;
   }
 }

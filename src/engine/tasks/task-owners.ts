@@ -1,78 +1,96 @@
-// Each caller's index of tasks: the cap on a caller's live tasks is counted here, and 2025-11-25's tasks/list reads it.
-// One sealed value per caller, changed one write at a time on this instance.
+// Each caller's index of tasks: the caps on a caller's live tasks and on the ended ones it keeps are counted here, and
+// 2025-11-25's tasks/list reads it. One sealed value per caller, changed one write at a time on this instance.
 import { LimitError } from '../../protocol';
 import type { StoreBackend } from '../../stores';
-import type { TaskNames } from './task-names';
 import type { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
 
-/** An owner index entry: a task id, when it expires, and 1 while it has not ended. */
-type IndexEntry = [string, number, 0 | 1];
-/** Ended tasks an owner's index keeps listed (the newest), so a busy caller's index stays small. */
-const LISTED_ENDED = 100;
+/** An index entry: a task id, when it expires, 1 while it has not ended, and the bytes kept for it once it ended. */
+type IndexEntry = [string, number, 0 | 1, number?];
 /** How long a caller at its cap is told to wait: a task of theirs has to end first, which polling will show. */
 const CAP_RETRY_AFTER_S = 30;
 
-/** The entries to keep: every live one, and the newest ended ones. */
-function trimmed(entries: IndexEntry[]): IndexEntry[] {
+/** What one caller may hold: live tasks, and ended tasks kept (by number and by bytes; the oldest go first). */
+interface CallerLimits {
+  maxPerOwner: number;
+  maxEnded: number;
+  maxEndedBytes: number;
+}
+
+/** The ended entries to drop, oldest first, so that at most `maxEnded` remain and their bytes fit `maxEndedBytes`. */
+function overflow(entries: IndexEntry[], { maxEnded, maxEndedBytes }: CallerLimits): Set<IndexEntry> {
   const ended = entries.filter(([, , live]) => live === 0);
-  const drop = new Set(ended.slice(0, Math.max(0, ended.length - LISTED_ENDED)));
-  return entries.filter((entry) => !drop.has(entry));
+  let bytes = ended.reduce((sum, [, , , size]) => sum + (size ?? 0), 0);
+  const drop = new Set<IndexEntry>();
+  for (const entry of ended) {
+    if (ended.length - drop.size <= maxEnded && bytes <= maxEndedBytes) break;
+    drop.add(entry);
+    bytes -= entry[3] ?? 0;
+  }
+  return drop;
 }
 
 const isIndexEntry = (entry: unknown): entry is IndexEntry =>
-  Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && (entry[2] === 0 || entry[2] === 1);
+  Array.isArray(entry) &&
+  typeof entry[0] === 'string' &&
+  typeof entry[1] === 'number' &&
+  (entry[2] === 0 || entry[2] === 1) &&
+  (entry[3] === undefined || typeof entry[3] === 'number');
 
-/** The owners' indexes (`task-owner:<owner digest>`), in the task store's backend, sealed with its secret. */
+/** The callers' indexes (`task-owner:<digest>`, named by TaskNames.owner), in the task store's backend, sealed with its secret. */
 export class OwnerIndex {
   readonly #serial = new SerialRuns();
 
   constructor(
     private readonly backend: StoreBackend,
-    private readonly names: TaskNames,
     private readonly sealing: TaskSeal,
-    private readonly maxPerOwner: number,
+    private readonly limits: CallerLimits,
   ) {}
 
   /**
-   * Lists a new live task under its owner once `store` has stored it, or throws a LimitError (429, Retry-After) before
-   * that when the owner already holds `maxPerOwner` live tasks. Admissions of one owner run one at a time here.
+   * Lists a new live task in the caller's index once `store` has stored it, or throws a LimitError (429, Retry-After)
+   * before that when the caller already holds `maxPerOwner` live tasks (`who` says whose in its message). Admissions
+   * to one index run one at a time here.
    */
-  async admit(owner: string | undefined, task: { taskId: string; expiresAt: number }, store: () => Promise<void>): Promise<void> {
-    const index = await this.names.owner(owner);
+  async admit(index: string, who: string, task: { taskId: string; expiresAt: number }, store: () => Promise<void>): Promise<void> {
     await this.#serial.run(index, async () => {
       const now = Date.now();
       const entries = await this.#live(index, now);
-      const max = this.maxPerOwner;
-      if (entries.filter(([, , live]) => live === 1).length >= max) {
-        const who = owner === undefined ? 'anonymous callers (without a token they count as one caller)' : 'this caller';
+      const max = this.limits.maxPerOwner;
+      if (entries.filter(([, , live]) => live === 1).length >= max)
         throw new LimitError(
           `Too many tasks still running for ${who}: at most ${max} (tasks.maxPerCaller). Cancel one or wait for one to end, then try again`,
           CAP_RETRY_AFTER_S,
           'caller',
           { limit: 'tasks.maxPerCaller', max },
         );
-      }
       await store();
-      await this.#write(index, trimmed([...entries, [task.taskId, task.expiresAt, 1]]), task.expiresAt - now);
+      await this.#write(index, [...entries, [task.taskId, task.expiresAt, 1]], task.expiresAt - now);
     });
   }
 
-  /** The task ended: it no longer counts towards its owner's cap, and stays listed while among the newest ended. */
-  async ended(owner: string | undefined, taskId: string): Promise<void> {
-    const index = await this.names.owner(owner);
-    await this.#serial.run(index, async () => {
+  /**
+   * The task ended, keeping `bytes` in the store: it no longer counts towards the caller's live cap, and counts
+   * among its ended ones. Resolves with the ids of the caller's oldest ended tasks past its bounds, to forget now.
+   */
+  async ended(index: string, taskId: string, bytes: number): Promise<string[]> {
+    return this.#serial.run(index, async () => {
       const now = Date.now();
-      const entries = await this.#live(index, now);
-      const kept = trimmed(entries.map(([id, until, live]): IndexEntry => [id, until, id === taskId ? 0 : live]));
+      const entries = (await this.#live(index, now)).map(
+        (entry): IndexEntry => (entry[0] === taskId ? [taskId, entry[1], 0, bytes] : entry),
+      );
+      const drop = overflow(entries, this.limits);
+      const kept = entries.filter((entry) => !drop.has(entry));
       const longest = Math.max(0, ...kept.map(([, until]) => until - now));
       if (longest > 0) await this.#write(index, kept, longest);
+      else await this.backend.delete(index);
+      return [...drop].map(([id]) => id);
     });
   }
 
-  /** The ids of the owner's listed tasks that have not expired, in the order they were created. */
-  async taskIds(owner: string | undefined): Promise<string[]> {
-    return (await this.#live(await this.names.owner(owner), Date.now())).map(([id]) => id);
+  /** The ids of the caller's listed tasks that have not expired, in the order they were created. */
+  async taskIds(index: string): Promise<string[]> {
+    return (await this.#live(index, Date.now())).map(([id]) => id);
   }
 
   async #live(name: string, now: number): Promise<IndexEntry[]> {

@@ -32,8 +32,9 @@ export interface TaskRecord {
   taskId: string;
   /** The verified caller's subject; absent for an anonymous task, which belongs to whoever holds its id. */
   owner?: string;
+  /** The storage name of the caller's index the task is counted in (an anonymous caller's is its address's). */
+  index?: string;
   tool: string;
-  arguments: Record<string, unknown>;
   /** Its status is not kept: `input_required` while a question of inputRequests is still open, `working` otherwise. */
   statusMessage?: string;
   /** The questions asked and not yet taken in by the work, in the order asked (entries: a key may be any string). */

@@ -6,31 +6,46 @@ import { WEB_STORE_CRYPTO, type StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
 import type { ElicitationStore } from '../../stores';
 import { parseEvent, type TaskEvent } from './task-events';
+import { TaskLedger } from './task-ledger';
 import { type TaskPart, TaskNames } from './task-names';
 import { OwnerIndex } from './task-owners';
 import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
 import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
 
+/** tasks.ended: the ended tasks kept (their end and result readable until they expire), per caller and in total. */
+interface EndedLimits {
+  maxPerCaller: number;
+  maxBytesPerCaller: number;
+  maxTotal: number;
+  maxBytesTotal: number;
+}
+
 /**
- * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller may hold, and how
- * long the work's lease lasts without a renewal (`hold`) before the task is taken for orphaned.
+ * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller and the process
+ * may hold, how many ended ones are kept, and how long the work's lease lasts without a renewal (`hold`) before the
+ * task is taken for orphaned.
  */
 export interface TaskLimits {
   ttlMs: number;
   pollIntervalMs: number;
   maxPerOwner: number;
+  maxTotal: number;
+  ended: EndedLimits;
   leaseMs: number;
 }
 
 /**
- * A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller, and a
- * lease of 30 s (the work renews it every 10 s; a Worker's work after its response is cut at about 30 s).
+ * A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller and a
+ * thousand per process, the ended tasks of docs/configuration.md, and a lease of 30 s (the work renews it every 10 s;
+ * a Worker's work after its response is cut at about 30 s).
  */
 export const TASK_DEFAULTS: Readonly<TaskLimits> = Object.freeze({
   ttlMs: 86_400_000,
   pollIntervalMs: 1_000,
   maxPerOwner: 100,
+  maxTotal: 1_000,
+  ended: Object.freeze({ maxPerCaller: 100, maxBytesPerCaller: 10_000_000, maxTotal: 10_000, maxBytesTotal: 100_000_000 }),
   leaseMs: 30_000,
 });
 
@@ -44,13 +59,20 @@ export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object
 interface NewTask {
   /** The verified caller's subject; absent when anonymous. */
   owner?: string;
+  /** An anonymous caller's address, when the host knows it: its tasks are counted apart from other addresses'. */
+  address?: string;
   tool: string;
-  arguments: Record<string, unknown>;
   statusMessage?: string;
 }
 
 /** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
 export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
+
+/** The end of a task whose result is larger than the store keeps for one caller: it fails, saying so. */
+function tooLarge(bytes: number, max: number): TaskEnd {
+  const message = `The task's result is ${bytes} bytes, more than this server keeps for one caller (${max}, tasks.ended.maxBytesPerCaller)`;
+  return { status: 'failed', error: { code: -32603, message }, statusMessage: message };
+}
 
 /** An end as stored: the end and when it happened. */
 type StoredEnd = TaskEnd & { at: number };
@@ -62,6 +84,7 @@ export class TaskStore {
   readonly #names: TaskNames;
   readonly #sealing: TaskSeal;
   readonly #owners: OwnerIndex;
+  readonly #ledger: TaskLedger;
 
   /** `crypto`: WebCrypto's, or the runtime's own (parley-mcp/node passes node:crypto's); either reads the other's. */
   constructor(
@@ -71,7 +94,13 @@ export class TaskStore {
   ) {
     this.#names = new TaskNames(home.keyPrefix, crypto);
     this.#sealing = new TaskSeal(home.secret, crypto);
-    this.#owners = new OwnerIndex(home.backend, this.#names, this.#sealing, limits.maxPerOwner);
+    const { ended } = limits;
+    this.#owners = new OwnerIndex(home.backend, this.#sealing, {
+      maxPerOwner: limits.maxPerOwner,
+      maxEnded: ended.maxPerCaller,
+      maxEndedBytes: ended.maxBytesPerCaller,
+    });
+    this.#ledger = new TaskLedger({ maxTotal: limits.maxTotal, maxEndedTotal: ended.maxTotal, maxEndedBytesTotal: ended.maxBytesTotal });
   }
 
   /** Whether what is published on a task's channel reaches other processes (else the work reads the store as well). */
@@ -81,16 +110,19 @@ export class TaskStore {
 
   /**
    * Creates a task in `working`, its lease held by the caller (who runs the work and renews it with `hold`), and returns
-   * once it is in the store (a `tasks/get` on any instance finds it), or throws a LimitError (429, Retry-After) when
-   * the owner already holds `maxPerOwner` live tasks.
+   * once it is in the store (a `tasks/get` on any instance finds it), or throws a LimitError: 429 (Retry-After) when
+   * the caller already holds `maxPerOwner` live tasks, 503 when this process runs `maxTotal`. Its arguments are not
+   * kept: the run has them, and a client is never shown them.
    */
   async create(task: NewTask): Promise<TaskRecord> {
     const now = Date.now();
+    const { owner, address } = task;
+    const index = await this.#names.owner(owner, address);
     const record: TaskRecord = {
       taskId: newTaskId(),
-      ...(task.owner === undefined ? {} : { owner: task.owner }),
+      ...(owner === undefined ? {} : { owner }),
+      index,
       tool: task.tool,
-      arguments: task.arguments,
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
       inputRequests: [],
       asked: [],
@@ -100,11 +132,23 @@ export class TaskStore {
       pollIntervalMs: this.limits.pollIntervalMs,
     };
     const { taskId } = record;
-    await this.#owners.admit(task.owner, { taskId, expiresAt: now + record.ttlMs }, async () => {
-      const [r, l, w] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l'), this.#name(taskId, 'w')]);
-      await this.home.backend.set(l, '1', record.ttlMs);
-      await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
-      await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
+    const who =
+      owner !== undefined
+        ? 'this caller'
+        : address === undefined
+          ? 'anonymous callers (of no known address, they count as one caller)'
+          : 'anonymous callers from this address';
+    await this.#owners.admit(index, who, { taskId, expiresAt: now + record.ttlMs }, async () => {
+      this.#ledger.admit(taskId);
+      try {
+        const [r, l, w] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l'), this.#name(taskId, 'w')]);
+        await this.home.backend.set(l, '1', record.ttlMs);
+        await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
+        await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
+      } catch (error) {
+        this.#ledger.release(taskId);
+        throw error;
+      }
     });
     return record;
   }
@@ -149,7 +193,7 @@ export class TaskStore {
     };
   }
 
-  /** The whole record (tool, arguments, questions asked) for a run that resumes it; the same lookup as snapshot. */
+  /** The whole record (tool, questions asked) for a run that resumes it; the same lookup as snapshot. */
   record(taskId: unknown, owner: string | undefined): Promise<TaskRecord | undefined> {
     return this.#record(taskId, owner);
   }
@@ -269,7 +313,7 @@ export class TaskStore {
 
   /** The owner's tasks that have not expired, oldest first (2025-11-25 tasks/list; never for anonymous callers). */
   async list(owner: string): Promise<TaskSnapshot[]> {
-    const ids = await this.#owners.taskIds(owner);
+    const ids = await this.#owners.taskIds(await this.#names.owner(owner));
     const found = await Promise.all(ids.map((id) => this.snapshot(id, owner)));
     return found.filter((s): s is TaskSnapshot => s !== undefined).sort((a, b) => a.createdAt - b.createdAt);
   }
@@ -297,14 +341,42 @@ export class TaskStore {
   async #endOnce(record: TaskRecord, end: TaskEnd): Promise<boolean> {
     const { taskId } = record;
     if ((await this.home.backend.take(await this.#name(taskId, 'l'))) === undefined) return false;
-    const ttl = record.createdAt + record.ttlMs - Date.now();
+    const ttl = Math.max(1, record.createdAt + record.ttlMs - Date.now());
     const name = await this.#name(taskId, 'e');
-    await this.home.backend.set(name, await this.#seal({ ...end, at: Date.now() }, name), Math.max(1, ttl));
+    // What the store keeps for it from now on: its end and its record (the record's size is about its JSON's).
+    const kept = (sealed: string) => sealed.length + JSON.stringify(record).length;
+    const max = this.limits.ended.maxBytesPerCaller;
+    let final = end;
+    let sealed = await this.#seal({ ...final, at: Date.now() }, name);
+    if (kept(sealed) > max) {
+      final = tooLarge(kept(sealed), max);
+      sealed = await this.#seal({ ...final, at: Date.now() }, name);
+    }
+    await this.home.backend.set(name, sealed, ttl);
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
-    await this.#publish(taskId, { kind: 'end', status: end.status });
-    await this.#owners.ended(record.owner, taskId);
+    await this.#publish(taskId, { kind: 'end', status: final.status });
+    const bytes = kept(sealed);
+    const index = record.index ?? (await this.#names.owner(record.owner));
+    const forget = [...(await this.#owners.ended(index, taskId, bytes)), ...this.#ledger.ended(taskId, bytes, Date.now() + ttl)];
+    await Promise.all(forget.map((id) => this.#forget(id)));
     return true;
+  }
+
+  /** An ended task past the bounds on those kept: every part of it leaves the store (a tasks/get finds it no more). */
+  async #forget(taskId: string): Promise<void> {
+    const record = await this.#raw(taskId);
+    const asked = (record?.asked ?? []).flatMap((key): [TaskPart, string][] => [
+      ['q', key],
+      ['a', key],
+    ]);
+    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ...asked];
+    await Promise.all(parts.map(async ([part, key]) => this.home.backend.delete(await this.#name(taskId, part, key))));
+  }
+
+  /** The work of this task stopped on this instance: it no longer counts among the tasks this process runs. */
+  released(taskId: string): void {
+    this.#ledger.release(taskId);
   }
 
   async #held(taskId: string): Promise<boolean> {

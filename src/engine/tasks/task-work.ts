@@ -64,8 +64,15 @@ export class TaskWork implements Asker {
    * its form questions are also filed in the owner's inbox, where the first answer wins as a `tasks/update` would.
    */
   static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>, inbox?: TaskInbox): Promise<TaskWork> {
-    const work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
-    work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+    let work: TaskWork;
+    try {
+      work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
+      work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+    } catch (error) {
+      // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
+      store.released(task.taskId);
+      throw error;
+    }
     // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
     // pub/sub across instances it only renews the lease, a third of leaseMs apart.
     const lease = store.limits.leaseMs / 3;
@@ -131,6 +138,7 @@ export class TaskWork implements Asker {
   }
 
   async close(): Promise<void> {
+    this.store.released(this.task.taskId);
     clearInterval(this.#timer);
     this.#timer = undefined;
     const unlisten = this.#unlisten;
@@ -142,8 +150,13 @@ export class TaskWork implements Asker {
     if (this.#known.has(key)) return this.#known.get(key) as RawAnswer;
     this.signal.throwIfAborted();
     const answer = new Promise<RawAnswer>((resolve, reject) => {
-      this.#waiting.set(key, resolve);
-      this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+      const stopped = () => reject(this.signal.reason);
+      // An answered question lets go of the signal: a task that asks many in turn holds no listener per question.
+      this.#waiting.set(key, (value) => {
+        this.signal.removeEventListener('abort', stopped);
+        resolve(value);
+      });
+      this.signal.addEventListener('abort', stopped, { once: true });
     });
     answer.catch(() => undefined); // the caller gets the rejection below; this only keeps it from going unhandled meanwhile
     // A question a resumed run asked before is still open in the store: wait for it, never ask it twice.
