@@ -179,8 +179,9 @@ async function taskRuntimeOf(
     throw new Error(`${because}: ${error.message}`);
   });
   if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: ${module.whereToKeepTasks(isEdgeRuntime())}`);
-  const { maxPerCaller, ...limits } = config.tasks;
-  return module.createTaskRuntime(store, { ...limits, maxPerOwner: maxPerCaller }, platform.storeCrypto);
+  const { maxPerCaller, ended, ...limits } = config.tasks;
+  const kept = { ...ended, maxPerCaller: ended.maxPerCaller ?? maxPerCaller };
+  return module.createTaskRuntime(store, { ...limits, ended: kept, maxPerOwner: maxPerCaller }, platform.storeCrypto);
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */

@@ -62,8 +62,8 @@ const tasksSchema = z.strictObject({
   /** Ended tasks kept (their result readable until ttlMs): past a bound, the oldest are forgotten (docs/tasks.md). */
   ended: z
     .strictObject({
-      /** Ended tasks kept per caller. */
-      maxPerCaller: positiveInt(100),
+      /** Ended tasks kept per caller; default tasks.maxPerCaller, so a caller's live tasks may all end and be read. */
+      maxPerCaller: z.number().int().positive().optional(),
       /** Bytes of ended tasks kept per caller; a task whose result alone is larger ends `failed`, saying so. */
       maxBytesPerCaller: positiveInt(10_000_000),
       /** Ended tasks kept in total, of the ends this process wrote. */

@@ -71,6 +71,25 @@ describe('a task in Redis', () => {
   });
 });
 
+describe('ended tasks kept per caller', () => {
+  it('default to the live cap: a caller whose 120 live tasks all end can still read the first one', async () => {
+    const handler = createFetchHandler(config({ tasks: { maxPerCaller: 150 } }));
+    try {
+      const call = async () =>
+        (await read(await handler(mcpRequest('tools/call', { name: 'quick', arguments: { data: 'x' }, _meta: declaring })))).body.result
+          .taskId as string;
+      const ids: string[] = [];
+      for (let n = 0; n < 120; n++) ids.push(await call());
+      const get = async (taskId: string) =>
+        (await read(await handler(mcpRequest('tasks/get', { taskId, _meta: declaring }, { headers: { 'mcp-name': taskId } })))).body;
+      await vi.waitFor(async () => expect((await get(ids.at(-1)!)).result?.status).toBe('completed'));
+      expect((await get(ids[0]!)).result?.status).toBe('completed');
+    } finally {
+      await handler.close();
+    }
+  });
+});
+
 /** A 2026-07-28 tools/call of `slow` from the loopback address `from`: the HTTP status and the JSON-RPC body. */
 function callFrom(port: number, from: string): Promise<{ status: number; body: any }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {}, _meta: declaring } });
