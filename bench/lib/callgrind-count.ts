@@ -15,8 +15,6 @@ import { build } from 'esbuild';
  *   how many collections a run made, and the count moved with the machine's load;
  * - `--no-incremental-marking`: a full collection in the counted cycles (the task scenario's heap grows) marks all at
  *   once, where incremental marking sizes its steps by the milliseconds elapsed: the task cycle moved by 5% without it;
- * - `--expose-gc`: the driver collects everything once after the warm-up, so the counted cycles start from the same
- *   heap whatever the warm-up left (a full collection falling just inside or just outside them moved a count by 9%);
  * - `--hash-seed`, `--random-seed`: a fixed seed, where each run otherwise draws its own and with it other hash-table
  *   probes and rehashes (~0.1% of a short run).
  */
@@ -24,8 +22,7 @@ import { build } from 'esbuild';
 export const removeDriver = (driver: string) => rmSync(dirname(driver), { recursive: true, force: true });
 
 export const NODE_FLAGS = (
-  process.env.CALLGRIND_NODE_FLAGS ??
-  '--single-threaded --predictable-gc-schedule --no-incremental-marking --expose-gc --hash-seed=1 --random-seed=1'
+  process.env.CALLGRIND_NODE_FLAGS ?? '--single-threaded --predictable-gc-schedule --no-incremental-marking --hash-seed=1 --random-seed=1'
 )
   .split(' ')
   .filter(Boolean);

@@ -21,9 +21,6 @@ const run = async (cycles: number) => {
 };
 if (warmUp > 0) {
   await run(warmUp);
-  // Everything the warm-up left collected (--expose-gc, as bench/lib/callgrind-count.ts runs it), so the counted cycles
-  // start from the same heap: a full collection then falls at the same place in them on every run.
-  (globalThis as { gc?: () => void }).gc?.();
   getPriority();
 }
 await run(count);
