@@ -1,42 +1,16 @@
-// npx tsx bench/callgrind-in-process.ts [scenario] [few] [many]: instructions per cycle of the scenario straight into the
-// fetch handler (parley-mcp/node's platform, 32 at a time) under valgrind's callgrind. No sockets and no batching of
-// answers by turn, so of the counts it moves least between runs: the A/B for a change inside Parley. Bundled with esbuild
-// first, as bench/callgrind.ts's servers are; a few minutes.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { build } from 'esbuild';
+// npx tsx --conditions=parley-source bench/callgrind-in-process.ts [scenario] [cycles] [warm-up]: instructions per cycle of the
+// scenario straight into the fetch handler (parley-mcp/node's platform, 32 at a time) under valgrind's callgrind. No
+// sockets and no batching of answers by turn, so of the counts it moves least between runs: the A/B for a change inside
+// Parley. Bundled with esbuild first, as bench/callgrind.ts's servers are; Node's flags in bench/lib/callgrind-count.ts.
+// Only the cycles after the warm-up are counted (the default: 1,000 after 6,000, when V8 has optimized the hot path).
+// Scenarios: those of bench/scenarios.ts, and taskCycle (a no-input task created, then tasks/get until completed).
+import { buildDriver, perCycle, removeDriver } from './lib/callgrind-count';
 
-const [scenario = 'simpleCall', few = '3200', many = '9600'] = process.argv.slice(2);
-// --single-threaded: V8's compiler and collector threads otherwise move one build's count by up to 40% between runs
-// (their work lands at different times); on the main thread it repeats within ~1%. CALLGRIND_NODE_FLAGS overrides.
-const NODE_FLAGS = (process.env.CALLGRIND_NODE_FLAGS ?? '--single-threaded').split(' ').filter(Boolean);
-const driver = `/tmp/parley-cycles-${process.pid}.mjs`;
-await build({
-  entryPoints: [new URL('lib/cycles.ts', import.meta.url).pathname],
-  outfile: driver,
-  bundle: true,
-  platform: 'node',
-  conditions: ['parley-source'],
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-});
-
-function instructions(cycles: string): number {
-  const out = `/tmp/parley-cycles-${process.pid}-${cycles}.out`;
-  execFileSync(
-    'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all', process.execPath, ...NODE_FLAGS, driver, scenario, cycles],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const total = Number(/^(?:summary|totals): (\d+)$/m.exec(readFileSync(out, 'utf8'))?.[1]);
-  rmSync(out, { force: true });
-  return total;
+const [scenario = 'simpleCall', cycles = '1000', warmUp = '6000'] = process.argv.slice(2);
+const driver = await buildDriver();
+try {
+  const count = await perCycle(driver, scenario, { warmUp: Number(warmUp), cycles: Number(cycles) });
+  console.log(`${scenario}: ${count.toLocaleString('en-US')} instructions per cycle in-process`);
+} finally {
+  removeDriver(driver);
 }
-
-const [a, b] = [instructions(few), instructions(many)];
-rmSync(driver, { force: true });
-console.log(`${scenario}: ${Math.round((b - a) / (Number(many) - Number(few))).toLocaleString('en-US')} instructions per cycle in-process`);

@@ -8,6 +8,7 @@ const NEEDS = [
   ['redis-server', 'redis-server', 'the Redis store tests, two-instance tests and the secret canary'],
   ['chromium', 'chromium', 'the inbox page tests (driven by playwright-core)'],
   ['script', 'bsdutils', 'parley dev and parley inbox in a pseudo-terminal'],
+  ['valgrind', 'valgrind', 'npm run bench:check, the instruction-count regression gate'],
 ];
 
 const onPath = (program) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;

@@ -1,11 +1,28 @@
-// The driver bench/callgrind-in-process.ts bundles: N cycles of a scenario straight into the fetch handler, 32 at a
-// time, with parley-mcp/node's platform.
+// The driver bench/lib/callgrind-count.ts bundles: `node cycles.mjs <scenario> <count> [warm-up]`, cycles of a scenario
+// straight into the fetch handler, 32 at a time, with parley-mcp/node's platform. With a warm-up, its cycles run first,
+// then the counted ones between two calls of os.getPriority(), where callgrind (--dump-before=uv_os_getpriority) writes
+// its counts out and starts again: the second part is those cycles alone.
+import { getPriority } from 'node:os';
 import { createFetchHandler } from 'parley-mcp';
 import { NODE_PLATFORM } from '../../src/adapters/node-platform';
 import { benchConfig } from '../servers/parley-app';
-import { cycle, type ScenarioName } from './in-process-cycle';
+import { cycle, type ScenarioName, taskPolls } from './in-process-cycle';
 
 const name = process.argv[2] as ScenarioName;
 const count = Number(process.argv[3]);
+const warmUp = Number(process.argv[4] ?? 0);
+if (name === 'taskCycle') process.env.BENCH_TASKS = '1'; // the task tools, as row 10's servers serve them
 const handler = createFetchHandler(benchConfig(), NODE_PLATFORM);
-for (let done = 0; done < count; done += 32) await Promise.all(Array.from({ length: 32 }, () => cycle(handler, name)));
+// A task lives until its tasks/get, and while it lives its timers tick by the clock (src/engine/tasks/task-work.ts): tasks
+// run one at a time, so each lives as short a time as it can and the count does not move with how long 32 of them took.
+const atOnce = name === 'taskCycle' ? 1 : 32;
+const run = async (cycles: number) => {
+  for (let done = 0; done < cycles; done += atOnce) await Promise.all(Array.from({ length: atOnce }, () => cycle(handler, name)));
+};
+if (warmUp > 0) {
+  await run(warmUp);
+  getPriority();
+}
+await run(count);
+if (warmUp > 0) getPriority();
+if (name === 'taskCycle') console.log(`tasks/get: ${taskPolls.n}`);

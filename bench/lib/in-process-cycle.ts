@@ -3,29 +3,63 @@
 import type { createFetchHandler } from 'parley-mcp';
 import { PlainResponse } from '../../src/adapters/node-response';
 import * as scenarios from '../scenarios';
+import { SIMPLE_ARGS, SIMPLE_TEXT, TASK_TOOL } from '../servers/fixture';
+import { isTextResult, modernRequest, resultOf, type WireRequest } from './wire';
 
-export type ScenarioName = keyof typeof scenarios;
+/** The scenarios of scenarios.ts, and taskCycle: a no-input task created, then tasks/get until it completed (the server
+ * must serve row 10's task tools: BENCH_TASKS set). */
+export type ScenarioName = keyof typeof scenarios | 'taskCycle';
+type Handler = ReturnType<typeof createFetchHandler>;
+
+const freshRequest = (wire: WireRequest) =>
+  new Request(`http://127.0.0.1:3000${wire.path}`, { method: 'POST', headers: { ...wire.headers, host: '127.0.0.1:3000' } });
 
 // The body is handed over as parley-mcp/node reads it from the socket, so one Request serves every call of a step.
 const requests = new Map<string, Request>();
 const requestFor = (path: string, headers: Record<string, string>) => {
   const key = JSON.stringify([path, headers]);
   let request = requests.get(key);
-  if (!request)
-    requests.set(
-      key,
-      (request = new Request(`http://127.0.0.1:3000${path}`, { method: 'POST', headers: { ...headers, host: '127.0.0.1:3000' } })),
-    );
+  if (!request) requests.set(key, (request = freshRequest({ method: 'POST', path, headers, body: '' })));
   return request;
 };
 
-export async function cycle(handler: ReturnType<typeof createFetchHandler>, name: ScenarioName): Promise<void> {
+async function send(handler: Handler, wire: WireRequest, request = requestFor(wire.path, wire.headers)): Promise<string> {
+  const response = await handler(request, { readBody: () => Promise.resolve(wire.body) });
+  // parley-mcp/node writes a plain response's text as it is: read it so, not through a Fetch Response built for the check.
+  return response instanceof PlainResponse && response.untouched ? response.plainText! : await response.text();
+}
+
+export async function cycle(handler: Handler, name: ScenarioName): Promise<void> {
+  if (name === 'taskCycle') return taskCycle(handler);
   const context: Record<string, unknown> = {};
   for (const step of scenarios[name]().steps) {
     const wire = typeof step.request === 'function' ? step.request(context) : step.request;
-    const response = await handler(requestFor(wire.path, wire.headers), { readBody: () => Promise.resolve(wire.body) });
-    // parley-mcp/node writes a plain response's text as it is: read it so, not through a Fetch Response built for the check.
-    const body = response instanceof PlainResponse && response.untouched ? response.plainText! : await response.text();
-    if (!step.check(body, context)) throw new Error(`${name}: an unexpected answer`);
+    if (!step.check(await send(handler, wire), context)) throw new Error(`${name}: an unexpected answer`);
   }
 }
+
+/** tasks/get a cycle may send before it fails: the task ends within a few turns of the event loop. */
+const MAX_POLLS = 50;
+
+/** A no-input task: tools/call, then tasks/get after each turn of the event loop until completed with the tool's text. */
+async function taskCycle(handler: Handler): Promise<void> {
+  // A task's run keeps its call's signal (TaskCall.inbox): a Request kept for every cycle would gather a listener per task.
+  const call = modernRequest('tools/call', { name: TASK_TOOL, arguments: SIMPLE_ARGS }, '/mcp', true);
+  const created = resultOf(await send(handler, call, freshRequest(call)));
+  const taskId = created?.resultType === 'task' ? created.taskId : undefined;
+  if (typeof taskId !== 'string') throw new Error(`taskCycle: created ${JSON.stringify(created)}`);
+  // Each task's requests name it (Mcp-Name), so they are built per task and not kept.
+  const wire = modernRequest('tasks/get', { taskId }, '/mcp', true);
+  const request = freshRequest(wire);
+  for (let polls = 0; polls < MAX_POLLS; polls++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const task = resultOf(await send(handler, wire, request));
+    if (task?.status === 'completed' && isTextResult(task.result, SIMPLE_TEXT)) return void taskPolls.n++;
+    if (task?.status !== 'working') throw new Error(`taskCycle: ${JSON.stringify(task).slice(0, 300)}`);
+    taskPolls.n++;
+  }
+  throw new Error(`taskCycle: still working after ${MAX_POLLS} tasks/get`);
+}
+
+/** tasks/get sent by taskCycle so far: the driver prints it, so that a count moved by more polls shows as such. */
+export const taskPolls = { n: 0 };

@@ -11,6 +11,9 @@ export const MAX_JSON_DEPTH = 128;
 export const tooDeep = (): McpWireError =>
   wireError('INVALID_PARAMS', `Invalid params: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
 
+/** The length of the shortest JSON nested deeper than MAX_JSON_DEPTH: one more opening bracket than it allows, each closed. */
+const SHORTEST_TOO_DEEP = 2 * (MAX_JSON_DEPTH + 1);
+
 /** True when `[` and `{` occur more than `max` times in the text, strings included: by indexOf, far cheaper than a scan. */
 function opensMoreThan(text: string, max: number): boolean {
   let n = 0;
@@ -52,8 +55,9 @@ const dropProto = (key: string, value: unknown): unknown => (key === '__proto__'
  * @example parseJson('{"__proto__":{"admin":true},"a":1}') // { a: 1 }
  */
 export function parseJson(text: string): unknown {
-  // Fast path: text with no more than MAX_JSON_DEPTH opening brackets cannot nest past it, so it is not scanned.
-  if (opensMoreThan(text, MAX_JSON_DEPTH) && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
+  // Fast paths, not scanned: text with no more than MAX_JSON_DEPTH opening brackets cannot nest past it, and JSON that
+  // does needs as many closing ones, so shorter text (most messages) is either shallow enough or not JSON at all.
+  if (text.length >= SHORTEST_TOO_DEEP && opensMoreThan(text, MAX_JSON_DEPTH) && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
   return MAY_SPELL_PROTO.test(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
 

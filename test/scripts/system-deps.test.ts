@@ -9,7 +9,7 @@ import { afterAll, expect, test } from 'vitest';
 const SCRIPT = join(import.meta.dirname, '../../scripts/system-deps.mjs');
 const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [SCRIPT], { env, encoding: 'utf8' });
 
-// A PATH that holds only a shell: redis-server, chromium, script and apt-get are all missing there.
+// A PATH that holds only a shell: redis-server, chromium, script, valgrind and apt-get are all missing there.
 const bare = mkdtempSync(join(tmpdir(), 'parley-path-'));
 symlinkSync(spawnSync('sh', ['-c', 'command -v sh'], { encoding: 'utf8' }).stdout.trim(), join(bare, 'sh'));
 afterAll(() => rmSync(bare, { recursive: true, force: true }));
@@ -23,6 +23,6 @@ test('passes silently when every program is on PATH', () => {
 test('without the programs and without apt-get, stops at once naming each and the command that installs them', () => {
   const result = run({ PATH: bare });
   expect(result.status).toBe(1);
-  for (const program of ['redis-server', 'chromium', 'script']) expect(result.stderr).toContain(`${program} is not installed`);
-  expect(result.stderr).toMatch(/apt-get update && apt-get install -y --no-install-recommends redis-server chromium bsdutils/);
+  for (const program of ['redis-server', 'chromium', 'script', 'valgrind']) expect(result.stderr).toContain(`${program} is not installed`);
+  expect(result.stderr).toMatch(/apt-get update && apt-get install -y --no-install-recommends redis-server chromium bsdutils valgrind/);
 });
