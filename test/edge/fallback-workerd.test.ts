@@ -3,19 +3,32 @@
 import { MCPServerStreamableHttp } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../helpers/bundle';
+import { bearer } from '../helpers/bearer';
 import { type RunningWorker, startWorker } from '../helpers/workerd';
 
+const AUTH_SECRET = 'fallback-in-workerd-auth-secret-0123';
 let worker: RunningWorker;
+let signed: RunningWorker;
 let mcp: MCPServerStreamableHttp;
+const open: MCPServerStreamableHttp[] = [];
 beforeAll(async () => {
   worker = startWorker((await bundleWorker('examples/cloudflare/worker.ts')).code, { VAULT_SECRET: 'fallback-in-workerd-secret' });
+  signed = startWorker((await bundleWorker('test/edge/entries/signed-desk-worker.ts')).code, { AUTH_SECRET });
   mcp = new MCPServerStreamableHttp({ url: new URL('/mcp', await worker.mf.ready).href, name: 'help-desk' });
   await mcp.connect();
 });
 afterAll(async () => {
-  await mcp?.close();
-  await worker?.dispose();
+  await Promise.all([mcp, ...open].map((m) => m?.close()));
+  await Promise.all([worker?.dispose(), signed?.dispose()]);
 });
+
+async function signedIn(sub: string): Promise<MCPServerStreamableHttp> {
+  const requestInit = { headers: { authorization: await bearer(sub, AUTH_SECRET) } };
+  const client = new MCPServerStreamableHttp({ url: new URL('/mcp', await signed.mf.ready).href, name: 'help-desk', requestInit });
+  await client.connect();
+  open.push(client);
+  return client;
+}
 
 const textOf = (content: unknown) => (content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
 const elicitIdIn = (text: string) => JSON.parse(/call sendElicitationResult with elicitId ("(?:[^"\\]|\\.)*")/.exec(text)![1]!) as string;
@@ -45,5 +58,14 @@ describe('the fallback in workerd, for a client that declares no elicitation', (
       content: { agent: 'Priya' },
     });
     expect(JSON.parse(textOf(done))).toEqual({ reassigned: true, id: 'T-2', team: 'billing', agent: 'Priya' });
+  });
+
+  it('binds the elicitId to the signed-in caller: another is refused, the owner completes', async () => {
+    const [nour, sam] = [await signedIn('nour'), await signedIn('sam')];
+    const elicitId = elicitIdIn(textOf(await nour.callTool('close_ticket', { id: 'T-3' })));
+    const answer = { elicitId, action: 'accept', content: { confirm: true } };
+    const refused = await sam.callToolResult('sendElicitationResult', answer);
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(textOf(await nour.callTool('sendElicitationResult', answer)))).toEqual({ closed: true, id: 'T-3', note: '' });
   });
 });
