@@ -3,7 +3,7 @@
 // connect() and createDirect() all come through here.
 import { invalidParams, isObject, type McpWireError, wireError } from '../protocol';
 import type { RequestScope, ToolEntry } from '../model';
-import { runAsking, sendElicitationResult, type FallbackSession } from './fallback';
+import { runAsking, runSealed, sendElicitationResult, type FallbackSession } from './fallback';
 import { FALLBACK_TOOL } from './fallback-tool';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';
@@ -40,7 +40,7 @@ export function callTool(
   questions: Questions,
 ): Promise<Record<string, unknown>> {
   const { entry, args } = call;
-  if (!entry) return sendElicitationResult(server, args, scope, questions.via === 'fallback' ? questions : {});
+  if (!entry) return sendElicitationResult(server, args, scope, questions);
   const support = entry.options.execution?.taskSupport;
   // Fast path: most tools never run as a task.
   if (support === 'optional' || support === 'required') {
@@ -49,6 +49,9 @@ export function callTool(
     if (support === 'required') return Promise.reject(requiredTask(entry.name, questions.via));
   }
   if (questions.via === 'fallback') return runAsking(server, { entry, args, scope }, {}, questions);
+  // 2026-07-28 without the elicitation capability: a question takes the fallback, not -32021 (one check per call).
+  if (questions.via === 'rounds' && !isObject(scope.capabilities.elicitation) && server.config.elicitation.enabled)
+    return runSealed(server, { entry, args, scope }, {}, questions, { name: entry.name, args });
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
     runTool(server, { entry, args, scope, asker }),
   );

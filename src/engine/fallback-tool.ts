@@ -1,4 +1,5 @@
 // The fallback's wire: the sendElicitationResult tool as tools/list shows it, and the pending result a tool returns.
+// Before 2026-07-28 the elicitId names a question in a session; on 2026-07-28 it is the sealed question itself.
 import type { CallToolResult, ToolEntry } from '../model';
 import type { ElicitParams } from '../elicitation';
 
@@ -20,12 +21,12 @@ export const FALLBACK_TOOL_WIRE = {
 } as const;
 
 /** What a tool returns instead of its result while the model asks the user. */
-export function pendingResult(entry: ToolEntry, elicitId: string, params: ElicitParams): CallToolResult {
+export function pendingResult(entry: ToolEntry, elicitId: string, params: ElicitParams, inSession = true): CallToolResult {
   const schema = params.requestedSchema ?? { type: 'object', properties: {} };
   const elicitationPending = { elicitId, message: params.message, schema };
   const text =
     `This tool needs the user's input before it can finish. Ask the user: ${JSON.stringify(params.message)}. ` +
-    `Then call ${FALLBACK_TOOL} in this same session (a client that connects anew for each call cannot answer it) with elicitId ${JSON.stringify(elicitId)}, the action the user chose ("accept", "decline" or "cancel") ` +
+    `Then call ${FALLBACK_TOOL}${inSession ? ' in this same session (a client that connects anew for each call cannot answer it)' : ''} with elicitId ${JSON.stringify(elicitId)}, the action the user chose ("accept", "decline" or "cancel") ` +
     `and, for "accept", their answer as content, fitting this JSON Schema: ${JSON.stringify(schema)}`;
   return {
     content: [{ type: 'text', text }],

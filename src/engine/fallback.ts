@@ -1,10 +1,23 @@
 // The fallback for callers that can't show forms: elicit() ends the run with a pending result, and sendElicitationResult
-// runs the tool again, as the caller who was asked, with every answer so far.
+// runs the tool again, as the caller who was asked, with every answer so far. Before 2026-07-28 the question waits in
+// the elicitation store under its session; on 2026-07-28 it travels in the elicitId itself, sealed as a requestState is.
 import { callerKey } from './round-call';
-import { elicitationModes, ttlOf, sealRecord, openRecord, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
+import {
+  elicitationModes,
+  ttlOf,
+  sealRecord,
+  openRecord,
+  sealState,
+  openState,
+  type Asker,
+  type ElicitParams,
+  type RawAnswer,
+  type StateBinding,
+} from '../elicitation';
 import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './legacy/pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import { wireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
+import { routed, type Route } from './route';
 import { sha256, toBase64Url } from '../crypto';
 import { type CalledTool, runTool } from './run-tool';
 import type { ParleyServer } from './server';
@@ -35,21 +48,29 @@ class FallbackAsker implements Asker {
     private readonly answers: Record<string, RawAnswer>,
     private readonly anonymous: boolean,
     session: FallbackSession,
+    /** 2026-07-28: samples and roots still go out as input_required rounds, through the request's round asker. */
+    private readonly round?: Asker,
   ) {
     if (session.request) this.request = session.request;
+    else if (round?.request) this.request = round.request.bind(round);
   }
 
   request?: Asker['request'];
 
   onSuspend(wake: () => void): void {
     this.wake = wake;
+    this.round?.onSuspend?.(wake);
   }
 
   ask(key: string, params: ElicitParams, options: ElicitOptions): Promise<RawAnswer> {
     // Only the record's own answers: a key `constructor` is not answered by Object.prototype.
     const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
     if (answer) return Promise.resolve(answer);
-    if (params.mode === 'url') throw new ElicitationNotSupportedError('This client cannot open a page for a URL-mode elicitation');
+    // On 2026-07-28 the round asker refuses it with -32021, naming elicitation.url; before, it is a tool error.
+    if (params.mode === 'url') {
+      if (this.round) return this.round.ask(key, params, options);
+      throw new ElicitationNotSupportedError('This client cannot open a page for a URL-mode elicitation');
+    }
     // An anonymous caller without a session: nobody could later prove the answer is theirs, so they are not asked.
     if (this.anonymous)
       throw new ElicitationNotSupportedError(
@@ -111,13 +132,15 @@ export async function sendElicitationResult(
   server: ParleyServer,
   args: Record<string, unknown>,
   scope: RequestScope,
-  session: FallbackSession,
-): Promise<CallToolResult> {
+  questions: Route | ({ via: 'fallback' } & FallbackSession),
+): Promise<Record<string, unknown>> {
   const { elicitId, action, content } = args;
   const fail = (message: string) => toToolError(new InvalidInputError(message), server.logger, FALLBACK_TOOL);
   if (typeof elicitId !== 'string' || elicitId === '') return fail('elicitId must be the id from elicitationPending');
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return fail('action must be "accept", "decline" or "cancel"');
   if (content !== undefined && !isObject(content)) return fail('content must be an object');
+  if (questions.via === 'rounds') return continueSealed(server, { elicitId, answer: { action, content }, args, scope }, questions);
+  const session: FallbackSession = questions.via === 'fallback' ? questions : {};
   const notFound = () => fail(`No pending elicitation found for ID: ${elicitId}`);
   const store = storeOf(server);
   const key = store && `${store.keyPrefix}fallback:${elicitId}`;
@@ -146,6 +169,72 @@ export async function sendElicitationResult(
 }
 
 const storeOf = (server: ParleyServer) => server.elicitationStore;
+
+/** What a 2026-07-28 fallback's elicitId carries, sealed: the call, the answers so far and the key of the open question. */
+interface SealedCall {
+  tool: string;
+  args: Record<string, unknown>;
+  answers: Record<string, RawAnswer>;
+  key: string;
+}
+
+/**
+ * The binding of a fallback's elicitId: the caller, as a requestState's, and a method no round uses, so neither token
+ * passes for the other. The tool and its arguments travel inside the seal.
+ */
+const sealedBinding = (scope: RequestScope): StateBinding => ({
+  caller: callerKey(scope.auth),
+  method: 'parley/fallback',
+  name: FALLBACK_TOOL,
+  digest: '-',
+});
+
+type Rounds = Extract<Route, { via: 'rounds' }>;
+
+/**
+ * 2026-07-28, a client that declared no elicitation: the tool runs in the request's rounds (samples and roots go out
+ * as input_required), and a question comes back as the pending result, its elicitId a sealed, caller-bound state.
+ * `target` is what a sampling round's requestState binds to: the tool's call, or the sendElicitationResult call.
+ */
+export function runSealed(
+  server: ParleyServer,
+  called: CalledTool,
+  answers: Record<string, RawAnswer>,
+  route: Rounds,
+  target: { name: string; args: unknown },
+): Promise<Record<string, unknown>> {
+  const { entry, args, scope } = called;
+  return routed(server, scope, route, { method: 'tools/call', ...target }, async (round) => {
+    const asker = new FallbackAsker(answers, false, {}, round);
+    const outcome = await runTool(server, { entry, args, scope, asker });
+    if (outcome.kind === 'result' || !asker.question) return outcome;
+    const { key, params } = asker.question;
+    const call: SealedCall = { tool: entry.name, args, answers, key };
+    const { requestState: form, stateTtlMs } = server.config.elicitation;
+    const state = await sealState(server.stateKeys, form, sealedBinding(scope), { call: { content: call } }, stateTtlMs);
+    return { kind: 'result', result: pendingResult(entry, state, params, false) };
+  });
+}
+
+/** sendElicitationResult on 2026-07-28: opens the elicitId as a round opens its requestState, then runs the tool again. */
+async function continueSealed(
+  server: ParleyServer,
+  answered: { elicitId: string; answer: RawAnswer; args: Record<string, unknown>; scope: RequestScope },
+  route: Rounds,
+): Promise<Record<string, unknown>> {
+  const { elicitId, answer, args, scope } = answered;
+  const check = await openState(server.stateKeys, elicitId, sealedBinding(scope));
+  const call = check.ok ? (check.answers.call?.content as SealedCall | undefined) : undefined;
+  const entry = call && server.tools.get(call.tool);
+  if (!call || !entry) {
+    // Malformed, altered, expired, another caller's or under a key not listed here: what a round ignores and starts
+    // over from. Here the model starts over by calling the tool again; the log says why.
+    server.logger.warn(`Ignoring the elicitId of a ${FALLBACK_TOOL} call: ${check.ok ? 'it names no tool of this server' : check.reason}.`);
+    return toToolError(new InvalidInputError(`No pending elicitation found for ID: ${elicitId}`), server.logger, FALLBACK_TOOL);
+  }
+  const answers: Record<string, RawAnswer> = { ...call.answers, [call.key]: answer };
+  return runSealed(server, { entry, args: call.args, scope }, answers, route, { name: FALLBACK_TOOL, args });
+}
 
 /**
  * Whether a tools/call before 2026-07-28 asks its questions through the fallback: the client declared no elicitation,

@@ -1,8 +1,9 @@
 // The 2026-07-28 methods, independent of transport: each takes params and the request's scope and returns a result.
 import { isRetry } from './round-call';
-import { META, SUPPORTED_VERSIONS, methodNotFound } from '../protocol';
+import { META, SUPPORTED_VERSIONS, isObject, methodNotFound } from '../protocol';
 import { callTool, findCall } from './call-tool';
 import { complete } from './complete';
+import { FALLBACK_TOOL_WIRE } from './fallback-tool';
 import { findPrompt, runPrompt } from './get-prompt';
 import type { ParleyServer } from './server';
 import type { RequestScope } from '../model';
@@ -73,7 +74,14 @@ const METHODS = new Map<string, Method>(
       ...(server.config.instructions ? { instructions: server.config.instructions } : {}),
       ...cacheHints(server),
     }),
-    'tools/list': (server) => ({ tools: server.toolList, ...cacheHints(server) }),
+    // sendElicitationResult is listed only to clients that declared no elicitation: they need the fallback.
+    'tools/list': (server, _params, scope) => ({
+      tools:
+        server.config.elicitation.enabled && !isObject(scope.capabilities.elicitation)
+          ? [...server.toolList, FALLBACK_TOOL_WIRE]
+          : server.toolList,
+      ...cacheHints(server),
+    }),
     'tools/call': (server, params, scope, route) => callTool(server, findCall(server, params), scope, route),
     'prompts/list': gated(hasPrompts, 'prompts/list', (server) => ({ prompts: server.promptList, ...cacheHints(server) })),
     'prompts/get': gated(hasPrompts, 'prompts/get', (server, params, scope, route) => {

@@ -141,9 +141,10 @@ describe('capabilities', () => {
     expect(asked).toMatchObject({ mode: 'url', url: 'https://billing.example/connect?state=abc123', elicitationId: 'billing-abc123' });
   });
 
-  it('declares nothing with elicitation: false, and the server refuses to ask', async () => {
+  it('declares nothing with elicitation: false, and the server asks through the fallback', async () => {
     const { client } = recordingClient({ elicitation: false });
-    await expect(client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } })).rejects.toMatchObject({ code: -32021 });
+    const result = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-1' } });
+    expect(result._meta).toMatchObject({ elicitationPending: { message: expect.stringContaining('T-1') } });
   });
 });
 
@@ -161,7 +162,7 @@ describe('errors and raw requests', () => {
       method: 'tools/call',
       params: { name: 'close_ticket', arguments: { id: 'T-1' }, _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } },
     });
-    expect(response.error.code).toBe(-32021);
+    expect(response.result._meta.elicitationPending).toBeDefined();
     expect(wire[0]!.body.params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
     expect(wire[0]!.body.params._meta['io.modelcontextprotocol/clientCapabilities']).toEqual({});
   });

@@ -162,11 +162,12 @@ describe('this.elicit() as input_required rounds', () => {
     },
   );
 
-  it('refuses a client without the elicitation capability with -32021', async () => {
+  it('asks a client without the elicitation capability through the fallback, not with -32021', async () => {
     const request = mcpRequest('tools/call', { name: 'close_ticket', arguments: { id: 'T-1' }, _meta: meta({}) });
     const { status, body } = await read(await handler(request));
-    expect(status).toBe(400);
-    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    expect(status).toBe(200);
+    expect(body.result.resultType).toBe('complete');
+    expect(body.result._meta.elicitationPending.elicitId).toMatch(/^s1\./);
   });
 
   it('serves a request with no version as 2026-07-28, failing elicit() with ELICITATION_NOT_SUPPORTED', async () => {

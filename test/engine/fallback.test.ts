@@ -4,7 +4,7 @@ import { callTool, findCall } from '../../src/engine/call-tool';
 import { buildServer } from '../../src/app/build-server';
 import { createNotifier, type AuthInfo } from '../../src/model';
 import { legacyDesk } from '../fixtures/legacy-desk';
-import { mcpRequest, read } from '../helpers/requests';
+import { mcpRequest, meta, read } from '../helpers/requests';
 
 const server = await buildServer(legacyDesk());
 /** A tools/call through the fallback route, as an older client that declared no elicitation makes it. */
@@ -134,5 +134,42 @@ describe('the fallback on the 2026-07-28 endpoint', () => {
     const tool = list.body.result.tools.find((t: { name: string }) => t.name === 'close_owned');
     expect(tool.outputSchema.oneOf).toHaveLength(2);
     expect(tool.outputSchema.oneOf[1]).toMatchObject({ required: ['elicitationPending'] });
+  });
+});
+
+describe('the fallback on 2026-07-28, for a client that declares no elicitation', () => {
+  const handler = createFetchHandler(legacyDesk());
+  const call = async (name: string, args: Record<string, unknown>, capabilities: Record<string, unknown> = {}, extra = {}) =>
+    (await read(await handler(mcpRequest('tools/call', { name, arguments: args, _meta: meta(capabilities), ...extra })))).body;
+  const answer = (elicitId: string, content: Record<string, unknown>) =>
+    call('sendElicitationResult', { elicitId, action: 'accept', content });
+
+  it('refuses a round requestState offered as an elicitId, and ignores an elicitId offered as a requestState', async () => {
+    const round = await call('close_ticket', { id: 'T-1' }, { elicitation: {} });
+    expect(round.result.resultType).toBe('input_required');
+    const offered = await answer(round.result.requestState, { confirm: true });
+    expect(offered.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('No pending elicitation found') }] });
+
+    const { elicitId } = (await call('close_ticket', { id: 'T-1' })).result._meta.elicitationPending;
+    const retried = await call(
+      'close_ticket',
+      { id: 'T-1' },
+      { elicitation: {} },
+      {
+        requestState: elicitId,
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+      },
+    );
+    // Not a state of this request: the round starts over and asks again, nothing is closed.
+    expect(retried.result.resultType).toBe('input_required');
+  });
+
+  it('answers for the call it was issued for; a URL-mode question still gets -32021, naming elicitation.url', async () => {
+    const first = (await call('close_ticket', { id: 'T-1' })).result._meta.elicitationPending.elicitId;
+    const second = (await call('close_ticket', { id: 'T-2' })).result._meta.elicitationPending.elicitId;
+    expect((await answer(second, { confirm: true })).result.structuredContent).toMatchObject({ closed: true, id: 'T-2' });
+    expect((await answer(first, { confirm: true })).result.structuredContent).toMatchObject({ closed: true, id: 'T-1' });
+    const url = await call('connect_billing', {});
+    expect(url.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
   });
 });

@@ -5,7 +5,8 @@ import { CloseTicket } from './close-ticket.tool';
 @App({ id: 'desk', name: 'Help desk', tools: [CloseTicket] })
 class HelpDesk {}
 
-test('a client without the elicitation capability gets -32021', async ({ mcp }) => {
+// Parley departs from the page here: on 2026-07-28 a client without the capability gets the fallback, not -32021.
+test('a client without the elicitation capability gets the fallback, not -32021', async ({ mcp }) => {
   const response = await mcp.raw.request({
     jsonrpc: '2.0',
     id: 1,
@@ -16,8 +17,8 @@ test('a client without the elicitation capability gets -32021', async ({ mcp }) 
       _meta: { 'io.modelcontextprotocol/clientCapabilities': {} },
     },
   });
-  expect(response).toHaveErrorCode(-32021);
-  expect(response.error.data).toEqual({ requiredCapabilities: { elicitation: { form: {} } } });
+  expect(response.error).toBeUndefined();
+  expect(response.result._meta.elicitationPending).toMatchObject({ message: expect.stringContaining('T-1') });
 });
 
 test('a request that names no protocol version gets ELICITATION_NOT_SUPPORTED instead', async () => {
