@@ -48,7 +48,7 @@ export function callTool(
       return server.tasks.call(server, { entry, args, params: questions.params }, scope);
     if (support === 'required') return Promise.reject(requiredTask(entry.name, questions.via));
   }
-  if (questions.via === 'fallback') return runAsking(server, { entry, args, scope }, {}, questions);
+  if (questions.via === 'fallback') return runAsking(server, { entry, args, scope }, { answers: {} }, questions);
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
     runTool(server, { entry, args, scope, asker }),
   );

@@ -1,7 +1,17 @@
 // The fallback for callers that can't show forms: elicit() ends the run with a pending result, and sendElicitationResult
 // runs the tool again, as the caller who was asked, with every answer so far.
 import { callerKey } from './round-call';
-import { elicitationModes, ttlOf, sealRecord, openRecord, type Asker, type ElicitParams, type RawAnswer } from '../elicitation';
+import {
+  elicitationModes,
+  ttlOf,
+  sealRecord,
+  openRecord,
+  type Asker,
+  type ElicitParams,
+  type RawAnswer,
+  type RecordedStep,
+  StepLog,
+} from '../elicitation';
 import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './legacy/pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
 import { wireError, isObject, ElicitationNotSupportedError, InvalidInputError } from '../protocol';
@@ -24,19 +34,39 @@ interface FallbackRecord {
   answers: Record<string, RawAnswer>;
   key: string;
   owner: { session?: string; caller: string };
+  /** The steps' recorded results, when the tool took any (`[name]` for undefined). */
+  steps?: [string, unknown?][];
+}
+
+/** What a fallback run starts from: the answers so far and the steps recorded, both from the sealed record. */
+interface FallbackKept {
+  answers: Record<string, RawAnswer>;
+  steps?: [string, unknown?][];
 }
 
 class FallbackAsker implements Asker {
   readonly route = 'fallback';
   question?: { key: string; params: ElicitParams; ttl: number };
+  /** Every step recorded, the record's and this run's: they travel on in the next record. */
+  readonly steps: StepLog;
   private wake?: () => void;
 
   constructor(
     private readonly answers: Record<string, RawAnswer>,
     private readonly anonymous: boolean,
     session: FallbackSession,
+    steps?: [string, unknown?][],
   ) {
     if (session.request) this.request = session.request;
+    this.steps = new StepLog(steps);
+  }
+
+  stepResult(name: string): RecordedStep | undefined {
+    return this.steps.get(name);
+  }
+
+  recordStep(name: string, value: unknown): void {
+    this.steps.add(name, value);
   }
 
   request?: Asker['request'];
@@ -69,10 +99,10 @@ class FallbackAsker implements Asker {
 export async function runAsking(
   server: ParleyServer,
   { entry, args, scope }: CalledTool,
-  answers: Record<string, RawAnswer>,
+  { answers, steps }: FallbackKept,
   session: FallbackSession,
 ): Promise<CallToolResult> {
-  const asker = new FallbackAsker(answers, scope.auth.anonymous === true && !session.sessionId, session);
+  const asker = new FallbackAsker(answers, scope.auth.anonymous === true && !session.sessionId, session, steps);
   const outcome = await runTool(server, { entry, args, scope, asker });
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
@@ -93,6 +123,7 @@ export async function runAsking(
     answers,
     key,
     owner: { session: session.sessionId, caller: callerKey(scope.auth) },
+    ...(asker.steps.entries.length > 0 && { steps: asker.steps.entries }),
   };
   const owner = session.sessionId ?? `caller-${toBase64Url(await sha256(callerKey(scope.auth)))}`;
   await store.backend.set(
@@ -142,7 +173,7 @@ export async function sendElicitationResult(
   const entry = server.tools.get(opened.record.tool);
   if (!entry) return notFound();
   const answers = { ...opened.record.answers, [opened.record.key]: { action, content } };
-  return runAsking(server, { entry, args: opened.record.args, scope }, answers, session);
+  return runAsking(server, { entry, args: opened.record.args, scope }, { answers, steps: opened.record.steps }, session);
 }
 
 const storeOf = (server: ParleyServer) => server.elicitationStore;
