@@ -2,7 +2,7 @@
 // then the task is created in the store, the call answers with the CreateTaskResult, and the run goes on in the
 // background with the task's asker, signal and status message until it ends the task.
 import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
-import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
+import type { Asker, ElicitParams, OtherInputMethod, RawAnswer, RecordedStep } from '../elicitation';
 import type { AuthInfo, ElicitOptions, Notifier, RequestScope } from '../model';
 import { callerKey } from './round-call';
 import { routed, type Route } from './route';
@@ -134,6 +134,14 @@ class TaskCall implements Asker {
 
   remember(key: string, answer: RawAnswer): void {
     if (!this.work) this.before.remember?.(key, answer);
+  }
+
+  stepResult(name: string): RecordedStep | undefined {
+    return (this.work ?? this.before).stepResult?.(name);
+  }
+
+  recordStep(name: string, value: unknown): void | Promise<unknown> {
+    return (this.work ?? this.before).recordStep?.(name, value);
   }
 
   startTask(): Promise<boolean> {

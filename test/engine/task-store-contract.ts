@@ -294,6 +294,31 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       }
     });
 
+    it("records the work's steps in its sealed record: a run on the other instance reads them, and nothing of them is readable", async () => {
+      const { a, b, written } = await instances();
+      const task = await a.create({ owner: 'alice', tool: 'charge' });
+      const first = await TaskWork.start(a, task, { elicitation: {} });
+      try {
+        expect(first.stepResult('charge')).toBeUndefined();
+        await first.recordStep('charge', { receipt: 'SECRET-RECEIPT' });
+        await first.recordStep('nothing', undefined);
+        expect(first.stepResult('charge')).toEqual({ value: { receipt: 'SECRET-RECEIPT' } });
+      } finally {
+        await first.close();
+      }
+      const record = (await b.record(task.taskId, 'alice'))!;
+      expect(record.steps).toEqual([['charge', { receipt: 'SECRET-RECEIPT' }], ['nothing']]);
+      const again = await TaskWork.start(b, record, { elicitation: {} });
+      try {
+        expect(again.stepResult('charge')).toEqual({ value: { receipt: 'SECRET-RECEIPT' } });
+        expect(again.stepResult('nothing')).toEqual({});
+        expect(again.stepResult('other')).toBeUndefined();
+      } finally {
+        await again.close();
+      }
+      for (const secret of ['SECRET-RECEIPT', 'charge']) expect(written().join('\n')).not.toContain(secret);
+    });
+
     it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {
       const { a } = await instances();
       const task = await a.create({ tool: 't' });

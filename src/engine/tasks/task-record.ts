@@ -41,6 +41,8 @@ export interface TaskRecord {
   inputRequests: [string, InputRequest][];
   /** Every key ever asked, in order: keys are unique over the task's life, and a resumed run reads their answers. */
   asked: string[];
+  /** The results its steps recorded (ToolContext.step), in the order taken; `[name]` for undefined. Absent: none yet. */
+  steps?: [string, unknown?][];
   createdAt: number;
   lastUpdatedAt: number;
   /** Counted from createdAt; Parley always sets one, so a task never outlives its store entry. */

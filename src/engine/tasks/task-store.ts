@@ -274,6 +274,14 @@ export class TaskStore {
     return new Map(found.filter(([, value]) => value !== undefined));
   }
 
+  /** A step of the work finished: its result joins the record, sealed with it, for every later run of the task. */
+  recordStep(taskId: string, name: string, value: unknown): Promise<boolean> {
+    return this.#change(taskId, (record) => ({
+      ...record,
+      steps: [...(record.steps ?? []), value === undefined ? [name] : [name, value]],
+    }));
+  }
+
   /** The work took these answers in: their questions leave the record (the task is `working` again once none is left). */
   settle(taskId: string, keys: readonly string[]): Promise<boolean> {
     const done = new Set(keys);

@@ -8,6 +8,8 @@ import {
   type ElicitParams,
   type OtherInputMethod,
   type RawAnswer,
+  type RecordedStep,
+  StepLog,
 } from '../../elicitation';
 import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
 import type { ElicitOptions } from '../../model';
@@ -43,6 +45,8 @@ export class TaskWork implements Asker {
   #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
+  // The steps the task recorded, read from its record on the first step.
+  #steps: StepLog | undefined;
   // The task's questions in its owner's inbox, when it has one.
   readonly #inbox: TaskInboxCopies | undefined;
 
@@ -109,6 +113,16 @@ export class TaskWork implements Asker {
     const lacking = missingFor(method, params, this.capabilities);
     if (lacking) throw new PublicMcpError(lacking.message, 'INPUT_NOT_SUPPORTED');
     return this.#input(key, { method, params });
+  }
+
+  stepResult(name: string): RecordedStep | undefined {
+    return (this.#steps ??= new StepLog(this.task.steps)).get(name);
+  }
+
+  /** Into the task's record before the run goes on: a step the store did not take stops the run, as an end would. */
+  async recordStep(name: string, value: unknown): Promise<void> {
+    if (!(await this.store.recordStep(this.task.taskId, name, value))) throw new TaskStoppedError('ended');
+    this.#steps?.add(name, value);
   }
 
   /** Asked by a 2025-11-25 task's tool (ToolContext.startTask): its call is a task already. */
