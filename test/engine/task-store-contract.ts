@@ -317,6 +317,10 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         await again.close();
       }
       for (const secret of ['SECRET-RECEIPT', 'charge']) expect(written().join('\n')).not.toContain(secret);
+      // Once the task ended, its record keeps no step.
+      await b.finish(task.taskId, { status: 'completed', result: { content: [] } });
+      expect((await a.record(task.taskId, 'alice'))?.steps).toBeUndefined();
+      expect((await a.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
     });
 
     it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {

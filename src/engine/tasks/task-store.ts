@@ -361,6 +361,12 @@ export class TaskStore {
       sealed = await this.#seal({ ...final, at: Date.now() }, name);
     }
     await this.home.backend.set(name, sealed, ttl);
+    // What its steps recorded was for its runs: an ended task keeps none of it (as it keeps no arguments).
+    if (record.steps) {
+      const { steps: _dropped, ...kept } = record;
+      const r = await this.#name(taskId, 'r');
+      await this.home.backend.set(r, await this.#seal(kept, r), ttl);
+    }
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
     await this.#publish(taskId, { kind: 'end', status: final.status });
