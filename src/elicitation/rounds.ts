@@ -77,6 +77,14 @@ export class RoundAsker implements Asker {
       throw new InvalidInputError(`Step "${name}": the steps' results are too large for requestState (record an id)`);
   }
 
+  carried(): { answers: [string, RawAnswer][]; steps?: [string, unknown?][] } {
+    const answers = [...this.used].flatMap((key): [string, RawAnswer][] => {
+      const answer = this.answers.get(key);
+      return answer ? [[key, answer]] : [];
+    });
+    return { answers, steps: this.steps?.entries };
+  }
+
   onSuspend(wake: () => void): void {
     this.wake = wake;
   }

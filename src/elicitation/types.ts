@@ -69,6 +69,8 @@ export interface Asker {
   stepResult?(name: string): RecordedStep | undefined;
   /** Records a step's result for the replays of this call (in the round's requestState, the task's record, …). */
   recordStep?(name: string, value: unknown): void | Promise<unknown>;
+  /** What this call read so far (a round's answers and steps), for the task it becomes to replay with. */
+  carried?(): { answers: [string, RawAnswer][]; steps?: [string, unknown?][] };
 }
 
 /** A step's recorded result: `value` is its JSON, parsed (absent when the step returned undefined). */

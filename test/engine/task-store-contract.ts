@@ -323,6 +323,36 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect((await a.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
     });
 
+    it('parks work at a question it has no answer for: nothing stays held here, a lapsed lease orphans nothing, the first claim wins', async () => {
+      const { a, b, written } = await instances({ leaseMs: 60, maxTotal: 1 });
+      const run = { args: { id: 'SECRET-ARG' }, auth: { user: { sub: 'alice' } }, capabilities: { elicitation: {} } };
+      const task = await a.create({ owner: 'alice', tool: 'park', run, answers: [['before', { action: 'accept' }]] });
+      const work = await TaskWork.start(a, task, { elicitation: {} }, undefined, true);
+      let woken = 0;
+      work.onSuspend(() => woken++);
+      void work.ask('q', { message: 'Sure?' });
+      await expect.poll(() => work.parked).toBe(true);
+      expect(woken).toBe(1);
+      // The process runs it no more: its one slot (tasks.maxTotal 1) takes the next task.
+      await a.create({ tool: 'next' });
+      // Past the lease, nobody renews it, and the task still waits for its person.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await b.snapshot(task.taskId, 'alice')).toMatchObject({ status: 'input_required', inputRequests: [['q', expect.anything()]] });
+      const record = await b.record(task.taskId, 'alice');
+      expect(record?.run).toEqual(run);
+      expect(record?.asked).toEqual(['before', 'q']);
+      expect(await b.answers(task.taskId, ['before'])).toEqual(new Map([['before', { action: 'accept' }]]));
+      expect(written().join('\n')).not.toContain('SECRET-ARG');
+      // Nothing to claim before an answer is needed; after it, exactly one of many claims wins, on either instance.
+      await b.answer(task.taskId, 'alice', { q: { action: 'accept', content: { confirm: true } } });
+      const claims = await Promise.all([a.claim(task.taskId), b.claim(task.taskId), a.claim(task.taskId), b.claim(task.taskId)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      // Its end drops what its runs needed.
+      await b.finish(task.taskId, { status: 'completed', result: { content: [] } });
+      expect((await a.record(task.taskId, 'alice'))?.run).toBeUndefined();
+      expect(await a.claim(task.taskId)).toBe(false);
+    });
+
     it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {
       const { a } = await instances();
       const task = await a.create({ tool: 't' });

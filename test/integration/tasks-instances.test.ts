@@ -1,7 +1,11 @@
 // Tasks on 2026-07-28 across two Parley processes, followed by parley-mcp/client: each task created on instance A,
 // polled and answered on instance B, through a real redis-server and through Redis over HTTP (the project's Upstash
 // REST server on that redis-server). 200 at once with distinct answers, none lost or crossed; a cancel sent to B stops
-// the work running on A; a task's ttl runs out across processes; A killed while its task waits ends it failed on B.
+// the work running on A; a task's ttl runs out across processes; A killed while its task waits: the answer sent to B
+// completes it there, by replay, and the step before its question ran once.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { McpWireError } from 'parley-mcp';
 import { McpClient, type TaskState } from 'parley-mcp/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,7 +17,8 @@ import { startUpstashServer, type UpstashServer } from '../helpers/upstash-serve
 const FIXTURE = 'test/fixtures/task-instance-server.ts';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const SECRETS = { MCP_ELICITATION_SECRET: 'one task secret for every instance', VAULT_SECRET: 'one state secret for every instance' };
-const ORPHANED = 'The server instance running this task stopped before the task ended';
+const STEPS = mkdtempSync(join(tmpdir(), 'parley-steps-'));
+const STEP_FILE = join(STEPS, 'steps.log');
 
 let redis: RunningRedis;
 let upstash: UpstashServer;
@@ -28,10 +33,11 @@ afterAll(async () => {
   await Promise.all(started.map((i) => i.stop()));
   await upstash?.close();
   await redis?.stop();
+  rmSync(STEPS, { recursive: true, force: true });
 });
 
 const instance = async (store: string, env: Record<string, string> = {}): Promise<Instance> => {
-  const one = await startInstance({ PARLEY_TEST_STORE: store, ...SECRETS, ...env }, FIXTURE);
+  const one = await startInstance({ PARLEY_TEST_STORE: store, PARLEY_TEST_STEP_FILE: STEP_FILE, ...SECRETS, ...env }, FIXTURE);
   started.push(one);
   return one;
 };
@@ -134,28 +140,27 @@ describe('tasks across two processes on a real redis-server', () => {
     });
   }, 60_000);
 
-  it('A killed while its task waits for an answer: once the lease lapses, B ends the task failed, as documented', async () => {
+  it('A killed while its task waits for an answer: the answer sent to B completes it there, and its step ran once', async () => {
     const doomed = await instance(`redis:${redis.url}`);
-    const { client } = splitClient(doomed, b);
+    const { client, sent } = splitClient(doomed, b);
     const seen: TaskState[] = [];
     let asked!: () => void;
     const questionShown = new Promise<void>((resolve) => (asked = resolve));
-    // The person never answers: the question stays open while the instance running the work dies.
-    client.onElicitation(() => (asked(), new Promise(() => {})));
-    const call = client.callTool({ name: 'ask_task', arguments: { n: 1 } }, { onTaskStatus: (t) => seen.push(t) });
-    const outcome = call.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    let answer!: (value: { action: 'accept'; content: { value: string } }) => void;
+    const answered = new Promise<{ action: 'accept'; content: { value: string } }>((resolve) => (answer = resolve));
+    // The person answers only once the instance that ran the work is gone.
+    client.onElicitation(() => (asked(), answered));
+    const call = client.callTool({ name: 'step_task', arguments: { n: 7 } }, { onTaskStatus: (t) => seen.push(t) });
     await questionShown;
     await doomed.kill();
-    // The lease is 30 s, renewed every 10 s: it lapses 20 to 30 s after the kill (no setting shortens it).
-    const error = await outcome;
-    expect(error).toBeInstanceOf(McpWireError);
-    expect(error).toMatchObject({ code: -32603, message: ORPHANED });
-    expect(seen.at(-1)).toMatchObject({ status: 'failed', statusMessage: `${ORPHANED}; call the tool again` });
-    expect((await getTask(b, seen.at(-1)!.taskId)).result).toMatchObject({ status: 'failed', error: { code: -32603, message: ORPHANED } });
-  }, 90_000);
+    answer({ action: 'accept', content: { value: 'after the kill' } });
+    const result = await call;
+    expect(result.content).toEqual([{ type: 'text', text: 'line of task 7; got after the kill' }]);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+    expect(sent).toContain('tasks/update B');
+    // The step ran on A, before the question; B's replay read its recorded result instead of appending again.
+    expect(readFileSync(STEP_FILE, 'utf8')).toBe('task 7\n');
+  }, 60_000);
 });
 
 describe('tasks across two processes through Redis over HTTP', () => {
