@@ -347,6 +347,11 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       await b.answer(task.taskId, 'alice', { q: { action: 'accept', content: { confirm: true } } });
       const claims = await Promise.all([a.claim(task.taskId), b.claim(task.taskId), a.claim(task.taskId), b.claim(task.taskId)]);
       expect(claims.filter(Boolean)).toHaveLength(1);
+      // The replay starts with the answer that woke it: its question leaves the record.
+      const replay = await TaskWork.start(b, (await b.record(task.taskId, 'alice'))!, { elicitation: {} }, undefined, true);
+      expect((await a.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      expect(await replay.ask('q', { message: 'Sure?' })).toEqual({ action: 'accept', content: { confirm: true } });
+      await replay.close();
       // Its end drops what its runs needed.
       await b.finish(task.taskId, { status: 'completed', result: { content: [] } });
       expect((await a.record(task.taskId, 'alice'))?.run).toBeUndefined();

@@ -81,7 +81,12 @@ export class TaskWork implements Asker {
     try {
       work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
       // A task whose questions are also in the inbox waits for them here: the inbox answers the run it hears.
-      if (parks && !inbox) work.#park = { done: false };
+      if (parks && !inbox) {
+        work.#park = { done: false };
+        // A replay starts with the answers that woke it: their questions leave the record, as #collect's would.
+        const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
+        if (answered.length > 0) await store.settle(task.taskId, answered);
+      }
       work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
     } catch (error) {
       // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
