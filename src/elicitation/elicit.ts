@@ -54,6 +54,8 @@ export class ElicitRun {
   private counts: Record<Kind, number> | undefined;
   private keys: Set<string> | undefined;
   private persisted = 0;
+  // Made on the first step: most runs take none.
+  private steps: Set<string> | undefined;
   constructor(
     readonly settings: ElicitSettings,
     readonly asker: Asker,
@@ -137,6 +139,25 @@ export class ElicitRun {
   /** The asker's way to make the call a task; an asker without one (every other route) goes on as an ordinary call. */
   startTask(): Promise<boolean> {
     return this.asker.startTask?.() ?? Promise.resolve(false);
+  }
+
+  /**
+   * ToolContext.step: runs `fn` unless the call recorded this step before (then its recorded result is returned and
+   * `fn` never runs), and records what it returns, as JSON, where the asker keeps the call's replays' state. A step
+   * that throws is not recorded; one name twice in one run is an error naming it.
+   */
+  async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    if (!KEY.test(name)) throw new InvalidInputError(`Step name "${name}" must be 1-64 characters of A-Z, a-z, 0-9, _, . and -`);
+    const steps = (this.steps ??= new Set());
+    if (steps.has(name)) throw new InvalidInputError(`Step "${name}" is used twice in one run`);
+    steps.add(name);
+    const recorded = this.asker.stepResult?.(name);
+    if (recorded) return recorded.value as T;
+    // The run goes on with what a replay reads (JSON), so the first run and every replay see the same value.
+    const json = JSON.stringify(await fn());
+    const value: unknown = json === undefined ? undefined : JSON.parse(json);
+    await this.asker.recordStep?.(name, value);
+    return value as T;
   }
 
   private other(kind: Kind, method: OtherInputMethod, params: Record<string, unknown>, key: string | undefined): Promise<RawAnswer> {

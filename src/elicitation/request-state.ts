@@ -23,10 +23,15 @@ export interface StateBinding {
   digest: string;
 }
 
-interface Payload extends StateBinding {
+/** What a state carries: the answers so far and, once the run took a step, the steps' recorded results (entries). */
+interface StateContent {
+  answers: Record<string, RawAnswer>;
+  steps?: [string, unknown?][];
+}
+
+interface Payload extends StateBinding, StateContent {
   v: 1;
   exp: number;
-  answers: Record<string, RawAnswer>;
 }
 
 const SEALED = 's1';
@@ -36,7 +41,7 @@ const TAG = /^[A-Za-z0-9_-]{22}$/; // 16 bytes
 const DATA = /^[A-Za-z0-9_-]+$/;
 
 type StateCheck =
-  | { ok: true; answers: Record<string, RawAnswer> }
+  | ({ ok: true } & StateContent)
   /** `malformed`: no Parley server could have issued it. `unknownKey`: the id of a key this server does not list. */
   | { ok: false; reason: string; malformed?: true; unknownKey?: string };
 
@@ -65,10 +70,10 @@ export async function sealState(
   keys: StateKeys,
   form: StateForm,
   binding: StateBinding,
-  answers: Record<string, RawAnswer>,
+  content: StateContent,
   ttlMs: number,
 ): Promise<string> {
-  const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, answers };
+  const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, ...content };
   const json = JSON.stringify(payload);
   const key = keys.primary;
   if (form === 'signed') {
@@ -132,7 +137,7 @@ function readPayload(json: string, expected: StateBinding): StateCheck {
   if (payload.caller !== expected.caller) return { ok: false, reason: 'issued to another caller' };
   if (payload.method !== expected.method || payload.name !== expected.name) return { ok: false, reason: 'issued for another request' };
   if (payload.digest !== expected.digest) return { ok: false, reason: 'issued for other arguments' };
-  return { ok: true, answers: payload.answers };
+  return { ok: true, answers: payload.answers, steps: payload.steps };
 }
 
 /** Arguments whose canonical JSON is at most this long bind as they are, with no hashing. */

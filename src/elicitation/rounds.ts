@@ -1,6 +1,7 @@
 // 2026-07-28: questions as input_required rounds. A question without its answer ends the run; the retry runs it again.
-import { type McpWireError, wireError, isObject, ElicitationNotSupportedError, PublicMcpError } from '../protocol';
-import { type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer, ELICIT_METHOD } from './types';
+import { type McpWireError, wireError, isObject, ElicitationNotSupportedError, InvalidInputError, PublicMcpError } from '../protocol';
+import { StepLog } from './step';
+import { type Asker, type ElicitParams, type OtherInputMethod, type RawAnswer, type RecordedStep, ELICIT_METHOD } from './types';
 
 interface InputRequest {
   method: string;
@@ -40,6 +41,9 @@ export function missingFor(
 /** Keys the server fills in the state itself: persistent answers (`persisted-N`), inbox records of the policy (`inbox-<key>`). */
 export const SERVER_KEY = /^(persisted|inbox)-/;
 
+/** The JSON of a round's steps, all together, fits a requestState (sealing adds a third, and the answers need room). */
+const MAX_STEPS_JSON = 40_000;
+
 /** Asks by collecting input requests; the run is suspended until the client retries with answers. */
 export class RoundAsker implements Asker {
   readonly route = 'rounds';
@@ -50,13 +54,36 @@ export class RoundAsker implements Asker {
   /** A capability the client lacks, found while other questions were being collected: it wins over the round. */
   failure?: McpWireError;
   private wake?: () => void;
+  /** The steps' results: those the state brought and those this run recorded; all travel on. Made for the first. */
+  steps: StepLog | undefined;
 
   /** `answers` holds every answer so far; `replayed` names those an earlier round brought (from requestState). */
   constructor(
     private readonly answers: Map<string, RawAnswer>,
     private readonly capabilities: Record<string, unknown>,
     private readonly replayed: ReadonlySet<string> = new Set(),
-  ) {}
+    steps?: [string, unknown?][],
+  ) {
+    if (steps) this.steps = new StepLog(steps);
+  }
+
+  stepResult(name: string): RecordedStep | undefined {
+    return this.steps?.get(name);
+  }
+
+  recordStep(name: string, value: unknown): void {
+    (this.steps ??= new StepLog()).add(name, value);
+    if (JSON.stringify(this.steps.entries).length > MAX_STEPS_JSON)
+      throw new InvalidInputError(`Step "${name}": the steps' results are too large for requestState (record an id)`);
+  }
+
+  carried(): { answers: [string, RawAnswer][]; steps?: [string, unknown?][] } {
+    const answers = [...this.used].flatMap((key): [string, RawAnswer][] => {
+      const answer = this.answers.get(key);
+      return answer ? [[key, answer]] : [];
+    });
+    return { answers, steps: this.steps?.entries };
+  }
 
   onSuspend(wake: () => void): void {
     this.wake = wake;

@@ -65,6 +65,17 @@ export interface Asker {
    * that may run as a task, from a request that declared tasks, has it; true once the call is a task.
    */
   startTask?(): Promise<boolean>;
+  /** A step's result this call recorded before (ToolContext.step); an asker without it records nothing: steps run each time. */
+  stepResult?(name: string): RecordedStep | undefined;
+  /** Records a step's result for the replays of this call (in the round's requestState, the task's record, …). */
+  recordStep?(name: string, value: unknown): void | Promise<unknown>;
+  /** What this call read so far (a round's answers and steps), for the task it becomes to replay with. */
+  carried?(): { answers: [string, RawAnswer][]; steps?: [string, unknown?][] };
+}
+
+/** A step's recorded result: `value` is its JSON, parsed (absent when the step returned undefined). */
+export interface RecordedStep {
+  value?: unknown;
 }
 
 /** Persistent questions for one call: asked and answered in the inbox, never by the client. */

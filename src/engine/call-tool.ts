@@ -48,10 +48,10 @@ export function callTool(
       return server.tasks.call(server, { entry, args, params: questions.params }, scope);
     if (support === 'required') return Promise.reject(requiredTask(entry.name, questions.via));
   }
-  if (questions.via === 'fallback') return runAsking(server, { entry, args, scope }, {}, questions);
+  if (questions.via === 'fallback') return runAsking(server, { entry, args, scope }, { answers: {} }, questions);
   // 2026-07-28 without the elicitation capability: a question takes the fallback, not -32021 (one check per call).
   if (questions.via === 'rounds' && !isObject(scope.capabilities.elicitation) && server.config.elicitation.enabled)
-    return runSealed(server, { entry, args, scope }, {}, questions, { name: entry.name, args });
+    return runSealed(server, { entry, args, scope }, { answers: {} }, questions, { name: entry.name, args });
   return routed(server, scope, questions, { method: 'tools/call', name: entry.name, args }, (asker) =>
     runTool(server, { entry, args, scope, asker }),
   );

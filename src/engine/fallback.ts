@@ -12,7 +12,9 @@ import {
   type Asker,
   type ElicitParams,
   type RawAnswer,
+  type RecordedStep,
   type StateBinding,
+  StepLog,
 } from '../elicitation';
 import { DECRYPT_FAILED, STATELESS_EDGE_REFUSAL } from './legacy/pending';
 import { FALLBACK_TOOL, pendingResult } from './fallback-tool';
@@ -37,22 +39,42 @@ interface FallbackRecord {
   answers: Record<string, RawAnswer>;
   key: string;
   owner: { session?: string; caller: string };
+  /** The steps' recorded results, when the tool took any (`[name]` for undefined). */
+  steps?: [string, unknown?][];
+}
+
+/** What a fallback run starts from: the answers so far and the steps recorded, both from the sealed record. */
+interface FallbackKept {
+  answers: Record<string, RawAnswer>;
+  steps?: [string, unknown?][];
 }
 
 class FallbackAsker implements Asker {
   readonly route = 'fallback';
   question?: { key: string; params: ElicitParams; ttl: number };
+  /** Every step recorded, the record's and this run's: they travel on in the next record. */
+  readonly steps: StepLog;
   private wake?: () => void;
 
   constructor(
     private readonly answers: Record<string, RawAnswer>,
     private readonly anonymous: boolean,
     session: FallbackSession,
+    steps?: [string, unknown?][],
     /** 2026-07-28: samples and roots still go out as input_required rounds, through the request's round asker. */
     private readonly round?: Asker,
   ) {
     if (session.request) this.request = session.request;
     else if (round?.request) this.request = round.request.bind(round);
+    this.steps = new StepLog(steps);
+  }
+
+  stepResult(name: string): RecordedStep | undefined {
+    return this.steps.get(name);
+  }
+
+  recordStep(name: string, value: unknown): void {
+    this.steps.add(name, value);
   }
 
   request?: Asker['request'];
@@ -90,10 +112,10 @@ class FallbackAsker implements Asker {
 export async function runAsking(
   server: ParleyServer,
   { entry, args, scope }: CalledTool,
-  answers: Record<string, RawAnswer>,
+  { answers, steps }: FallbackKept,
   session: FallbackSession,
 ): Promise<CallToolResult> {
-  const asker = new FallbackAsker(answers, scope.auth.anonymous === true && !session.sessionId, session);
+  const asker = new FallbackAsker(answers, scope.auth.anonymous === true && !session.sessionId, session, steps);
   const outcome = await runTool(server, { entry, args, scope, asker });
   if (outcome.kind === 'result' || !asker.question) return outcome.kind === 'result' ? outcome.result : { content: [] };
   const { key, params, ttl } = asker.question;
@@ -114,6 +136,7 @@ export async function runAsking(
     answers,
     key,
     owner: { session: session.sessionId, caller: callerKey(scope.auth) },
+    ...(asker.steps.entries.length > 0 && { steps: asker.steps.entries }),
   };
   const owner = session.sessionId ?? `caller-${toBase64Url(await sha256(callerKey(scope.auth)))}`;
   await store.backend.set(
@@ -165,16 +188,15 @@ export async function sendElicitationResult(
   const entry = server.tools.get(opened.record.tool);
   if (!entry) return notFound();
   const answers = { ...opened.record.answers, [opened.record.key]: { action, content } };
-  return runAsking(server, { entry, args: opened.record.args, scope }, answers, session);
+  return runAsking(server, { entry, args: opened.record.args, scope }, { answers, steps: opened.record.steps }, session);
 }
 
 const storeOf = (server: ParleyServer) => server.elicitationStore;
 
 /** What a 2026-07-28 fallback's elicitId carries, sealed: the call, the answers so far and the key of the open question. */
-interface SealedCall {
+interface SealedCall extends FallbackKept {
   tool: string;
   args: Record<string, unknown>;
-  answers: Record<string, RawAnswer>;
   key: string;
 }
 
@@ -199,19 +221,25 @@ type Rounds = Extract<Route, { via: 'rounds' }>;
 export function runSealed(
   server: ParleyServer,
   called: CalledTool,
-  answers: Record<string, RawAnswer>,
+  { answers, steps }: FallbackKept,
   route: Rounds,
   target: { name: string; args: unknown },
 ): Promise<Record<string, unknown>> {
   const { entry, args, scope } = called;
   return routed(server, scope, route, { method: 'tools/call', ...target }, async (round) => {
-    const asker = new FallbackAsker(answers, false, {}, round);
+    const asker = new FallbackAsker(answers, false, {}, steps, round);
     const outcome = await runTool(server, { entry, args, scope, asker });
     if (outcome.kind === 'result' || !asker.question) return outcome;
     const { key, params } = asker.question;
-    const call: SealedCall = { tool: entry.name, args, answers, key };
+    const call: SealedCall = {
+      tool: entry.name,
+      args,
+      answers,
+      key,
+      ...(asker.steps.entries.length > 0 && { steps: asker.steps.entries }),
+    };
     const { requestState: form, stateTtlMs } = server.config.elicitation;
-    const state = await sealState(server.stateKeys, form, sealedBinding(scope), { call: { content: call } }, stateTtlMs);
+    const state = await sealState(server.stateKeys, form, sealedBinding(scope), { answers: { call: { content: call } } }, stateTtlMs);
     return { kind: 'result', result: pendingResult(entry, state, params, false) };
   });
 }
@@ -233,7 +261,7 @@ async function continueSealed(
     return toToolError(new InvalidInputError(`No pending elicitation found for ID: ${elicitId}`), server.logger, FALLBACK_TOOL);
   }
   const answers: Record<string, RawAnswer> = { ...call.answers, [call.key]: answer };
-  return runSealed(server, { entry, args: call.args, scope }, answers, route, { name: FALLBACK_TOOL, args });
+  return runSealed(server, { entry, args: call.args, scope }, { answers, steps: call.steps }, route, { name: FALLBACK_TOOL, args });
 }
 
 /**

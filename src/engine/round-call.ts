@@ -48,10 +48,12 @@ export async function withRounds(
   // A Map: the keys are the client's, and `__proto__` or `constructor` must be keys like any other.
   const answers = new Map<string, RawAnswer>();
   let trusted = true;
+  let steps: [string, unknown?][] | undefined;
   if (requestState !== undefined) {
     const check = await openState(server.stateKeys, requestState, await bind());
     if (check.ok) {
       for (const [key, value] of Object.entries(check.answers)) if (isObject(value)) answers.set(key, value);
+      steps = check.steps;
     }
     // Not a state this framework could have issued at all: a protocol error, not a reason to start over.
     else if (check.malformed) throw invalidParams('params.requestState is malformed');
@@ -79,7 +81,7 @@ export async function withRounds(
   }
   if (answers.size > MAX_ANSWERS) throw invalidParams(`Too many input responses (at most ${MAX_ANSWERS})`);
 
-  const asker = new RoundAsker(answers, request.capabilities, replayed ?? NONE);
+  const asker = new RoundAsker(answers, request.capabilities, replayed ?? NONE, steps);
   const outcome = await run(asker);
   if (outcome.kind === 'result') return outcome.result;
   return sealRound(server, await bind(), asker, answers);
@@ -119,6 +121,7 @@ async function sealRound(
     if (answer) kept[key] = answer;
   }
   const { requestState: form, stateTtlMs } = server.config.elicitation;
-  const state = await sealState(server.stateKeys, form, binding, kept, stateTtlMs);
+  const steps = asker.steps?.entries;
+  const state = await sealState(server.stateKeys, form, binding, steps ? { answers: kept, steps } : { answers: kept }, stateTtlMs);
   return { resultType: 'input_required', inputRequests: asker.inputRequests, requestState: state };
 }

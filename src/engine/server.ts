@@ -45,7 +45,8 @@ export interface TaskRuntime {
     scope: RequestScope,
   ): Promise<Record<string, unknown>>;
   get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
-  update(taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
+  /** tasks/update: the answers, and the replay of work parked at a question when this instance claims it. */
+  update(server: ParleyServer, taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
   cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   /**
    * The person answered a task's question in the inbox: the first answer to the key wins, as for `tasks/update`.

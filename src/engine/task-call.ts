@@ -2,7 +2,7 @@
 // then the task is created in the store, the call answers with the CreateTaskResult, and the run goes on in the
 // background with the task's asker, signal and status message until it ends the task.
 import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
-import type { Asker, ElicitParams, OtherInputMethod, RawAnswer } from '../elicitation';
+import type { Asker, ElicitParams, OtherInputMethod, RawAnswer, RecordedStep } from '../elicitation';
 import type { AuthInfo, ElicitOptions, Notifier, RequestScope } from '../model';
 import { callerKey } from './round-call';
 import { routed, type Route } from './route';
@@ -44,7 +44,8 @@ export function callMaybeTask(server: ParleyServer, store: TaskStore, called: Ca
       call.before = asker;
       return runTool(server, { entry, args, scope: call.scope, asker: call });
     }).then(
-      (result) => (call.work ? call.end({ status: 'completed', result }) : ((call.answered = true), resolve(result))),
+      // Work that parked at a question is over here: the instance that claims its answer replays it.
+      (result) => (call.work ? call.work.parked || call.end({ status: 'completed', result }) : ((call.answered = true), resolve(result))),
       (error: unknown) => (call.work ? call.end(failure(error, server)) : ((call.answered = true), reject(error))),
     );
   });
@@ -87,6 +88,7 @@ class TaskCall implements Asker {
   answered = false;
   readonly scope: RequestScope;
   #starting: Promise<boolean> | undefined;
+  #wake: (() => void) | undefined;
 
   /** The request's own scope, before the task's takes over. */
   private readonly outer: RequestScope;
@@ -107,6 +109,7 @@ class TaskCall implements Asker {
   }
 
   onSuspend(wake: () => void): void {
+    this.#wake = wake;
     this.before.onSuspend?.(wake);
   }
 
@@ -136,6 +139,14 @@ class TaskCall implements Asker {
     if (!this.work) this.before.remember?.(key, answer);
   }
 
+  stepResult(name: string): RecordedStep | undefined {
+    return (this.work ?? this.before).stepResult?.(name);
+  }
+
+  recordStep(name: string, value: unknown): void | Promise<unknown> {
+    return (this.work ?? this.before).recordStep?.(name, value);
+  }
+
   startTask(): Promise<boolean> {
     return (this.#starting ??= this.#start());
   }
@@ -144,13 +155,19 @@ class TaskCall implements Asker {
   async #start(): Promise<boolean> {
     const owner = ownerOf(this.outer);
     const { client } = this.outer;
+    const { args } = this.called;
+    const { capabilities } = this.outer;
     const record = await this.store.create({
       ...(owner === undefined ? {} : { owner }),
       // An anonymous caller's tasks are counted by its address (all anonymous callers would be one caller otherwise).
       ...(owner === undefined && client !== undefined ? { address: client } : {}),
       tool: this.called.entry.name,
+      // What a replay of the work runs with; the caller's token is not kept.
+      run: { args, auth: { ...this.outer.auth, token: undefined }, capabilities },
+      ...this.before.carried?.(),
     });
-    const work = await TaskWork.start(this.store, record, this.outer.capabilities, this.inbox());
+    const work = await TaskWork.start(this.store, record, capabilities, this.inbox(), true);
+    work.onSuspend(() => this.#wake?.());
     // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
     if (this.answered) {
       await work.finish({ status: 'failed', error: { code: -32603, message: 'The tool ended before its task started' } });
@@ -168,15 +185,19 @@ class TaskCall implements Asker {
     await this.work?.finish(end).catch(() => this.work?.close());
   }
 
-  /** 2026-07-28 has no progress notification on a task: progress is its status message; log lines are not sent. */
-  readonly notifier: Notifier = {
-    progress: (progress, total, message) => {
-      const text = message ?? (total === undefined ? `${progress}` : `${progress}/${total}`);
-      void this.work?.progress(text).catch(() => undefined);
-    },
-    log: () => undefined,
-  };
+  readonly notifier = taskNotifier(() => this.work);
 }
+
+/** 2026-07-28 has no progress notification on a task: progress is its status message; log lines are not sent. */
+export const taskNotifier = (work: () => TaskWork | undefined): Notifier => ({
+  progress: (progress, total, message) => {
+    const text = message ?? (total === undefined ? `${progress}` : `${progress}/${total}`);
+    void work()
+      ?.progress(text)
+      .catch(() => undefined);
+  },
+  log: () => undefined,
+});
 
 /** The request's scope for the run: its signal and notifications become the task's once it starts. */
 function taskScope(outer: RequestScope, call: TaskCall): RequestScope {

@@ -22,7 +22,7 @@ export const tasksRequired = (what: string): McpWireError =>
   );
 
 type TaskMethod = (
-  tasks: TaskRuntime,
+  server: ParleyServer & { tasks: TaskRuntime },
   taskId: string,
   params: Record<string, unknown>,
   scope: RequestScope,
@@ -34,15 +34,15 @@ const gate =
     if (!server.tasks || route.via !== 'rounds') throw methodNotFound(method);
     if (!declaresTasks(scope.capabilities)) throw tasksRequired(method);
     if (typeof params.taskId !== 'string') throw invalidParams(`${method} needs params.taskId, a string`);
-    return handler(server.tasks, params.taskId, params, scope);
+    return handler(server as ParleyServer & { tasks: TaskRuntime }, params.taskId, params, scope);
   };
 
 export const TASK_METHODS = {
-  'tasks/get': gate('tasks/get', (tasks, taskId, _params, scope) => tasks.get(taskId, scope)),
-  'tasks/update': gate('tasks/update', (tasks, taskId, params, scope) => {
+  'tasks/get': gate('tasks/get', (server, taskId, _params, scope) => server.tasks.get(taskId, scope)),
+  'tasks/update': gate('tasks/update', (server, taskId, params, scope) => {
     const { inputResponses } = params;
     if (!isObject(inputResponses)) throw invalidParams('tasks/update needs params.inputResponses, an object of answers by key');
-    return tasks.update(taskId, inputResponses, scope);
+    return server.tasks.update(server, taskId, inputResponses, scope);
   }),
-  'tasks/cancel': gate('tasks/cancel', (tasks, taskId, _params, scope) => tasks.cancel(taskId, scope)),
+  'tasks/cancel': gate('tasks/cancel', (server, taskId, _params, scope) => server.tasks.cancel(taskId, scope)),
 };

@@ -5,6 +5,7 @@ import { invalidParams, isObject } from '../protocol';
 import type { TaskRuntime } from './server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from './task-legacy';
+import { replayTask } from './task-replay';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
 import { detailedTask, taskAck, taskGetResult } from './tasks/task-wire';
 import { followTasks } from './task-follow';
@@ -42,10 +43,19 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if (!task) throw notFound();
       return taskGetResult(task);
     },
-    async update(taskId, responses, scope) {
+    async update(server, taskId, responses, scope) {
       // An answer is an object (ElicitResult, CreateMessageResult, ListRootsResult); anything else leaves its question open.
       const answers = Object.fromEntries(Object.entries(responses).filter(([, value]) => isObject(value)));
-      if ((await store.answer(taskId, ownerOf(scope), answers)) === undefined) throw notFound();
+      const owner = ownerOf(scope);
+      const taken = await store.answer(taskId, owner, answers);
+      if (taken === undefined) throw notFound();
+      // Work parked at a question: the first instance to claim it replays it, after the acknowledgement.
+      if (taken.length > 0 && (await store.claim(taskId))) {
+        const replay = replayTask(server, store, { taskId, owner }, scope.keepAlive).catch((error: unknown) =>
+          server.logger.warn(`A task replay failed: ${String(error)}`),
+        );
+        scope.keepAlive?.waitUntil(replay);
+      }
       return taskAck();
     },
     async answerFromInbox({ taskId, owner, key }, answer) {

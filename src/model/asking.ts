@@ -115,4 +115,6 @@ export interface Asking {
   listRoots(options?: { key?: string }): Promise<Root[]>;
   /** Makes the call a task where the request allows one; true once it is one. */
   startTask(): Promise<boolean>;
+  /** Runs `fn` once per call: a replay returns its recorded JSON result. */
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 }

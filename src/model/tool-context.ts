@@ -16,4 +16,16 @@ export abstract class ToolContext<In = any, Out = unknown> extends RequestContex
   protected startTask(): Promise<boolean> {
     return runOf(this)?.startTask() ?? Promise.resolve(false);
   }
+
+  /**
+   * Runs `fn` once per call and returns its result, as JSON: when execute() runs again from the top (a 2026-07-28
+   * round's retry, a task resumed, an older client's answer through sendElicitationResult), the result recorded the
+   * first time is returned and `fn` does not run. Put a side effect before a question (charging a card, opening a
+   * ticket) in a step; code outside steps runs again on every replay. A step that throws is not recorded (the next run
+   * tries it again); one name twice in one run is an error.
+   * @example const ticket = await this.step('open-ticket', () => tickets.open(input.title));
+   */
+  protected step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    return runOf(this)!.step(name, fn);
+  }
 }

@@ -1,7 +1,8 @@
 // Tasks on Cloudflare Workers, inside workerd: the work runs under ctx.waitUntil on the isolate that created the task,
 // its record lives in real Redis behind the Upstash REST test server, so another isolate serves tasks/get and
 // tasks/update for it. workerd run locally never cuts waitUntil work (Cloudflare cuts it 30 s after the response), so
-// the limit is given shorter through the same field createWorker sets, and the task must end failed, saying so.
+// the limit is given shorter through the same field createWorker sets, and the task must end failed, saying so; a task
+// waiting for its person past that limit runs nothing meanwhile, and the answer's isolate completes it by replay.
 // 2025-11-25 tasks too, driven by the official v1 client (1.32).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -104,6 +105,25 @@ describe('tasks on Cloudflare Workers, Redis over HTTP', () => {
       expect(task.error.code).toBe(-32603);
       expect(task.error.message).toContain('ran as long as this platform lets work run after a response (1.5 s on Cloudflare Workers');
       expect(task.statusMessage).toBe(task.error.message);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps a task waiting for its person past that limit, then completes it by replay on the isolate answered', {
+    timeout: 30_000,
+  }, async () => {
+    const { client, routed } = await pair('test/edge/entries/task-worker.ts', { AFTER_RESPONSE_MS: '1500' });
+    client.onElicitation(async () => {
+      // The person answers after twice what the platform lets work run past a response: nothing was running meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return { action: 'accept', content: { confirm: true } };
+    });
+    try {
+      const result = await client.callTool({ name: 'approve_export', arguments: { rows: 12 } });
+      expect(result.content).toEqual([{ type: 'text', text: 'Exported 12 rows' }]);
+      expect(routed).toContain('tasks/update b');
+      expect(routed.filter((r) => r.startsWith('tools/call'))).toEqual(['tools/call a']);
     } finally {
       await client.close();
     }

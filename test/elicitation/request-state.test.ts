@@ -40,7 +40,7 @@ const changeAt = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B
 describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
   it('opens with the answers it was sealed with, dots and all, and says why when it does not', async () => {
     const keys = await createStateKeys(['state-test-secret']);
-    const state = await sealState(keys, form, binding, answers, 60_000);
+    const state = await sealState(keys, form, binding, { answers }, 60_000);
     expect(await openState(keys, state, binding)).toEqual({ ok: true, answers });
     expect(await openState(keys, state, { ...binding, digest: 'json:{"id":"T.2"}' })).toEqual({
       ok: false,
@@ -55,18 +55,18 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
       ok: false,
       reason: 'issued for another request',
     });
-    expect(await openState(keys, await sealState(keys, form, binding, answers, -1), binding)).toEqual({ ok: false, reason: 'expired' });
+    expect(await openState(keys, await sealState(keys, form, binding, { answers }, -1), binding)).toEqual({ ok: false, reason: 'expired' });
   });
 
   it('names the key that issued it, and opens under any listed key: [old] → [new, old] → [new]', async () => {
     const [old, next] = [await createStateKeys(['old-secret']), await createStateKeys(['new-secret', 'old-secret'])];
-    const state = await sealState(old, form, binding, answers, 60_000);
+    const state = await sealState(old, form, binding, { answers }, 60_000);
     const oldId = await keyIdOf('old-secret');
     expect(oldId).toMatch(/^[A-Za-z0-9_-]{8}$/);
     expect(state).toContain(`.${oldId}.`);
     expect(await openState(next, state, binding)).toEqual({ ok: true, answers });
     // What the rotated instance issues names the new key, which the old instance does not hold.
-    const fresh = await sealState(next, form, binding, answers, 60_000);
+    const fresh = await sealState(next, form, binding, { answers }, 60_000);
     expect(fresh).toContain(`.${await keyIdOf('new-secret')}.`);
     expect(await openState(old, fresh, binding)).toMatchObject({ ok: false, unknownKey: await keyIdOf('new-secret') });
     // Once the old secret is gone from the list, its states start over, saying which key they named.
@@ -77,7 +77,7 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
 
   it('refuses the conformance suite\'s tampering ("-TAMPERED" appended) and other shapes no Parley issues as malformed', async () => {
     const keys = await createStateKeys(['state-test-secret']);
-    const state = await sealState(keys, form, binding, answers, 60_000);
+    const state = await sealState(keys, form, binding, { answers }, 60_000);
     const cut = state.lastIndexOf('.');
     for (const bad of [
       `${state}-TAMPERED`,
@@ -97,7 +97,7 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
       keys,
       form,
       binding,
-      { big: { action: 'accept', content: { text: 'x'.repeat(MAX_STATE_LENGTH) } } },
+      { answers: { big: { action: 'accept', content: { text: 'x'.repeat(MAX_STATE_LENGTH) } } } },
       60_000,
     );
     const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
@@ -117,8 +117,8 @@ describe('a sealed requestState', () => {
   it('is `s1.<key id>.<iv>.<ciphertext>.<tag>`, with a fresh IV each time', async () => {
     const keys = await createStateKeys(['state-test-secret']);
     const [one, two] = [
-      await sealState(keys, 'sealed', binding, answers, 60_000),
-      await sealState(keys, 'sealed', binding, answers, 60_000),
+      await sealState(keys, 'sealed', binding, { answers }, 60_000),
+      await sealState(keys, 'sealed', binding, { answers }, 60_000),
     ];
     expect(one).toMatch(/^s1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     expect(one.split('.')[2]).not.toBe(two.split('.')[2]);
@@ -127,7 +127,7 @@ describe('a sealed requestState', () => {
 
   it('starts over (no protocol error) when a byte of its IV, ciphertext or tag changed, or its key id names another listed key', async () => {
     const keys = await createStateKeys(['state-test-secret', 'older-secret']);
-    const state = await sealState(keys, 'sealed', binding, answers, 60_000);
+    const state = await sealState(keys, 'sealed', binding, { answers }, 60_000);
     const [, id, iv, data, tag] = state.split('.') as string[];
     const at = (part: number) => state.split('.').slice(0, part).join('.').length + 1;
     for (const changed of [changeAt(state, at(2) + 3), changeAt(state, at(3) + 5), changeAt(state, at(4) + 4)])
@@ -147,7 +147,7 @@ describe('a sealed requestState', () => {
       keys,
       'sealed',
       { caller: `https://idp#${secrets.caller}`, method: 'tools/call', name: secrets.tool, digest },
-      { 'elicitation-1': { action: 'accept', content: { agent: secrets.answer } } },
+      { answers: { 'elicitation-1': { action: 'accept', content: { agent: secrets.answer } } } },
       60_000,
     );
     for (const [what, text] of Object.entries(secrets)) {
@@ -172,7 +172,7 @@ describe('a sealed requestState', () => {
       keys,
       'signed',
       { ...binding, name: secrets.tool },
-      { a: { action: 'accept', content: { agent: secrets.answer } } },
+      { answers: { a: { action: 'accept', content: { agent: secrets.answer } } } },
       60_000,
     );
     expect(signed).toContain(secrets.answer);
@@ -183,7 +183,7 @@ describe('a sealed requestState', () => {
 describe('a signed requestState', () => {
   it('is `<payload JSON>.<key id>.<HMAC>`, and starts over when a byte of the payload changed', async () => {
     const keys = await createStateKeys(['state-test-secret']);
-    const state = await sealState(keys, 'signed', binding, answers, 60_000);
+    const state = await sealState(keys, 'signed', binding, { answers }, 60_000);
     expect(state).toMatch(new RegExp(`^\\{.*\\}\\.${await keyIdOf('state-test-secret')}\\.[A-Za-z0-9_-]{43}$`));
     expect(await openState(keys, state.replace('v1.2', 'v1.3'), binding)).toEqual({ ok: false, reason: 'bad signature' });
   });
@@ -208,7 +208,7 @@ describe('a server with either form', () => {
   it('opens both forms, so switching `elicitation.requestState` strands no round', async () => {
     const keys = await createStateKeys(['state-test-secret']);
     for (const form of ['sealed', 'signed'] as const)
-      expect(await openState(keys, await sealState(keys, form, binding, answers, 60_000), binding)).toEqual({ ok: true, answers });
+      expect(await openState(keys, await sealState(keys, form, binding, { answers }, 60_000), binding)).toEqual({ ok: true, answers });
   });
 
   it('derives key ids that name the secret without revealing it, and differ between secrets', async () => {

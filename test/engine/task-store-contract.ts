@@ -294,6 +294,70 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       }
     });
 
+    it("records the work's steps in its sealed record: a run on the other instance reads them, and nothing of them is readable", async () => {
+      const { a, b, written } = await instances();
+      const task = await a.create({ owner: 'alice', tool: 'charge' });
+      const first = await TaskWork.start(a, task, { elicitation: {} });
+      try {
+        expect(first.stepResult('charge')).toBeUndefined();
+        await first.recordStep('charge', { receipt: 'SECRET-RECEIPT' });
+        await first.recordStep('nothing', undefined);
+        expect(first.stepResult('charge')).toEqual({ value: { receipt: 'SECRET-RECEIPT' } });
+      } finally {
+        await first.close();
+      }
+      const record = (await b.record(task.taskId, 'alice'))!;
+      expect(record.steps).toEqual([['charge', { receipt: 'SECRET-RECEIPT' }], ['nothing']]);
+      const again = await TaskWork.start(b, record, { elicitation: {} });
+      try {
+        expect(again.stepResult('charge')).toEqual({ value: { receipt: 'SECRET-RECEIPT' } });
+        expect(again.stepResult('nothing')).toEqual({});
+        expect(again.stepResult('other')).toBeUndefined();
+      } finally {
+        await again.close();
+      }
+      for (const secret of ['SECRET-RECEIPT', 'charge']) expect(written().join('\n')).not.toContain(secret);
+      // Once the task ended, its record keeps no step.
+      await b.finish(task.taskId, { status: 'completed', result: { content: [] } });
+      expect((await a.record(task.taskId, 'alice'))?.steps).toBeUndefined();
+      expect((await a.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
+    });
+
+    it('parks work at a question it has no answer for: nothing stays held here, a lapsed lease orphans nothing, the first claim wins', async () => {
+      const { a, b, written } = await instances({ leaseMs: 60, maxTotal: 1 });
+      const run = { args: { id: 'SECRET-ARG' }, auth: { user: { sub: 'alice' } }, capabilities: { elicitation: {} } };
+      const task = await a.create({ owner: 'alice', tool: 'park', run, answers: [['before', { action: 'accept' }]] });
+      const work = await TaskWork.start(a, task, { elicitation: {} }, undefined, true);
+      let woken = 0;
+      work.onSuspend(() => woken++);
+      void work.ask('q', { message: 'Sure?' });
+      await expect.poll(() => work.parked).toBe(true);
+      expect(woken).toBe(1);
+      // The process runs it no more: its one slot (tasks.maxTotal 1) takes the next task.
+      await a.create({ tool: 'next' });
+      // Past the lease, nobody renews it, and the task still waits for its person.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await b.snapshot(task.taskId, 'alice')).toMatchObject({ status: 'input_required', inputRequests: [['q', expect.anything()]] });
+      const record = await b.record(task.taskId, 'alice');
+      expect(record?.run).toEqual(run);
+      expect(record?.asked).toEqual(['before', 'q']);
+      expect(await b.answers(task.taskId, ['before'])).toEqual(new Map([['before', { action: 'accept' }]]));
+      expect(written().join('\n')).not.toContain('SECRET-ARG');
+      // Nothing to claim before an answer is needed; after it, exactly one of many claims wins, on either instance.
+      await b.answer(task.taskId, 'alice', { q: { action: 'accept', content: { confirm: true } } });
+      const claims = await Promise.all([a.claim(task.taskId), b.claim(task.taskId), a.claim(task.taskId), b.claim(task.taskId)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      // The replay starts with the answer that woke it: its question leaves the record.
+      const replay = await TaskWork.start(b, (await b.record(task.taskId, 'alice'))!, { elicitation: {} }, undefined, true);
+      expect((await a.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      expect(await replay.ask('q', { message: 'Sure?' })).toEqual({ action: 'accept', content: { confirm: true } });
+      await replay.close();
+      // Its end drops what its runs needed.
+      await b.finish(task.taskId, { status: 'completed', result: { content: [] } });
+      expect((await a.record(task.taskId, 'alice'))?.run).toBeUndefined();
+      expect(await a.claim(task.taskId)).toBe(false);
+    });
+
     it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {
       const { a } = await instances();
       const task = await a.create({ tool: 't' });

@@ -1,5 +1,6 @@
 // What a task is in the store: its record, how it ended, its statuses, and the shape of its ids.
 import { randomBytes, toBase64Url } from '../../crypto';
+import type { AuthInfo } from '../../model';
 
 /** The five statuses of both eras' wire. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -27,6 +28,16 @@ export type TaskEnd =
   | { status: 'failed'; error: TaskError; statusMessage?: string }
   | { status: 'cancelled'; statusMessage?: string };
 
+/**
+ * What a replay of the work needs (docs/tasks.md, "Continued by replay"): the arguments, the caller as the tool sees it
+ * (its token left out) and the client's capabilities. Sealed with the record while the task lives, dropped at its end.
+ */
+export interface TaskRun {
+  args: Record<string, unknown>;
+  auth: AuthInfo;
+  capabilities: Record<string, unknown>;
+}
+
 /** The task's record while it lives: written at creation, then only by the instance running the work. */
 export interface TaskRecord {
   taskId: string;
@@ -41,6 +52,10 @@ export interface TaskRecord {
   inputRequests: [string, InputRequest][];
   /** Every key ever asked, in order: keys are unique over the task's life, and a resumed run reads their answers. */
   asked: string[];
+  /** The results its steps recorded (ToolContext.step), in the order taken; `[name]` for undefined. Absent: none yet. */
+  steps?: [string, unknown?][];
+  /** For a task whose work may end at a question and be replayed: what the replay runs with. */
+  run?: TaskRun;
   createdAt: number;
   lastUpdatedAt: number;
   /** Counted from createdAt; Parley always sets one, so a task never outlives its store entry. */

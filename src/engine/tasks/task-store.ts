@@ -11,7 +11,7 @@ import { type TaskPart, TaskNames } from './task-names';
 import { OwnerIndex } from './task-owners';
 import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
-import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskSnapshot } from './task-record';
+import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
 
 /** tasks.ended: the ended tasks kept (their end and result readable until they expire), per caller and in total. */
 interface EndedLimits {
@@ -63,6 +63,11 @@ interface NewTask {
   address?: string;
   tool: string;
   statusMessage?: string;
+  /** For work that may end at a question: what its replays run with. */
+  run?: TaskRun;
+  /** Answers the call had before it became a task (its rounds'), by key, and the steps it recorded then. */
+  answers?: [string, unknown][];
+  steps?: [string, unknown?][];
 }
 
 /** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
@@ -111,8 +116,8 @@ export class TaskStore {
   /**
    * Creates a task in `working`, its lease held by the caller (who runs the work and renews it with `hold`), and returns
    * once it is in the store (a `tasks/get` on any instance finds it), or throws a LimitError: 429 (Retry-After) when
-   * the caller already holds `maxPerOwner` live tasks, 503 when this process runs `maxTotal`. Its arguments are not
-   * kept: the run has them, and a client is never shown them.
+   * the caller already holds `maxPerOwner` live tasks, 503 when this process runs `maxTotal`. Its arguments are kept
+   * (sealed, in `run`) only for work that may be replayed, until its end; a client is never shown them.
    */
   async create(task: NewTask): Promise<TaskRecord> {
     const now = Date.now();
@@ -125,7 +130,9 @@ export class TaskStore {
       tool: task.tool,
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
       inputRequests: [],
-      asked: [],
+      asked: (task.answers ?? []).map(([key]) => key),
+      ...(task.steps?.length ? { steps: task.steps } : {}),
+      ...(task.run ? { run: task.run } : {}),
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: this.limits.ttlMs,
@@ -145,6 +152,10 @@ export class TaskStore {
         await this.home.backend.set(l, '1', record.ttlMs);
         await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
         await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
+        for (const [key, answer] of task.answers ?? []) {
+          const name = await this.#name(taskId, 'a', key);
+          await this.home.backend.set(name, await this.#seal(answer, name), record.ttlMs);
+        }
       } catch (error) {
         this.#ledger.release(taskId);
         throw error;
@@ -274,6 +285,30 @@ export class TaskStore {
     return new Map(found.filter(([, value]) => value !== undefined));
   }
 
+  /**
+   * The work ends at a question it has no answer for: the claim token goes in first, then the new questions open, so
+   * whoever takes one of their answers finds the token to claim (`claim`) and replays the work.
+   */
+  async park(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
+    const record = await this.#raw(taskId);
+    if (!record) return false;
+    await this.home.backend.set(await this.#name(taskId, 'p'), '1', Math.max(1, record.createdAt + record.ttlMs - Date.now()));
+    return questions.length === 0 || this.ask(taskId, questions);
+  }
+
+  /** Claims parked work to replay it: of every instance that tries, on any backend, exactly the first gets true. */
+  async claim(taskId: string): Promise<boolean> {
+    return (await this.home.backend.take(await this.#name(taskId, 'p'))) !== undefined;
+  }
+
+  /** A step of the work finished: its result joins the record, sealed with it, for every later run of the task. */
+  recordStep(taskId: string, name: string, value: unknown): Promise<boolean> {
+    return this.#change(taskId, (record) => ({
+      ...record,
+      steps: [...(record.steps ?? []), value === undefined ? [name] : [name, value]],
+    }));
+  }
+
   /** The work took these answers in: their questions leave the record (the task is `working` again once none is left). */
   settle(taskId: string, keys: readonly string[]): Promise<boolean> {
     const done = new Set(keys);
@@ -353,6 +388,13 @@ export class TaskStore {
       sealed = await this.#seal({ ...final, at: Date.now() }, name);
     }
     await this.home.backend.set(name, sealed, ttl);
+    // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
+    if (record.steps || record.run) {
+      const { steps: _steps, run: _run, ...kept } = record;
+      const r = await this.#name(taskId, 'r');
+      await this.home.backend.set(r, await this.#seal(kept, r), ttl);
+    }
+    await this.home.backend.delete(await this.#name(taskId, 'p'));
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
     await this.#publish(taskId, { kind: 'end', status: final.status });
@@ -370,7 +412,7 @@ export class TaskStore {
       ['q', key],
       ['a', key],
     ]);
-    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ...asked];
+    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ...asked];
     await Promise.all(parts.map(async ([part, key]) => this.home.backend.delete(await this.#name(taskId, part, key))));
   }
 
@@ -379,8 +421,10 @@ export class TaskStore {
     this.#ledger.release(taskId);
   }
 
+  /** Someone runs the work (its lease), or it ended at a question and waits for an answer to claim it (parked). */
   async #held(taskId: string): Promise<boolean> {
-    return (await this.home.backend.get(await this.#name(taskId, 'w'))) !== undefined;
+    const [w, p] = await Promise.all([this.#name(taskId, 'w'), this.#name(taskId, 'p')]);
+    return (await this.home.backend.get(w)) !== undefined || (await this.home.backend.get(p)) !== undefined;
   }
 
   /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */

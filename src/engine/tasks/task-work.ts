@@ -8,6 +8,8 @@ import {
   type ElicitParams,
   type OtherInputMethod,
   type RawAnswer,
+  type RecordedStep,
+  StepLog,
 } from '../../elicitation';
 import { ElicitationNotSupportedError, PublicMcpError } from '../../protocol';
 import type { ElicitOptions } from '../../model';
@@ -43,8 +45,13 @@ export class TaskWork implements Asker {
   #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
+  // The steps the task recorded, read from its record on the first step.
+  #steps: StepLog | undefined;
   // The task's questions in its owner's inbox, when it has one.
   readonly #inbox: TaskInboxCopies | undefined;
+  // Work that ends at a question it has no answer for (parks), to be replayed by whoever claims the answer; its wake
+  // tells the run's handler it suspended. Undefined: the work waits for its answers here.
+  #park: { wake?: () => void; turn?: Promise<void>; done: boolean } | undefined;
 
   private constructor(
     private readonly store: TaskStore,
@@ -63,10 +70,23 @@ export class TaskWork implements Asker {
    * Listens on the task's channel, reads the answers it already has, and renews its lease until closed. With `inbox`,
    * its form questions are also filed in the owner's inbox, where the first answer wins as a `tasks/update` would.
    */
-  static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>, inbox?: TaskInbox): Promise<TaskWork> {
+  static async start(
+    store: TaskStore,
+    task: TaskRecord,
+    capabilities: Record<string, unknown>,
+    inbox?: TaskInbox,
+    parks = false,
+  ): Promise<TaskWork> {
     let work: TaskWork;
     try {
       work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
+      // A task whose questions are also in the inbox waits for them here: the inbox answers the run it hears.
+      if (parks && !inbox) {
+        work.#park = { done: false };
+        // A replay starts with the answers that woke it: their questions leave the record, as #collect's would.
+        const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
+        if (answered.length > 0) await store.settle(task.taskId, answered);
+      }
       work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
     } catch (error) {
       // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
@@ -79,6 +99,16 @@ export class TaskWork implements Asker {
     const every = Math.max(50, store.channelsReachOtherInstances ? lease : Math.min(lease, task.pollIntervalMs));
     work.#timer = setInterval(() => void work.#tick(), every);
     return work;
+  }
+
+  /** The run's handler learns here that the work parked: the run is over, its questions wait in the store. */
+  onSuspend(wake: () => void): void {
+    if (this.#park) this.#park.wake = wake;
+  }
+
+  /** The work parked at a question: nothing of it stays in this process, and the run must not end the task. */
+  get parked(): boolean {
+    return this.#park?.done === true;
   }
 
   /** Fires on a cancel from any instance, and when the task ended or expired without this run. */
@@ -109,6 +139,16 @@ export class TaskWork implements Asker {
     const lacking = missingFor(method, params, this.capabilities);
     if (lacking) throw new PublicMcpError(lacking.message, 'INPUT_NOT_SUPPORTED');
     return this.#input(key, { method, params });
+  }
+
+  stepResult(name: string): RecordedStep | undefined {
+    return (this.#steps ??= new StepLog(this.task.steps)).get(name);
+  }
+
+  /** Into the task's record before the run goes on: a step the store did not take stops the run, as an end would. */
+  async recordStep(name: string, value: unknown): Promise<void> {
+    if (!(await this.store.recordStep(this.task.taskId, name, value))) throw new TaskStoppedError('ended');
+    this.#steps?.add(name, value);
   }
 
   /** Asked by a 2025-11-25 task's tool (ToolContext.startTask): its call is a task already. */
@@ -159,6 +199,14 @@ export class TaskWork implements Asker {
       this.signal.addEventListener('abort', stopped, { once: true });
     });
     answer.catch(() => undefined); // the caller gets the rejection below; this only keeps it from going unhandled meanwhile
+    if (this.#park) {
+      if (!this.#asked.has(key)) {
+        this.#asked.add(key);
+        this.#asking.push([key, request]);
+      }
+      this.#parkTurn();
+      return answer;
+    }
     // A question a resumed run asked before is still open in the store: wait for it, never ask it twice.
     if (!this.#asked.has(key)) {
       this.#asked.add(key);
@@ -181,13 +229,39 @@ export class TaskWork implements Asker {
     }));
   }
 
+  /**
+   * The questions of one turn park the work: the claim token, then the new questions, in the store. An answer that came
+   * meanwhile (to a question asked before this run) is claimed here and the run goes on in place; else the run is over,
+   * and whoever takes an answer claims the work and replays it.
+   */
+  #parkTurn(): void {
+    const park = this.#park!;
+    park.turn ??= new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
+      park.turn = undefined;
+      const keys = [...this.#waiting.keys()];
+      await this.store.park(this.task.taskId, this.#asking.splice(0));
+      const found = await this.store.answers(this.task.taskId, keys);
+      if (found.size > 0 && (await this.store.claim(this.task.taskId))) {
+        await this.#collect(keys, true);
+        if (this.#waiting.size > 0) this.#parkTurn();
+        return;
+      }
+      park.done = true;
+      park.wake?.();
+      await this.close();
+    });
+    park.turn.catch(() => this.#stop('ended'));
+  }
+
   #heard(event: TaskEvent): void {
     if (event.kind === 'answer') void this.#collect(event.keys).catch(() => undefined);
     else if (event.kind === 'end') this.#stop(event.status === 'cancelled' ? 'cancelled' : 'ended');
   }
 
   /** Takes in the stored answers of questions this run waits on, and settles them in the record. */
-  async #collect(keys: readonly string[]): Promise<void> {
+  async #collect(keys: readonly string[], claimed = false): Promise<void> {
+    // Parking work takes in answers only with the claim: else the instance that claimed it replays it.
+    if (this.#park && !claimed) return;
     const wanted = keys.filter((key) => this.#waiting.has(key));
     if (wanted.length === 0) return;
     const found = await this.store.answers(this.task.taskId, wanted);
