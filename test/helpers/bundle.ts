@@ -33,9 +33,10 @@ export async function bundleWorker(
   return { code: result.outputFiles[0]!.text, nodeImports, metafile: result.metafile };
 }
 
-/** The bundle budget: the help-desk Worker (Parley with hono and zod), minified and gzipped. 110 KB since #32 and
- * #36 (sign-in, validated JSON Schema) set it there; it was 100 KB. */
-export const WORKER_BUDGET_BYTES = 110 * 1024;
+/** The bundle budget: the help-desk Worker (Parley with hono and zod), minified and gzipped. 113 KB since session
+ * thirteen (109.9 → 111.7 KB: the fallback on 2026-07-28 +0.5, this.step() and its sealed record +0.45, the config's
+ * "did you mean" +0.35, the Skills methods, the IdP read cap, loopback CORS); 110 KB from #32 and #36; 100 KB before. */
+export const WORKER_BUDGET_BYTES = 113 * 1024;
 
 /** A Worker that enableTasks() and enableRedisHttp() (examples/cloudflare/worker-tasks.ts): the budget above, plus
  * tasks' code and @upstash/redis, which only such a Worker carries. 147 KB since #46 (steps, about 0.6 KB gzip, and
