@@ -379,26 +379,26 @@ export class TaskStore {
     const ttl = Math.max(1, record.createdAt + record.ttlMs - Date.now());
     const name = await this.#name(taskId, 'e');
     // What the store keeps for it from now on: its end and its record (the record's size is about its JSON's).
-    const kept = (sealed: string) => sealed.length + JSON.stringify(record).length;
+    const recordBytes = JSON.stringify(record).length;
     const max = this.limits.ended.maxBytesPerCaller;
     let final = end;
     let sealed = await this.#seal({ ...final, at: Date.now() }, name);
-    if (kept(sealed) > max) {
-      final = tooLarge(kept(sealed), max);
+    if (sealed.length + recordBytes > max) {
+      final = tooLarge(sealed.length + recordBytes, max);
       sealed = await this.#seal({ ...final, at: Date.now() }, name);
     }
     await this.home.backend.set(name, sealed, ttl);
     // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
     if (record.steps || record.run) {
-      const { steps: _steps, run: _run, ...kept } = record;
+      const { steps: _steps, run: _run, ...rest } = record;
       const r = await this.#name(taskId, 'r');
-      await this.home.backend.set(r, await this.#seal(kept, r), ttl);
+      await this.home.backend.set(r, await this.#seal(rest, r), ttl);
     }
     await this.home.backend.delete(await this.#name(taskId, 'p'));
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
     await this.#publish(taskId, { kind: 'end', status: final.status });
-    const bytes = kept(sealed);
+    const bytes = sealed.length + recordBytes;
     const index = record.index ?? (await this.#names.owner(record.owner));
     const forget = [...(await this.#owners.ended(index, taskId, bytes)), ...this.#ledger.ended(taskId, bytes, Date.now() + ttl)];
     await Promise.all(forget.map((id) => this.#forget(id)));
