@@ -9,5 +9,5 @@ import { provideTasks } from './provided-tasks';
  * @example import { enableTasks } from 'parley-mcp/tasks'; enableTasks(); export default createWorker(config);
  */
 export function enableTasks(): void {
-  provideTasks(() => import('../engine/task-runtime'));
+  provideTasks(() => import('../engine/tasks/task-runtime'));
 }

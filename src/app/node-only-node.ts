@@ -23,6 +23,6 @@ export const drivers: StoreDrivers = {
   questionsHome: () => import('../inbox/home-file'),
   questions: () => import('./question-setup'),
   unanswered: () => import('../elicitation/unanswered'),
-  tasks: () => import('../engine/task-runtime'),
+  tasks: () => import('../engine/tasks/task-runtime'),
   otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),
 };

@@ -8,7 +8,7 @@ import { FALLBACK_TOOL } from './fallback-tool';
 import { routed, type Route } from './route';
 import { runTool } from './run-tool';
 import type { ParleyServer } from './server';
-import { declaresTasks, tasksRequired } from './task-methods';
+import { declaresTasks, tasksRequired } from './tasks/task-methods';
 
 /** A call found: its tool, or none when it answers the fallback (sendElicitationResult). */
 interface ToolCall {

@@ -9,7 +9,7 @@ import type { ParleyServer } from './server';
 import type { RequestScope } from '../model';
 import { locateResource, runResource } from './read-resource';
 import { routed, type Route } from './route';
-import { TASK_METHODS } from './task-methods';
+import { TASK_METHODS } from './tasks/task-methods';
 import { TASKS_EXTENSION } from './tasks/task-wire';
 
 /** 'unversioned': the request named no protocol version, so nobody can be asked. */

@@ -9,7 +9,7 @@ import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
 import type { LiveSession } from './legacy/sessions';
 import type { RunningCalls } from './running-calls';
-import type { TaskFollow } from './task-follow';
+import type { TaskFollow } from './tasks/task-follow';
 
 /** What a bearer token comes to: its caller, a refusal (401), or an identity provider that did not answer (503). */
 type TokenCheck = { caller: AuthInfo } | { refused: string } | { unavailable: string };

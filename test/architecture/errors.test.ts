@@ -10,7 +10,7 @@ import { ROOT, sourceFiles } from './imports';
  * Where a McpWireError may be built by hand: the error classes, the client, which rebuilds the error a server sent, and
  * 2025-11-25's tasks/result, which answers with the wire error a failed task stored (built from the table when it ended).
  */
-const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts', 'client/task-follow.ts', 'engine/task-legacy.ts']);
+const BUILDERS = new Set(['protocol/errors.ts', 'client/exchange.ts', 'client/task-follow.ts', 'engine/legacy/tasks.ts']);
 
 const textOf = (file: string) => readFileSync(join(ROOT, 'src', file), 'utf8');
 

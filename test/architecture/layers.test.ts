@@ -19,6 +19,23 @@ const FLOORS: string[][] = [
   ['protocol', 'crypto'],
   ['runtime'],
 ];
+/**
+ * Inside engine/, by file: the task runtime (loaded on first use, through app/'s #node-only table) above dispatch (both
+ * eras' methods and tool calls) above the task store and skills, which know nothing of a request.
+ */
+const TASK_RUNTIME = new Set([
+  'tasks/task-runtime.ts',
+  'tasks/task-call.ts',
+  'tasks/task-replay.ts',
+  'legacy/tasks.ts',
+  'legacy/task-status.ts',
+]);
+const engineFloorOf = (file: string): number => {
+  const inside = file.slice('engine/'.length);
+  if (TASK_RUNTIME.has(inside)) return 3;
+  if (!inside.includes('/') || inside.startsWith('legacy/') || inside === 'tasks/task-methods.ts') return 2;
+  return 1;
+};
 const floorOf = new Map(FLOORS.flatMap((folders, depth) => folders.map((folder) => [folder, FLOORS.length - depth] as const)));
 
 const edges = importEdges();
@@ -39,6 +56,19 @@ describe('the floors of src/', () => {
     // '#node-only' is package.json's table (the edge build swaps the file), and import() loads one file on first use.
     const deep = across.filter((e) => !e.dynamic && e.spec !== '#node-only' && e.to !== `${folderOf(e.to)}/index.ts`);
     expect(deep.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('imports only downward inside engine/: task runtime, then dispatch, then the task store and skills', () => {
+    const inEngine = edges.filter((e) => folderOf(e.from) === 'engine' && folderOf(e.to) === 'engine');
+    const upward = inEngine.filter((e) => engineFloorOf(e.to) > engineFloorOf(e.from));
+    expect(upward.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+    // Every floor holds files, so the table above still describes the folder.
+    const floors = new Set(
+      sourceFiles()
+        .filter((file) => folderOf(file) === 'engine')
+        .map(engineFloorOf),
+    );
+    expect([...floors].sort()).toEqual([1, 2, 3]);
   });
 
   it('has no circle of imports', () => {

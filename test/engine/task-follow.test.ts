@@ -2,7 +2,7 @@
 // of the same 98 tasks subscribe to each task once and read at most 8 tasks at once, every follow still hears each
 // change, and a hostile id is left out.
 import { describe, expect, it } from 'vitest';
-import { createTaskRuntime } from '../../src/engine/task-runtime';
+import { createTaskRuntime } from '../../src/engine/tasks/task-runtime';
 import { TaskStore } from '../../src/engine/tasks/task-store';
 import { ANONYMOUS } from '../../src/model';
 import { MemoryStore, type StoreBackend } from '../../src/stores';

@@ -1,11 +1,11 @@
 // Continuation by replay: a task's work that parked at a question runs again from the top, on the instance that
 // claimed the answer, with the answers so far and its recorded steps (docs/tasks.md, "Continued by replay").
-import type { RequestScope } from '../model';
+import type { RequestScope } from '../../model';
 import { failure, keepRunning, taskNotifier } from './task-call';
-import { runTool } from './run-tool';
-import type { ParleyServer } from './server';
-import type { TaskStore } from './tasks/task-store';
-import { TaskWork } from './tasks/task-work';
+import { runTool } from '../run-tool';
+import type { ParleyServer } from '../server';
+import type { TaskStore } from './task-store';
+import { TaskWork } from './task-work';
 
 const CANNOT_RESUME = 'The task cannot be resumed: this server does not serve its tool';
 

@@ -1,11 +1,11 @@
 // tasks/get, tasks/update and tasks/cancel (2026-07-28, io.modelcontextprotocol/tasks), as far as every server needs
 // them: the checks in order (the method exists on a server with a task tool and a 2026-07-28 request, the request
 // declared the extension, the params' shape) before the task runtime (loaded only where tasks exist) looks in the store.
-import { invalidParams, isObject, type McpWireError, methodNotFound, wireError } from '../protocol';
-import type { RequestScope } from '../model';
-import type { Route } from './route';
-import type { ParleyServer, TaskRuntime } from './server';
-import { TASKS_EXTENSION } from './tasks/task-wire';
+import { invalidParams, isObject, type McpWireError, methodNotFound, wireError } from '../../protocol';
+import type { RequestScope } from '../../model';
+import type { Route } from '../route';
+import type { ParleyServer, TaskRuntime } from '../server';
+import { TASKS_EXTENSION } from './task-wire';
 
 /** Whether this request's own _meta declared the tasks extension (the key is enough; its value has no settings yet). */
 export function declaresTasks(capabilities: Record<string, unknown>): boolean {

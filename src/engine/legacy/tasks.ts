@@ -1,16 +1,16 @@
 // 2025-11-25's experimental core tasks over the same store as 2026-07-28's: a tools/call with params.task becomes a
 // task at once (the client opted in), tasks/result waits for its end and asks its open questions on its own stream,
 // tasks/get, tasks/list and tasks/cancel answer with the bare Task.
-import { invalidParams, McpWireError } from '../protocol';
-import type { Notifier } from '../model';
-import { failure, inboxOf, keepRunning } from './task-call';
-import type { LegacyTaskRuntime } from './server';
-import { runTool } from './run-tool';
-import type { TaskFollowers } from './task-followers';
-import type { TaskStore } from './tasks/task-store';
-import { legacyCreateTaskResult, legacyTask, legacyTaskOutcome, relatedTaskMeta } from './tasks/task-wire';
+import { invalidParams, McpWireError } from '../../protocol';
+import type { Notifier } from '../../model';
+import { failure, inboxOf, keepRunning } from '../tasks/task-call';
+import type { LegacyTaskRuntime } from '../server';
+import { runTool } from '../run-tool';
+import type { TaskFollowers } from '../tasks/task-followers';
+import type { TaskStore } from '../tasks/task-store';
+import { legacyCreateTaskResult, legacyTask, legacyTaskOutcome, relatedTaskMeta } from '../tasks/task-wire';
 import { watchTaskStatus } from './task-status';
-import { TaskWork } from './tasks/task-work';
+import { TaskWork } from '../tasks/task-work';
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');

@@ -1,8 +1,8 @@
 // One follower per task (and caller) in this process, shared by every stream that follows it: the task's channel is
 // heard once, it is read again on each event (and every poll interval, where the channel reaches no other process),
 // at most MAX_READS reads at once over all tasks, and each change goes to every stream that joined.
-import { isTaskId, type TaskSnapshot } from './tasks/task-record';
-import type { TaskStore } from './tasks/task-store';
+import { isTaskId, type TaskSnapshot } from './task-record';
+import type { TaskStore } from './task-store';
 
 /** Reads of tasks in flight at once, over every follower of the process: the rest wait their turn. */
 const MAX_READS = 8;

@@ -3,13 +3,13 @@
 // as the bare Task.
 // Clients must not rely on these (the spec's words): they poll, and this only spares them a poll. Loaded with the
 // task runtime, so an edge bundle without tasks carries none of it.
-import type { AuthInfo } from '../model';
-import type { Logger } from '../runtime';
-import { legacyTaskOwner } from './legacy/methods';
-import type { LiveSession } from './legacy/sessions';
-import { followTasks, type TaskFollow } from './task-follow';
-import type { TaskFollowers } from './task-followers';
-import { legacyTask } from './tasks/task-wire';
+import type { AuthInfo } from '../../model';
+import type { Logger } from '../../runtime';
+import { legacyTaskOwner } from './methods';
+import type { LiveSession } from './sessions';
+import { followTasks, type TaskFollow } from '../tasks/task-follow';
+import type { TaskFollowers } from '../tasks/task-followers';
+import { legacyTask } from '../tasks/task-wire';
 
 /**
  * Starts following the session's tasks for its stream (`out`: the session's GET stream; stdio's stdout), once;

@@ -2,7 +2,7 @@
 // session's own tasks): each task is followed once in the process however many streams follow it (task-followers.ts),
 // and sent to a stream when what a client sees of it changed. Nothing is followed past the task's end.
 import { looks, type TaskFollowers } from './task-followers';
-import type { TaskSnapshot } from './tasks/task-record';
+import type { TaskSnapshot } from './task-record';
 
 /** One stream's follow of some tasks: the ones it found (live, the caller's), sent from begin() on until stop(). */
 export interface TaskFollow {

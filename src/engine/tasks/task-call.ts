@@ -1,18 +1,18 @@
 // A 2026-07-28 tools/call that may become a task: the tool runs with the round's asker until it calls startTask();
 // then the task is created in the store, the call answers with the CreateTaskResult, and the run goes on in the
 // background with the task's asker, signal and status message until it ends the task.
-import { ElicitationNotSupportedError, McpWireError, toWireError } from '../protocol';
-import type { Asker, ElicitParams, OtherInputMethod, RawAnswer, RecordedStep } from '../elicitation';
-import type { AuthInfo, ElicitOptions, Notifier, RequestScope } from '../model';
-import { callerKey } from './round-call';
-import { routed, type Route } from './route';
-import { type CalledTool, runTool } from './run-tool';
-import type { ParleyServer } from './server';
-import type { TaskEnd } from './tasks/task-record';
-import type { TaskStore } from './tasks/task-store';
-import type { TaskInbox } from './tasks/task-inbox';
-import { createTaskResult } from './tasks/task-wire';
-import { TaskWork } from './tasks/task-work';
+import { ElicitationNotSupportedError, McpWireError, toWireError } from '../../protocol';
+import type { Asker, ElicitParams, OtherInputMethod, RawAnswer, RecordedStep } from '../../elicitation';
+import type { AuthInfo, ElicitOptions, Notifier, RequestScope } from '../../model';
+import { callerKey } from '../round-call';
+import { routed, type Route } from '../route';
+import { type CalledTool, runTool } from '../run-tool';
+import type { ParleyServer } from '../server';
+import type { TaskEnd } from './task-record';
+import type { TaskStore } from './task-store';
+import type { TaskInbox } from './task-inbox';
+import { createTaskResult } from './task-wire';
+import { TaskWork } from './task-work';
 
 /** The task's owner: the verified caller, or nobody (an anonymous task belongs to whoever holds its id). */
 export const ownerOf = ({ auth }: Pick<RequestScope, 'auth'>): string | undefined => (auth.anonymous ? undefined : callerKey(auth));

@@ -1,13 +1,13 @@
 // The task runtime a server loads when a tool may run as a task (app/ through #node-only, so an edge bundle without
 // tasks carries none of it): the store, the calls that become tasks, and the lookups behind tasks/get|update|cancel.
-import type { StoreCrypto } from '../crypto';
-import { invalidParams, isObject } from '../protocol';
-import type { TaskRuntime } from './server';
+import type { StoreCrypto } from '../../crypto';
+import { invalidParams, isObject } from '../../protocol';
+import type { TaskRuntime } from '../server';
 import { callMaybeTask, ownerOf } from './task-call';
-import { legacyTaskRuntime } from './task-legacy';
+import { legacyTaskRuntime } from '../legacy/tasks';
 import { replayTask } from './task-replay';
-import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './tasks/task-store';
-import { detailedTask, taskAck, taskGetResult } from './tasks/task-wire';
+import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './task-store';
+import { detailedTask, taskAck, taskGetResult } from './task-wire';
 import { followTasks } from './task-follow';
 import { TaskFollowers } from './task-followers';
 import { declaresTasks, tasksRequired } from './task-methods';
