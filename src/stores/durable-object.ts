@@ -15,7 +15,7 @@ interface ObjectSocket {
 }
 
 /** The parts of workerd's DurableObjectState this uses, declared here so Parley needs no Workers types. */
-export interface DurableObjectStateLike {
+interface DurableObjectStateLike {
   storage: {
     sql: { exec(query: string, ...bindings: unknown[]): SqlCursor };
     transactionSync<T>(fn: () => T): T;

@@ -11,7 +11,7 @@ import { openSocket, type WorkerSocket } from './durable-objects-socket';
 import type { MessageHandler, StoreBackend } from './types';
 
 /** A store failure: the operation and what the platform said, never the value. */
-export class DurableObjectsStoreError extends Error {
+class DurableObjectsStoreError extends Error {
   override name = 'DurableObjectsStoreError';
 }
 
@@ -19,9 +19,9 @@ export class DurableObjectsStoreError extends Error {
  * The largest value kept, in UTF-8 bytes: a SQLite-backed object's string or row is at most 2 MB
  * (developers.cloudflare.com/durable-objects/platform/limits/). A larger one is refused before it is sent.
  */
-export const MAX_VALUE_BYTES = 2_000_000;
+const MAX_VALUE_BYTES = 2_000_000;
 
-export class DurableObjectsStore implements StoreBackend {
+class DurableObjectsStore implements StoreBackend {
   readonly type = 'durable-objects';
   readonly supportsPubSub = true;
   readonly distributed = true;
@@ -122,10 +122,10 @@ export class DurableObjectsStore implements StoreBackend {
 const readOf = async (response: Response): Promise<string | undefined> => (response.status === 204 ? undefined : response.text());
 
 /** A store over a Durable Object namespace bound to ParleyStore. */
-export const durableObjectsStore = (namespace: DurableObjectNamespaceLike): DurableObjectsStore => new DurableObjectsStore(namespace);
+export const durableObjectsStore = (namespace: DurableObjectNamespaceLike): StoreBackend => new DurableObjectsStore(namespace);
 
 /** The binding enableDurableObjects() reads when none is named. */
-export const DEFAULT_BINDING = 'PARLEY_STORE';
+const DEFAULT_BINDING = 'PARLEY_STORE';
 
 export interface DurableObjectsOptions {
   /** The name of the Durable Object binding in wrangler.toml (env.<binding>). Default PARLEY_STORE. */

@@ -37,7 +37,7 @@ export interface DurableObjectNamespaceLike {
 }
 
 /** The Durable Objects store, once the Worker's entry called enableDurableObjects() (parley-mcp/cloudflare). */
-export interface DurableObjectsDriver {
+interface DurableObjectsDriver {
   keyPrefix?: string;
   /** The store over the namespace the Worker's env binds; throws, naming what to bind, when it binds none. */
   open(env: EnvSource): StoreBackend;
