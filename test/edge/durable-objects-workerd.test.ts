@@ -71,6 +71,19 @@ describe('the Durable Objects store in workerd', () => {
     await expect.poll(() => inB.publish(channel, 'nobody')).toBe(0);
   });
 
+  it('opens a subscription again after its channel object dropped the socket, and the next message arrives', async () => {
+    const channel = `dropped:${crypto.randomUUID()}`;
+    const heard: string[] = [];
+    const stop = await remoteStore(workers, 'b').subscribe(channel, (m) => heard.push(m));
+    expect((await call('a', `/drop?channel=${channel}`)).text).toBe('1');
+    // What is published while the socket is away is lost: publish until the new socket hears one.
+    await expect
+      .poll(async () => (await call('a', `/publish?channel=${channel}`, 'after the drop'), heard.length), { interval: 50 })
+      .toBeGreaterThan(0);
+    expect(heard[0]).toBe('after the drop');
+    await stop();
+  });
+
   it('removes an expired value with its alarm: nothing is left in the object, no alarm either', async () => {
     const key = `ttl:${crypto.randomUUID()}`;
     await call('a', `/set?key=${key}&ttl=300`, 'short');

@@ -7,10 +7,19 @@ import type { DurableObjectNamespaceLike } from '../../../src/stores/provided';
 type Env = Record<string, DurableObjectNamespaceLike>;
 type TestSocket = WebSocket & { accept(): void };
 
-/** ParleyStore, and `/left`: the tables and alarm the object still has (nothing, once its value is gone). */
+/**
+ * ParleyStore, and two routes: `/left`, the tables and alarm the object still has (nothing, once its value is gone), and
+ * `/drop`, which closes every subscriber's socket as a restart of the object (a deploy) does.
+ */
 export class InspectedStore extends ParleyStore {
   override async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname !== '/left') return super.fetch(request);
+    const path = new URL(request.url).pathname;
+    if (path === '/drop') {
+      const sockets = (this.ctx as unknown as { getWebSockets(): { close(code: number, reason: string): void }[] }).getWebSockets();
+      for (const socket of sockets) socket.close(1012, 'restarting');
+      return new Response(String(sockets.length));
+    }
+    if (path !== '/left') return super.fetch(request);
     const storage = this.ctx.storage as typeof this.ctx.storage & { getAlarm(): Promise<number | null> };
     const tables = storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray();
     return Response.json({ tables: tables.map((t) => t.name), alarm: await storage.getAlarm() });
@@ -56,6 +65,8 @@ export default {
           return new Response(String(await store.publish(channel, await request.text())));
         case '/left':
           return namespace.get(namespace.idFromName(`k:${key}`)).fetch('https://test/left');
+        case '/drop':
+          return namespace.get(namespace.idFromName(`c:${channel}`)).fetch('https://test/drop');
         case '/subscribe':
           return subscribe(store, channel);
       }
