@@ -1,6 +1,10 @@
-// A 2026-07-28 task on Cloudflare Workers with its store in Durable Objects, inside workerd: created on one isolate,
-// polled and answered on another, the objects in a third; and the Worker's refusal when its entry asks for Durable
-// Objects that wrangler.toml did not bind.
+// Parley on Cloudflare Workers with its store in Durable Objects, inside workerd, the objects in an isolate of their
+// own: a 2026-07-28 task created on one isolate, polled and answered on another; an older client's question asked on
+// one isolate and answered on the other; and the Worker's refusal when its entry asks for Durable Objects that
+// wrangler.toml did not bind.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from 'parley-mcp/client';
 import { bundleWorker } from '../helpers/bundle';
@@ -75,5 +79,35 @@ describe('tasks on Cloudflare Workers, Durable Objects', () => {
     expect(worker.output()).toContain(
       `enableDurableObjects() keeps the store in Durable Objects, but the Worker's env has no Durable Object binding named PARLEY_STORE: add [[durable_objects.bindings]] name = "PARLEY_STORE" class_name = "ParleyStore" and [[migrations]] new_sqlite_classes = ["ParleyStore"] to wrangler.toml`,
     );
+  });
+});
+
+describe('an older client on Cloudflare Workers, Durable Objects', () => {
+  it('asks on the isolate that runs the tool, takes the answer on the other, and the tool finishes', { timeout: 30_000 }, async () => {
+    const workers = startDurableWorkers({ code, bindings: { MCP_SESSION_SECRET: 'shared-session-secret', VAULT_SECRET: 'shared' } });
+    running.push(workers);
+    const routed: string[] = [];
+    // The load balancer: the answer (a JSON-RPC response) goes to B, everything else to A.
+    const balance = async (input: string | URL | Request, init?: RequestInit) => {
+      const body = typeof init?.body === 'string' ? init.body : undefined;
+      const to = body?.includes('"result"') && !body.includes('"method"') ? 'b' : 'a';
+      routed.push(`${init?.method ?? 'GET'} ${to}`);
+      const response = await workers.send(to, new URL(String(input)).pathname, {
+        method: init?.method ?? 'GET',
+        headers: Object.fromEntries(new Headers(init?.headers)),
+        body,
+      });
+      return new Response(response.body, { status: response.status, headers: response.headers });
+    };
+    const client = new Client({ name: 'v1-edge', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true, note: 'via b' } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://a.test/mcp'), { fetch: balance }));
+    try {
+      const result = await client.callTool({ name: 'close_ticket', arguments: { id: 'T-7' } });
+      expect(result.structuredContent).toEqual({ closed: true, id: 'T-7', note: 'via b' });
+      expect(routed).toContain('POST b'); // the answer reached A's waiting call through B: the session and question are shared
+    } finally {
+      await client.close();
+    }
   });
 });
