@@ -1,5 +1,6 @@
 // Which store keeps pending elicitations, row by row as the docs' table checks: elicitation.redis, the server's redis,
-// its sqlite, Durable Objects when the Worker's entry asked for them, Redis from the environment, memory. A new backend adds a provider case or a row here.
+// its sqlite, Durable Objects when the Worker's entry asked for them, Redis from the environment, memory. A new backend
+// adds a provider case or a row here.
 import { readEnv, type EnvSource, type Logger } from '../runtime';
 import {
   boundedStore,
