@@ -122,7 +122,8 @@ function buildRoutes(server: ParleyServer): Route {
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
     if (isMetadataPath(server, path)) return resourceMetadata(server, request);
     if (mirror && path === AS_METADATA_PATH) return mirror(request);
-    const problem = checkRequestOrigin(request, http);
+    const origin = request.headers.get('origin'); // read once: the Origin check's and CORS's
+    const problem = checkRequestOrigin(request, origin, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
       return server.respond.error(null, wireError('FORBIDDEN', `Forbidden: ${problem}`));
@@ -132,7 +133,7 @@ function buildRoutes(server: ParleyServer): Route {
     // gets another resource's path answers 404, as RFC 9728 clients expect, not the endpoint's 405.
     if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`) && !path.startsWith('/.well-known/'))) {
       // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
-      const cors = corsOrigin(request, http);
+      const cors = corsOrigin(request, origin, http);
       if (cors === undefined) return mcpRoute(server, request, options);
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
