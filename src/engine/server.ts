@@ -44,7 +44,8 @@ export interface TaskRuntime {
     call: { entry: ToolEntry; args: Record<string, unknown>; params: Record<string, unknown> },
     scope: RequestScope,
   ): Promise<Record<string, unknown>>;
-  get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  /** tasks/get; a look that finds a replay due (one that failed gave its claim back) continues the task. */
+  get(server: ParleyServer, taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   /** tasks/update: the answers, and the replay of work parked at a question when this instance claims it. */
   update(server: ParleyServer, taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
   cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;

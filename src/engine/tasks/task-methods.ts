@@ -38,7 +38,7 @@ const gate =
   };
 
 export const TASK_METHODS = {
-  'tasks/get': gate('tasks/get', (server, taskId, _params, scope) => server.tasks.get(taskId, scope)),
+  'tasks/get': gate('tasks/get', (server, taskId, _params, scope) => server.tasks.get(server, taskId, scope)),
   'tasks/update': gate('tasks/update', (server, taskId, params, scope) => {
     const { inputResponses } = params;
     if (!isObject(inputResponses)) throw invalidParams('tasks/update needs params.inputResponses, an object of answers by key');

@@ -77,20 +77,20 @@ export class TaskWork implements Asker {
     inbox?: TaskInbox,
     parks = false,
   ): Promise<TaskWork> {
-    let work: TaskWork;
+    const work = new TaskWork(store, task, capabilities, new Map(), inbox);
     try {
-      work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
+      for (const [key, value] of await store.answers(task.taskId)) work.#known.set(key, value);
       // A task whose questions are also in the inbox waits for them here: the inbox answers the run it hears.
-      if (parks && !inbox) {
-        work.#park = { done: false };
-        // A replay starts with the answers that woke it: their questions leave the record, as #collect's would.
-        const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
-        if (answered.length > 0) await store.settle(task.taskId, answered);
-      }
+      if (parks && !inbox) work.#park = { done: false };
       work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+      // A replay starts with the answers that woke it: their questions leave the record, as #collect's would. Last, so
+      // a replay that could not start leaves them for the next one.
+      const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
+      if (work.#park && answered.length > 0) await store.settle(task.taskId, answered);
     } catch (error) {
       // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
       store.released(task.taskId);
+      await work.#unlisten?.().catch(() => undefined);
       throw error;
     }
     // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
