@@ -44,5 +44,5 @@ export const TASK_METHODS = {
     if (!isObject(inputResponses)) throw invalidParams('tasks/update needs params.inputResponses, an object of answers by key');
     return server.tasks.update(server, taskId, inputResponses, scope);
   }),
-  'tasks/cancel': gate('tasks/cancel', (server, taskId, _params, scope) => server.tasks.cancel(taskId, scope)),
+  'tasks/cancel': gate('tasks/cancel', (server, taskId, _params, scope) => server.tasks.cancel(server, taskId, scope)),
 };

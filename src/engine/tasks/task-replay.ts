@@ -1,17 +1,22 @@
 // Continuation by replay: a task's work that parked at a question runs again from the top, on the instance that
-// claimed the answer, with the answers so far and its recorded steps (docs/tasks.md, "Continued by replay").
+// claimed the answer, with the answers so far and its recorded steps (docs/tasks.md, "Continued by replay"). Every
+// answer comes here: tasks/update and the inbox.
 import type { RequestScope } from '../../model';
-import { failure, keepRunning, taskNotifier } from './task-call';
+import { failure, inboxOf, keepRunning, taskNotifier } from './task-call';
 import { runTool } from '../run-tool';
 import type { ParleyServer } from '../server';
 import type { TaskRecord, TaskRun } from './task-record';
 import type { TaskStore } from './task-store';
+import { TaskInboxCopies } from './task-inbox';
 import { TaskWork } from './task-work';
 
 const CANNOT_RESUME = 'The task cannot be resumed: this server does not serve its tool';
 
 /** The request facts a run of the work keeps: the platform's waitUntil (a Worker's ctx), and the trace it joins. */
 type RunFacts = Pick<RequestScope, 'keepAlive' | 'trace'>;
+
+/** What the run's inbox is given as its signal: filing and withdrawing a task's copies wait for nothing. */
+const NEVER = new AbortController().signal;
 
 /**
  * Runs the work of a task that keeps what a replay needs (`run`), from the top: its first run (a 2025-11-25 task) or a
@@ -28,7 +33,7 @@ async function runTask(
   const entry = server.tools.get(record.tool);
   if (!entry) throw new Error(`No tool ${JSON.stringify(record.tool)}`); // the callers checked
   const { args, auth, capabilities } = record.run;
-  const work = await TaskWork.start(store, record, capabilities, undefined, true);
+  const work = await TaskWork.start(store, record, capabilities, inboxOf(server, auth, NEVER, record.tool), true);
   const scope: RequestScope = {
     auth,
     capabilities,
@@ -90,4 +95,12 @@ export async function claimAndReplay(
     server.logger.warn(`A task replay failed, and waits for the next answer or look: ${String(error)}`);
     await store.giveBack(task.taskId).catch(() => undefined);
   }
+}
+
+/** The task ended without its work (a cancel while it was parked): its open questions' copies leave the owner's inbox. */
+export async function withdrawCopies(server: ParleyServer, record: TaskRecord | undefined): Promise<void> {
+  const inbox = record?.run && inboxOf(server, record.run.auth, NEVER, record.tool);
+  if (!inbox || !record) return;
+  const copies = new TaskInboxCopies(inbox, record, () => Promise.resolve(false));
+  await Promise.all(record.inputRequests.map(([key]) => copies.withdraw(key)));
 }

@@ -6,7 +6,7 @@ import type { RequestScope } from '../../model';
 import type { TaskRuntime } from '../server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from '../legacy/tasks';
-import { claimAndReplay } from './task-replay';
+import { claimAndReplay, withdrawCopies } from './task-replay';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './task-store';
 import { detailedTask, taskAck, taskGetResult } from './task-wire';
 import { followTasks } from './task-follow';
@@ -60,13 +60,22 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if (taken.length > 0) continued(scope, claimAndReplay(server, store, { taskId, owner }, scope));
       return taskAck();
     },
-    async answerFromInbox({ taskId, owner, key }, answer) {
+    async answerFromInbox(server, { taskId, owner, key }, answer, keepAlive) {
       const taken = await store.answer(taskId, owner, { [key]: answer });
-      return taken === undefined ? 'gone' : taken.includes(key) ? 'answered' : 'answered-before';
+      if (taken === undefined) return 'gone';
+      if (!taken.includes(key)) return 'answered-before';
+      // As for tasks/update: this instance claims the parked work and replays it, after the person's acknowledgement.
+      continued({ keepAlive }, claimAndReplay(server, store, { taskId, owner }, { keepAlive }));
+      return 'answered';
     },
-    async cancel(taskId, scope) {
+    async cancel(server, taskId, scope) {
+      const owner = ownerOf(scope);
+      // Its record before the end drops what finds the inbox (its caller), when a copy may be there.
+      const record = server.questions ? await store.record(taskId, owner) : undefined;
+      const done = await store.cancel(taskId, owner, 'Cancelled by the client');
       // A task that had already ended is acknowledged too (idempotent, as the conformance suite has it).
-      if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
+      if (done === undefined) throw notFound();
+      if (done === 'cancelled') await withdrawCopies(server, record);
       return taskAck();
     },
     follow(taskIds, { auth, capabilities }, send) {
