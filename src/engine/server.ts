@@ -81,11 +81,15 @@ export interface LegacyTaskRuntime {
   ): Promise<Record<string, unknown>>;
   get(taskId: string, owner: string): Promise<Record<string, unknown>>;
   list(owner: string): Promise<Record<string, unknown>>;
-  cancel(taskId: string, owner: string): Promise<Record<string, unknown>>;
-  /** Waits for the task's end, asking its open questions through `ask` meanwhile; the result, or throws its error. */
+  /** tasks/cancel: the task ends `cancelled`, and its questions' copies leave the owner's inbox. */
+  cancel(server: ParleyServer, taskId: string, owner: string): Promise<Record<string, unknown>>;
+  /**
+   * Waits for the task's end, asking its open questions through `ask` meanwhile; the result, or throws its error. An
+   * answer given there continues the work by replay on this instance (under `keepAlive`, a Worker's ctx.waitUntil).
+   */
   result(
-    taskId: string,
-    owner: string,
+    server: ParleyServer,
+    task: { taskId: string; owner: string; keepAlive: KeepAlive | undefined },
     ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;

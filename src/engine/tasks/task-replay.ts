@@ -1,6 +1,6 @@
 // Continuation by replay: a task's work that parked at a question runs again from the top, on the instance that
 // claimed the answer, with the answers so far and its recorded steps (docs/tasks.md, "Continued by replay"). Every
-// answer comes here: tasks/update and the inbox.
+// answer comes here: tasks/update, the inbox, and an older client's answer on its tasks/result stream.
 import type { RequestScope } from '../../model';
 import { failure, inboxOf, keepRunning, taskNotifier } from './task-call';
 import { runTool } from '../run-tool';
@@ -24,7 +24,7 @@ const NEVER = new AbortController().signal;
  * until it parks at the next question without an answer or ends the task, under the request's waitUntil. Rejects when
  * the work could not start (the store failed), with nothing of the task changed.
  */
-async function runTask(
+export async function runTask(
   server: ParleyServer,
   store: TaskStore,
   record: TaskRecord & { run: TaskRun },
