@@ -30,8 +30,7 @@ export async function runTask(
   record: TaskRecord & { run: TaskRun },
   facts: RunFacts,
 ): Promise<{ run: Promise<unknown> }> {
-  const entry = server.tools.get(record.tool);
-  if (!entry) throw new Error(`No tool ${JSON.stringify(record.tool)}`); // the callers checked
+  const entry = server.tools.get(record.tool)!; // the callers checked
   const { args, auth, capabilities } = record.run;
   const work = await TaskWork.start(store, record, capabilities, inboxOf(server, auth, NEVER, record.tool), true);
   const scope: RequestScope = {
@@ -83,17 +82,13 @@ export async function claimAndReplay(
   task: { taskId: string; owner: string | undefined },
   facts: RunFacts,
 ): Promise<void> {
+  let claimed = false;
   try {
-    if (!(await store.claim(task.taskId))) return;
+    claimed = await store.claim(task.taskId);
+    if (claimed) await (await replayTask(server, store, task, facts))?.run;
   } catch (error) {
-    return server.logger.warn(`A task's answer could not claim its work: ${String(error)}`);
-  }
-  try {
-    const started = await replayTask(server, store, task, facts);
-    await started?.run;
-  } catch (error) {
-    server.logger.warn(`A task replay failed, and waits for the next answer or look: ${String(error)}`);
-    await store.giveBack(task.taskId).catch(() => undefined);
+    server.logger.warn(`A task replay failed: ${String(error)}`);
+    if (claimed) await store.giveBack(task.taskId).catch(() => undefined);
   }
 }
 
