@@ -88,8 +88,6 @@ export async function buildServer(
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const tasks = await taskRuntimeOf(config, tools, elicitationStore, platform);
   const questions = await createQuestionService(config, env, logger);
-  // The inbox answers tasks' questions too: its answers go to the task's open token, as tasks/update's do.
-  if (questions && tasks) questions.tasks = tasks;
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
   const legacy = createLegacyState({
@@ -137,6 +135,9 @@ export async function buildServer(
     },
     telemetry,
   });
+  // The inbox answers tasks' questions too: its answers go to the task's open token, as tasks/update's do.
+  if (questions && tasks)
+    questions.tasks = { answerFromInbox: (task, answer, keepAlive) => tasks.answerFromInbox(server, task, answer, keepAlive) };
   return server;
 }
 

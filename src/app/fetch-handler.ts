@@ -139,7 +139,7 @@ function buildRoutes(server: ParleyServer): Route {
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
     return inbox && path.startsWith(`${INBOX_BASE}/`)
-      ? inbox.fetch(request, { origin: publicOrigin(request, http) })
+      ? inbox.fetch(request, { origin: publicOrigin(request, http), keepAlive: options.ctx })
       : server.respond.problem(404, 'not_found', elsewhere);
   };
 }

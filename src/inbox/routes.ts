@@ -153,7 +153,7 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
       answeredAt: Date.now(),
     };
-    const outcome = await service.answer(subject, id, answer);
+    const outcome = await service.answer(subject, id, answer, c.env.keepAlive);
     if (!outcome.ok)
       return outcome.reason === 'not-found'
         ? problem(404, 'not_found', 'No such question')

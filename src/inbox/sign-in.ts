@@ -2,12 +2,15 @@
 // and signing out. The provider's side (its metadata, the code exchange, the ID token) is app/'s `PersonSignIn`.
 import type { Context, Hono } from 'hono';
 import { toBase64Url, randomBytes } from '../crypto';
+import type { RequestScope } from '../model';
 import { INBOX_BASE, readBody } from '../protocol';
 import { SESSION_COOKIE, SESSION_TTL_MS, readCookie, type LoopbackTokenAuth, type SignInFlow } from './people';
 
 /** What the MCP handler tells the inbox's routes: the public origin the request reached (http.publicUrl, or the proxy's with trustProxy). */
 export interface InboxBindings {
   origin: string;
+  /** The platform's waitUntil (a Worker's ctx): a task an answer continues runs on after the response. */
+  keepAlive?: RequestScope['keepAlive'];
 }
 
 type InboxApp = Hono<{ Bindings: InboxBindings }>;
