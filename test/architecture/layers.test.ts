@@ -12,6 +12,7 @@ const FLOORS: string[][] = [
   ['adapters', 'client'], // platform entries; the MCP client
   ['app'], // the composition root
   ['http', 'stdio', 'inbox'], // transports and the inbox
+  ['auth'], // tokens, JWKS, introspection, the well-known documents, people's sign-in
   ['engine'], // dispatch
   ['elicitation'], // elicit() and the Askers
   ['model'], // the model

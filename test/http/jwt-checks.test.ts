@@ -1,11 +1,11 @@
-// What a hand-written JWT verifier (app/jwt.ts) could get wrong, each with a token made by jose: every algorithm a JWKS
+// What a hand-written JWT verifier (auth/jwt.ts) could get wrong, each with a token made by jose: every algorithm a JWKS
 // may sign with, algorithm confusion, JWS extensions, strict base64url, the key a JWK allows, times, and hostile JSON.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CompactSign, exportJWK, FlattenedSign, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
-import { verifyJwt } from '../../src/app/jwt';
+import { verifyJwt } from '../../src/auth/jwt';
 import { Who } from '../helpers/whoami';
 import { mcpRequest, read } from '../helpers/requests';
 
