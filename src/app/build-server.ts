@@ -1,7 +1,7 @@
 // Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
 // Its secrets stay where neither JSON.stringify nor util.inspect reach them: the environment in a #private field, keys
 // in closures, and the server's copy of its config redacted (the stores and the bearer verifier took the real values).
-import { createBearerVerifier } from './bearer';
+import { createBearerVerifier } from '../auth';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
 import {

@@ -12,17 +12,16 @@ import {
   clientAddress,
   corsOrigin,
   isBrowserVisit,
-  isMetadataPath,
   landingPage,
   preflight,
   probeAnswer,
   publicOrigin,
-  resourceMetadata,
+  resourceOf,
   storesAnswer,
   withCors,
 } from '../http';
 import { probePaths } from './probes';
-import { AS_METADATA_PATH, authorizationServerMirror } from './as-metadata';
+import { wellKnownRoutes } from '../auth';
 export type { CloseOptions } from '../engine';
 
 export interface HandlerOptions {
@@ -114,14 +113,14 @@ function buildRoutes(server: ParleyServer): Route {
   const mcpPaths = new Set([http.path, '/']);
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
-  const mirror = authorizationServerMirror(server);
+  const wellKnown = wellKnownRoutes(server, (request) => resourceOf(request, server));
   // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
   const elsewhere = `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`;
   return (request, options) => {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
-    if (isMetadataPath(server, path)) return resourceMetadata(server, request);
-    if (mirror && path === AS_METADATA_PATH) return mirror(request);
+    const document = wellKnown(request, path);
+    if (document) return document;
     const origin = request.headers.get('origin'); // read once: the Origin check's and CORS's
     const problem = checkRequestOrigin(request, origin, http);
     if (problem) {

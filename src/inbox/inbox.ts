@@ -1,7 +1,7 @@
 // What the inbox's routes and event stream read: the caller's questions, the store that answers them, people auth.
 import type { RequestScope } from '../model';
 import type { LoopbackTokenAuth } from './people';
-import type { PersonSignIn } from './sign-in';
+import type { PersonSignIn } from '../auth';
 import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer } from './question-store';
 
 export interface InboxView {

@@ -14,8 +14,7 @@ import {
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import type { Inbox } from './inbox';
-import { addSignInRoutes, cookie, type InboxBindings, sessionCookie } from './sign-in';
-import { SESSION_COOKIE } from './people';
+import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
 import { questionEvents } from './events';
 
 const MAX_ANSWER_BYTES = 64 * 1024;

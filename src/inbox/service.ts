@@ -7,12 +7,12 @@ import type { AuthInfo, ElicitOptions, RequestScope } from '../model';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
-import type { InboxBindings, PersonSignIn } from './sign-in';
+import type { InboxBindings, PersonSignIn } from '../auth';
 import { claimQuestion, fileQuestion } from './filing';
 import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
 import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
-import { questionSubjectOf } from './subject';
+import { questionSubjectOf } from '../model';
 
 type KeepAlive = RequestScope['keepAlive'];
 
