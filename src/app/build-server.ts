@@ -86,7 +86,8 @@ export async function buildServer(
       'auth: the resource (the audience a token must carry) is taken from each request: set auth.resource, or http.publicUrl, to the public URL of the MCP endpoint (behind a proxy, or set http.trustProxy).',
     );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
-  const tasks = await taskRuntimeOf(config, tools, elicitationStore, platform);
+  // A cut stretch of task work is replayed by the server below, which exists by the time a reader claims one.
+  const tasks = await taskRuntimeOf(config, tools, elicitationStore, { platform, server: () => server });
   const questions = await createQuestionService(config, env, logger);
   // The inbox answers tasks' questions too: its answers go to the task's open token, as tasks/update's do.
   if (questions && tasks) questions.tasks = tasks;
@@ -170,7 +171,7 @@ async function taskRuntimeOf(
   config: ParleyConfig,
   tools: Map<string, ToolEntry>,
   store: ElicitationStore | undefined,
-  platform: Platform,
+  { platform, server }: { platform: Platform; server: () => ParleyServer },
 ): Promise<TaskRuntime | undefined> {
   const tool = [...tools.values()].find((t) => (t.options.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
   if (!tool) return undefined;
@@ -181,7 +182,8 @@ async function taskRuntimeOf(
   if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: ${module.whereToKeepTasks(isEdgeRuntime())}`);
   const { maxPerCaller, ended, ...limits } = config.tasks;
   const kept = { ...ended, maxPerCaller: ended.maxPerCaller ?? maxPerCaller };
-  return module.createTaskRuntime(store, { ...limits, ended: kept, maxPerOwner: maxPerCaller }, platform.storeCrypto);
+  const { storeCrypto: crypto } = platform;
+  return module.createTaskRuntime(store, { ...limits, ended: kept, maxPerOwner: maxPerCaller }, { ...(crypto ? { crypto } : {}), server });
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */

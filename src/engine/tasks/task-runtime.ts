@@ -2,11 +2,12 @@
 // tasks carries none of it): the store, the calls that become tasks, and the lookups behind tasks/get|update|cancel.
 import type { StoreCrypto } from '../../crypto';
 import { invalidParams, isObject } from '../../protocol';
-import type { TaskRuntime } from '../server';
+import type { ParleyServer, TaskRuntime } from '../server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from '../legacy/tasks';
 import { replayTask } from './task-replay';
-import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './task-store';
+import type { TaskLimits } from './task-limits';
+import { type TaskHome, TaskStore } from './task-store';
 import { detailedTask, taskAck, taskGetResult } from './task-wire';
 import { followTasks } from './task-follow';
 import { TaskFollowers } from './task-followers';
@@ -28,18 +29,31 @@ export function whereToKeepTasks(edge: boolean): string {
     : 'set elicitation: { enabled: true }';
 }
 
-/**
- * Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (the lease: its default),
- * sealed with `crypto` (the platform's; WebCrypto's when it has none).
- */
-export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>, crypto?: StoreCrypto): TaskRuntime {
-  const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits }, crypto);
+/** What the runtime runs with besides its store and limits: the platform's crypto, and the server that replays work. */
+interface RuntimeParts {
+  /** The platform's (WebCrypto's when left out). */
+  crypto?: StoreCrypto;
+  /** The server once built: a cut stretch of work a reader here claims is replayed with it. */
+  server?: () => ParleyServer;
+}
+
+/** Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (config.tasks'). */
+export function createTaskRuntime(home: TaskHome, limits: TaskLimits, { crypto, server }: RuntimeParts = {}): TaskRuntime {
+  const store = new TaskStore(home, limits, crypto);
   const followers = new TaskFollowers(store);
+  // A stretch cut mid-way (its instance died, or the platform's limit) that a reader here claimed: replayed here.
+  if (server)
+    store.resumeWith((task, keepAlive) => {
+      const resumed = replayTask(server(), store, task, keepAlive).catch((error: unknown) =>
+        server().logger.warn(`A task's resume failed: ${String(error)}`),
+      );
+      keepAlive?.waitUntil(resumed);
+    });
   return {
     legacy: legacyTaskRuntime(store, followers),
     call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, { entry, args, scope }, { via: 'rounds', params }),
     async get(taskId, scope) {
-      const task = await store.snapshot(taskId, ownerOf(scope));
+      const task = await store.snapshot(taskId, ownerOf(scope), scope.keepAlive);
       if (!task) throw notFound();
       return taskGetResult(task);
     },
@@ -55,7 +69,7 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
           server.logger.warn(`A task replay failed: ${String(error)}`),
         );
         scope.keepAlive?.waitUntil(replay);
-      }
+      } else if (taken.length > 0) await store.snapshot(taskId, owner, scope.keepAlive); // its stretch cut: resumed
       return taskAck();
     },
     async answerFromInbox({ taskId, owner, key }, answer) {
