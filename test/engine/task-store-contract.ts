@@ -283,6 +283,31 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(resumed).toHaveLength(3);
     });
 
+    it('at shutdown, waits for the running stretches, then hands over those left without ending their tasks', async () => {
+      const { a, b } = await instances();
+      const resumed: string[] = [];
+      b.resumeWith((task) => resumed.push(task.taskId));
+      const quick = await a.create({ tool: 'quick', run: RUN });
+      const slow = await a.create({ tool: 'slow', run: RUN });
+      const [one, two] = await Promise.all([quick, slow].map((task) => TaskWork.start(a, task, {}, undefined, true)));
+      setTimeout(() => void one!.finish({ status: 'completed', result: { content: [] } }), 50);
+      const started = Date.now();
+      await a.stretches.drain(400);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+      expect((await b.snapshot(quick.taskId, undefined))?.status).toBe('completed');
+      // The slow one's run stopped here: its signal says why, and its outcome no longer reaches the task.
+      expect(two!.signal.reason).toBeInstanceOf(TaskStoppedError);
+      expect((two!.signal.reason as TaskStoppedError).why).toBe('handed-over');
+      expect(await two!.finish({ status: 'completed', result: { content: [] } })).toBe(false);
+      await expect(two!.recordStep('late', 1)).rejects.toBeInstanceOf(TaskStoppedError);
+      expect((await b.snapshot(slow.taskId, undefined))?.status).toBe('working');
+      expect(resumed).toEqual([slow.taskId]);
+      // Nothing runs here any more: a second shutdown has nothing to wait for.
+      const again = Date.now();
+      await a.stretches.drain(5_000);
+      expect(Date.now() - again).toBeLessThan(1_000);
+    });
+
     it('runs work that asks two questions at once; answers given on the other instance reach it, then it ends', async () => {
       const { a, b } = await instances({ pollIntervalMs: 100 });
       const task = await a.create({ owner: 'alice', tool: 'multi' });

@@ -3,7 +3,8 @@
 // REST server on that redis-server). 200 at once with distinct answers, none lost or crossed; a cancel sent to B stops
 // the work running on A; a task's ttl runs out across processes; A killed while its task waits: the answer sent to B
 // completes it there, by replay, and the step before its question ran once. A stretch of work SIGKILLed mid-way is
-// resumed on B once its lease lapsed, its step not run again; one cut more than tasks.attempts ends failed, saying so.
+// resumed on B once its lease lapsed, its step not run again; one cut more than tasks.attempts ends failed, saying so;
+// a rolling restart (SIGTERM, start, for each instance) with 200 tasks waiting for answers loses and crosses none.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -239,6 +240,62 @@ describe('a stretch of task work cut mid-way, on a real redis-server', () => {
     expect(task.statusMessage).toBe(task.error.message);
     expect(stepLines('crash 2')).toBe(1);
   }, 60_000);
+
+  it('a rolling restart with 200 tasks waiting for answers: 200/200 complete with their own answers, none failed', async () => {
+    const store = `redis:${redis.url}`;
+    const env = { PARLEY_TEST_GRACE_MS: '300', PARLEY_TEST_LEASE_MS: '3000' };
+    const live: Instance[] = await Promise.all([instance(store, env), instance(store, env)]);
+    const gone: Instance[] = [];
+    let turn = 0;
+    // A balancer over the instances up: round robin; a connection that fails goes to the next one.
+    const balanced = async (request: Request): Promise<Response> => {
+      const body = await request.text();
+      for (let tries = 0; ; tries++) {
+        const to = live[turn++ % live.length]!;
+        try {
+          return await fetch(to.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+        } catch (error) {
+          if (tries >= 5) throw error;
+        }
+      }
+    };
+    const client = new McpClient({ url: live[0]!.url, tasks: true, fetch: balanced });
+    clients.push(client);
+    const asked = new Map<number, number>();
+    let allAsked!: () => void;
+    const everyoneAsked = new Promise<void>((resolve) => (allAsked = resolve));
+    client.onElicitation(async (params) => {
+      const n = Number(/task (\d+)/.exec(params.message)?.[1]);
+      asked.set(n, (asked.get(n) ?? 0) + 1);
+      if (asked.size === 200) allAsked();
+      // The answers come over the restart: some work then runs (a second) while its instance stops.
+      await everyoneAsked;
+      await new Promise((resolve) => setTimeout(resolve, (n % 40) * 150));
+      return { action: 'accept', content: { value: `answer-${n}` } };
+    });
+    const seen = new Map<number, string[]>();
+    const results = Array.from({ length: 200 }, (_, n) =>
+      client.callTool(
+        { name: 'answer_then_work', arguments: { n } },
+        { onTaskStatus: (t) => seen.set(n, [...(seen.get(n) ?? []), t.status]) },
+      ),
+    );
+    await everyoneAsked;
+    for (const _ of [0, 1]) {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const old = live.shift()!;
+      gone.push(old);
+      await old.terminate();
+      live.push(await instance(store, env));
+    }
+    const done = await Promise.all(results);
+    done.forEach((result, n) => expect(result.content).toEqual([{ type: 'text', text: `task ${n} got answer-${n}` }]));
+    expect([...asked.values()].every((times) => times === 1)).toBe(true);
+    expect([...seen.values()].flat()).not.toContain('failed');
+    // Work was running when an instance stopped: it was handed over, and resumed elsewhere.
+    const handedOver = gone.map((i) => i.log().split('to be resumed by replay on another').length - 1);
+    expect(handedOver.reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('tasks across two processes through Redis over HTTP', () => {

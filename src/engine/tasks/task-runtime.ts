@@ -81,6 +81,7 @@ export function createTaskRuntime(home: TaskHome, limits: TaskLimits, { crypto, 
       if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
       return taskAck();
     },
+    close: (graceMs) => store.stretches.drain(graceMs),
     follow(taskIds, { auth, capabilities }, send) {
       if (!declaresTasks(capabilities)) throw tasksRequired('subscriptions/listen with params.notifications.taskIds');
       if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string') || taskIds.length > MAX_FOLLOWED)

@@ -12,7 +12,7 @@ import { type TaskPart, TaskNames } from './task-names';
 import { OwnerIndex } from './task-owners';
 import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
-import { StretchTokens } from './task-stretch';
+import { LiveStretches, StretchTokens } from './task-stretch';
 import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS, tooLarge } from './task-limits';
 import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
 
@@ -55,6 +55,8 @@ export class TaskStore {
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
   #resume: Resume | undefined;
+  /** The stretches of work running in this process: shutdown waits for them, then hands them over. */
+  readonly stretches = new LiveStretches();
 
   /** `crypto`: WebCrypto's, or the runtime's own (parley-mcp/node passes node:crypto's); either reads the other's. */
   constructor(

@@ -2,7 +2,7 @@
 // stretch is kept in the store with three tokens: the lease `w` (the running instance renews it), the stretch token `s`
 // (set while a stretch runs; whoever finds the lease lapsed takes it and resumes the work) and the claim token `p`
 // (work parked at a question; the first answer's instance takes it and replays the work). What must happen once is a
-// `take`, atomic on every store.
+// `take`, atomic on every store. Here too: the stretches running in this process, which shutdown waits for or hands over.
 import type { StoreBackend } from '../../stores';
 
 type Name = (taskId: string, part: 'w' | 's' | 'p') => Promise<string>;
@@ -71,5 +71,41 @@ export class StretchTokens {
   /** The task ended: nothing is left to claim or resume. */
   async ended(taskId: string): Promise<void> {
     await Promise.all([this.name(taskId, 'p'), this.name(taskId, 's')].map(async (name) => this.backend.delete(await name)));
+  }
+}
+
+/** A stretch of work running in this process: `handOver` stops it here without ending its task. */
+interface LiveStretch {
+  handOver(): Promise<void>;
+}
+
+/** The stretches running in this process (parked work holds none): shutdown waits for them, then hands the rest over. */
+export class LiveStretches {
+  readonly #live = new Set<LiveStretch>();
+  #emptied: (() => void) | undefined;
+
+  add(stretch: LiveStretch): void {
+    this.#live.add(stretch);
+  }
+
+  /** The stretch parked, ended or was handed over. */
+  delete(stretch: LiveStretch): void {
+    if (this.#live.delete(stretch) && this.#live.size === 0) this.#emptied?.();
+  }
+
+  /**
+   * Waits up to `graceMs` for the running stretches to park or end, then hands over those left: their leases go,
+   * their runs here stop, and another instance resumes each by replay on its next read. Resolves once handed over.
+   */
+  async drain(graceMs: number): Promise<void> {
+    if (this.#live.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#emptied = resolve;
+      timer = setTimeout(resolve, graceMs);
+    });
+    clearTimeout(timer);
+    this.#emptied = undefined;
+    await Promise.all([...this.#live].map((stretch) => stretch.handOver().catch(() => undefined)));
   }
 }
