@@ -86,7 +86,8 @@ export async function buildServer(
       'auth: the resource (the audience a token must carry) is taken from each request: set auth.resource, or http.publicUrl, to the public URL of the MCP endpoint (behind a proxy, or set http.trustProxy).',
     );
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
-  const tasks = await taskRuntimeOf(config, tools, elicitationStore, platform);
+  // A cut stretch of task work is replayed by the server below, which exists by the time a reader claims one.
+  const tasks = await taskRuntimeOf(config, tools, elicitationStore, { platform, server: () => server });
   const questions = await createQuestionService(config, env, logger);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
@@ -171,7 +172,7 @@ async function taskRuntimeOf(
   config: ParleyConfig,
   tools: Map<string, ToolEntry>,
   store: ElicitationStore | undefined,
-  platform: Platform,
+  { platform, server }: { platform: Platform; server: () => ParleyServer },
 ): Promise<TaskRuntime | undefined> {
   const tool = [...tools.values()].find((t) => (t.options.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
   if (!tool) return undefined;
@@ -182,7 +183,8 @@ async function taskRuntimeOf(
   if (!store) throw new Error(`${because}, and tasks are kept in the elicitation store: ${module.whereToKeepTasks(isEdgeRuntime())}`);
   const { maxPerCaller, ended, ...limits } = config.tasks;
   const kept = { ...ended, maxPerCaller: ended.maxPerCaller ?? maxPerCaller };
-  return module.createTaskRuntime(store, { ...limits, ended: kept, maxPerOwner: maxPerCaller }, platform.storeCrypto);
+  const { storeCrypto: crypto } = platform;
+  return module.createTaskRuntime(store, { ...limits, ended: kept, maxPerOwner: maxPerCaller }, { ...(crypto ? { crypto } : {}), server });
 }
 
 /** True when tokens are checked against a resource nothing in the config names: only the request can say it. */

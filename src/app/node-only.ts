@@ -3,7 +3,7 @@ import type { QuestionService, PersistentOptions } from '../inbox';
 import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { ParleyConfig } from '../model';
-import type { TaskRuntime } from '../engine';
+import type { ParleyServer, TaskRuntime } from '../engine';
 import type { StoreCrypto } from '../crypto';
 import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
@@ -31,7 +31,7 @@ export interface StoreDrivers {
     createTaskRuntime(
       home: Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>,
       limits: Omit<ParleyConfig['tasks'], 'maxPerCaller'> & { maxPerOwner: number },
-      crypto?: StoreCrypto,
+      parts?: { crypto?: StoreCrypto; server?: () => ParleyServer },
     ): TaskRuntime;
   }>;
   /** Tracing with the given @opentelemetry/api, else the installed one (Node); undefined when there is none. */

@@ -68,6 +68,11 @@ export interface TaskRuntime {
   follow(taskIds: unknown, who: Listening, send: (task: Record<string, unknown>) => void): Promise<TaskFollow>;
   /** 2025-11-25's experimental core tasks (engine/legacy checks the session and the params first). */
   legacy: LegacyTaskRuntime;
+  /**
+   * Shutdown: waits up to `graceMs` for the stretches of task work running here to reach a question or their end,
+   * then hands over those left (their leases go; another instance resumes each by replay). Parked tasks hold nothing.
+   */
+  close(graceMs: number): Promise<void>;
 }
 
 /** An older client's task: `owner` is the verified caller, or the session for an anonymous one. */

@@ -59,6 +59,24 @@ const tasksSchema = z.strictObject({
   maxPerCaller: positiveInt(100),
   /** Live tasks this process runs at once, every caller's; past it, 503. */
   maxTotal: positiveInt(1_000),
+  /**
+   * How long the work of a task holds its lease without renewing it (renewed a third of it apart), in ms: a stretch of
+   * work whose lease lapsed (its instance died) is resumed by replay on the next read of the task. Default 30 s.
+   */
+  leaseMs: z
+    .number()
+    .int()
+    .min(300, 'tasks.leaseMs must be at least 300 (ms): the work renews its lease a third of it apart')
+    .default(30_000),
+  /**
+   * How many times one stretch of a task's work (from its start, a step or an answer to the next) is started, its first
+   * run included, when it is cut (its instance stopped, a Worker's limit); past it the task ends failed. Default 3.
+   */
+  attempts: z
+    .number({ error: 'tasks.attempts must be a whole number of times, at least 1 (1: a cut stretch is never resumed)' })
+    .int('tasks.attempts must be a whole number of times, at least 1 (1: a cut stretch is never resumed)')
+    .min(1, 'tasks.attempts must be at least 1: how many times a stretch of work is started, its first run included')
+    .default(3),
   /** Ended tasks kept (their result readable until ttlMs): past a bound, the oldest are forgotten (docs/tasks.md). */
   ended: z
     .strictObject({

@@ -1,8 +1,10 @@
 // Tasks on Cloudflare Workers, inside workerd: the work runs under ctx.waitUntil on the isolate that created the task,
 // its record lives in real Redis behind the Upstash REST test server, so another isolate serves tasks/get and
 // tasks/update for it. workerd run locally never cuts waitUntil work (Cloudflare cuts it 30 s after the response), so
-// the limit is given shorter through the same field createWorker sets, and the task must end failed, saying so; a task
-// waiting for its person past that limit runs nothing meanwhile, and the answer's isolate completes it by replay.
+// the limit is given shorter through the same field createWorker sets: a stretch of work that outruns it is handed over
+// and resumed by replay from its last step on the isolate polled next, and one that always outruns it ends failed after
+// tasks.attempts; a task waiting for its person past that limit runs nothing meanwhile, and the answer's isolate
+// completes it by replay.
 // 2025-11-25 tasks too, driven by the official v1 client (1.32).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -90,20 +92,42 @@ describe('tasks on Cloudflare Workers, Redis over HTTP', () => {
     }
   });
 
-  it('ends a task whose work outlives what the platform allows after the response failed, saying so', { timeout: 30_000 }, async () => {
+  it('resumes a stretch that outruns the platform limit by replay on another isolate, from its last step', {
+    timeout: 30_000,
+  }, async () => {
+    const { client, routed } = await pair('test/edge/entries/task-worker.ts', { AFTER_RESPONSE_MS: '2500' });
+    const seen: string[] = [];
+    try {
+      const result = await client.callTool({ name: 'two_halves' }, { onTaskStatus: (t) => seen.push(t.status) });
+      // The first half ran on A, which handed the stretch over before its cut; B's replay took the first half's recorded
+      // result and ran the second.
+      const text = (result.content as { text: string }[])[0]!.text;
+      const [, first, second] = /^first on (\w+), second on (\w+)$/.exec(text) ?? [];
+      expect(first).toBeDefined();
+      expect(second).toBeDefined();
+      expect(first).not.toBe(second);
+      expect(seen).not.toContain('failed');
+      expect(routed.filter((r) => r.startsWith('tools/call'))).toEqual(['tools/call a']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends a task whose every stretch outruns the limit failed after tasks.attempts, saying so', { timeout: 30_000 }, async () => {
     const { client } = await pair('test/edge/entries/task-worker.ts', { AFTER_RESPONSE_MS: '1500' });
     try {
       const started = await client.startTool({ name: 'outlast' });
       if (!('task' in started)) throw new Error('expected a task');
       const { taskId } = started.task;
       let task: Record<string, any> = started.task;
-      for (let i = 0; i < 200 && task.status === 'working'; i++) {
+      for (let i = 0; i < 300 && task.status === 'working'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         task = await client.request('tasks/get', { taskId });
       }
       expect(task.status).toBe('failed');
       expect(task.error.code).toBe(-32603);
-      expect(task.error.message).toContain('ran as long as this platform lets work run after a response (1.5 s on Cloudflare Workers');
+      expect(task.error.message).toContain("The task's work was cut 3 times before it reached its next step, question or end");
+      expect(task.error.message).toContain('30 s on Cloudflare Workers');
       expect(task.statusMessage).toBe(task.error.message);
     } finally {
       await client.close();

@@ -41,6 +41,8 @@ describe('follows of the same tasks on a memory store', () => {
       maxPerOwner: 100,
       maxTotal: 1_000,
       ended: { maxPerCaller: 100, maxBytesPerCaller: 1e7, maxTotal: 1e4, maxBytesTotal: 1e8 },
+      leaseMs: 30_000,
+      attempts: 3,
     });
     const store = new TaskStore(home);
     const taskIds: string[] = [];

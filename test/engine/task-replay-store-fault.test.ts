@@ -6,7 +6,7 @@ import { App, Tool, ToolContext, z } from 'parley-mcp';
 import { buildServer } from '../../src/app/build-server';
 import { handlePost } from '../../src/http/endpoint';
 import { createTaskRuntime } from '../../src/engine/tasks/task-runtime';
-import { TASK_DEFAULTS } from '../../src/engine/tasks/task-store';
+import { TASK_DEFAULTS } from '../../src/engine/tasks/task-limits';
 import type { StoreBackend } from '../../src/stores';
 import { mcpRequest, meta, read } from '../helpers/requests';
 

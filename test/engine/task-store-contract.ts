@@ -6,7 +6,11 @@ import type { StoreBackend } from '../../src/stores';
 import { isTaskId, type InputRequest } from '../../src/engine/tasks/task-record';
 import { TaskStoppedError, TaskWork } from '../../src/engine/tasks/task-work';
 import type { TaskEvent } from '../../src/engine/tasks/task-events';
-import { ORPHANED, TASK_DEFAULTS, TaskStore, type TaskLimits } from '../../src/engine/tasks/task-store';
+import { cutTooOften, ORPHANED, TASK_DEFAULTS, type TaskLimits } from '../../src/engine/tasks/task-limits';
+import { TaskStore } from '../../src/engine/tasks/task-store';
+
+/** What a replay of the work runs with, for tasks that are resumed. */
+const RUN = { args: {}, auth: { user: { sub: 'alice' } }, capabilities: {} };
 
 /** Two backends that share their data (for a backend without pub/sub, the same object twice). */
 export type BackendPair = () => Promise<[StoreBackend, StoreBackend]>;
@@ -222,6 +226,86 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(await a.finish(orphan.taskId, { status: 'completed', result: { content: [] } })).toBe(false);
       expect(await b.answer(orphan.taskId, undefined, { q: { action: 'accept' } })).toEqual([]);
       expect(await a.hold(held.taskId)).toBe(true);
+    });
+
+    it('resumes a stretch whose lease lapsed: exactly one of many readers, counted; cut past tasks.attempts, it ends failed', async () => {
+      const { a, b } = await instances({ leaseMs: 1_000, attempts: 2 });
+      const resumed: string[] = [];
+      a.resumeWith((task) => resumed.push(`a ${task.owner}`));
+      b.resumeWith((task) => resumed.push(`b ${task.owner}`));
+      const { taskId } = await a.create({ owner: 'alice', tool: 'long', run: RUN });
+      // Its instance died: nobody renews the lease.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const seen = await Promise.all([a, b, a, b, a, b].map((store) => store.snapshot(taskId, 'alice')));
+      expect(seen.map((task) => task?.status)).toEqual(Array(6).fill('working'));
+      expect(resumed).toHaveLength(1);
+      expect(resumed[0]).toMatch(/^[ab] alice$/);
+      expect((await b.record(taskId, 'alice'))?.cuts).toBe(1);
+      // The resumed stretch holds its lease: nobody resumes it again meanwhile.
+      expect((await b.snapshot(taskId, 'alice'))?.status).toBe('working');
+      expect(resumed).toHaveLength(1);
+      // Cut again (tasks.attempts 2): it ends failed, once, saying so, and nothing resumes it.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await Promise.all([a, b, a].map((store) => store.snapshot(taskId, 'alice')));
+      for (const task of [await a.snapshot(taskId, 'alice'), await b.snapshot(taskId, 'alice')])
+        expect(task).toMatchObject({ status: 'failed', error: cutTooOften(2).error, statusMessage: cutTooOften(2).statusMessage });
+      expect(cutTooOften(2).error.message).toContain('cut 2 times');
+      expect(resumed).toHaveLength(1);
+      expect((await a.record(taskId, 'alice'))?.run).toBeUndefined();
+    });
+
+    it('hands a stretch over: the next read resumes it at once; a step or a question starts its count again', async () => {
+      const { a, b } = await instances({ attempts: 2 });
+      const resumed: string[] = [];
+      b.resumeWith((task) => resumed.push(task.taskId));
+      const { taskId } = await a.create({ owner: 'alice', tool: 'long', run: RUN });
+      await a.handOver(taskId);
+      expect((await b.snapshot(taskId, 'alice'))?.status).toBe('working');
+      expect(resumed).toEqual([taskId]);
+      expect((await b.record(taskId, 'alice'))?.cuts).toBe(1);
+      // The resumed work recorded a step: the stretch made progress, its next cut is its first.
+      expect(await b.recordStep(taskId, 'charge', { id: 'ch_1' })).toBe(true);
+      expect((await b.record(taskId, 'alice'))?.cuts).toBe(0);
+      await b.handOver(taskId);
+      expect((await b.snapshot(taskId, 'alice'))?.status).toBe('working');
+      expect(resumed).toHaveLength(2);
+      // It parks at a question: parked work holds nothing and is never resumed, and the count starts again.
+      await b.park(taskId, [['q', question('Go on?')]]);
+      expect((await b.record(taskId, 'alice'))?.cuts).toBe(0);
+      await b.handOver(taskId);
+      expect((await a.snapshot(taskId, 'alice'))?.status).toBe('input_required');
+      expect(resumed).toHaveLength(2);
+      // The answer's claim starts the next stretch, with its lease and its token: cut, it is resumed too.
+      await a.answer(taskId, 'alice', { q: { action: 'accept' } });
+      expect(await a.claim(taskId)).toBe(true);
+      await a.handOver(taskId);
+      expect((await b.snapshot(taskId, 'alice'))?.status).toBe('working');
+      expect(resumed).toHaveLength(3);
+    });
+
+    it('at shutdown, waits for the running stretches, then hands over those left without ending their tasks', async () => {
+      const { a, b } = await instances();
+      const resumed: string[] = [];
+      b.resumeWith((task) => resumed.push(task.taskId));
+      const quick = await a.create({ tool: 'quick', run: RUN });
+      const slow = await a.create({ tool: 'slow', run: RUN });
+      const [one, two] = await Promise.all([quick, slow].map((task) => TaskWork.start(a, task, {}, undefined, true)));
+      setTimeout(() => void one!.finish({ status: 'completed', result: { content: [] } }), 50);
+      const started = Date.now();
+      await a.stretches.drain(400);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+      expect((await b.snapshot(quick.taskId, undefined))?.status).toBe('completed');
+      // The slow one's run stopped here: its signal says why, and its outcome no longer reaches the task.
+      expect(two!.signal.reason).toBeInstanceOf(TaskStoppedError);
+      expect((two!.signal.reason as TaskStoppedError).why).toBe('handed-over');
+      expect(await two!.finish({ status: 'completed', result: { content: [] } })).toBe(false);
+      await expect(two!.recordStep('late', 1)).rejects.toBeInstanceOf(TaskStoppedError);
+      expect((await b.snapshot(slow.taskId, undefined))?.status).toBe('working');
+      expect(resumed).toEqual([slow.taskId]);
+      // Nothing runs here any more: a second shutdown has nothing to wait for.
+      const again = Date.now();
+      await a.stretches.drain(5_000);
+      expect(Date.now() - again).toBeLessThan(1_000);
     });
 
     it('runs work that asks two questions at once; answers given on the other instance reach it, then it ends', async () => {

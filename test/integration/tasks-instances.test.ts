@@ -2,7 +2,9 @@
 // polled and answered on instance B, through a real redis-server and through Redis over HTTP (the project's Upstash
 // REST server on that redis-server). 200 at once with distinct answers, none lost or crossed; a cancel sent to B stops
 // the work running on A; a task's ttl runs out across processes; A killed while its task waits: the answer sent to B
-// completes it there, by replay, and the step before its question ran once.
+// completes it there, by replay, and the step before its question ran once. A stretch of work SIGKILLed mid-way is
+// resumed on B once its lease lapsed, its step not run again; one cut more than tasks.attempts ends failed, saying so;
+// a rolling restart (SIGTERM, start, for each instance) with 200 tasks waiting for answers loses and crosses none.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +71,12 @@ async function getTask(at: Instance, taskId: string) {
   );
   return (await read(await fetch(request))).body;
 }
+
+/** Lines of the step file equal to `line`. */
+const stepLines = (line: string) =>
+  readFileSync(STEP_FILE, 'utf8')
+    .split('\n')
+    .filter((l) => l === line).length;
 
 /** 200 tasks at once, each asking one question whose answer names the task: each must come back to its own task. */
 async function twoHundredAtOnce(a: Instance, b: Instance) {
@@ -173,6 +181,121 @@ describe('tasks across two processes on a real redis-server', () => {
   it('A killed while its task waits for an answer: the answer sent to B completes it there, and its step ran once', async () => {
     await killedWhileWaiting(`redis:${redis.url}`, b, 7);
   }, 60_000);
+});
+
+describe('a stretch of task work cut mid-way, on a real redis-server', () => {
+  const SHORT_LEASE = { PARLEY_TEST_LEASE_MS: '1500' };
+
+  it('SIGKILLed while it works, it is resumed on B once its lease lapsed, and completes; its step ran once', async () => {
+    const store = `redis:${redis.url}`;
+    const [doomed, b] = await Promise.all([instance(store, SHORT_LEASE), instance(store, SHORT_LEASE)]);
+    const { client, count } = splitClient(doomed, b);
+    const seen: TaskState[] = [];
+    const call = client.callTool({ name: 'slow_step_task', arguments: { n: 1, ms: 3_000 } }, { onTaskStatus: (t) => seen.push(t) });
+    // The step ran on A, and A works on: then it dies.
+    await vi.waitFor(() => expect(stepLines('slow 1')).toBe(1), { timeout: 10_000 });
+    await doomed.kill();
+    const killedAt = Date.now();
+    const result = await call;
+    expect(result.content).toEqual([{ type: 'text', text: 'line of slow 1; worked 3000 ms' }]);
+    // Resumed after the lease (1.5 s), worked its 3 s again on B: not failed, and not after a 30 s lease.
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+    expect(seen.map((t) => t.status)).not.toContain('failed');
+    expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+    expect(count('tools/call A')).toBe(1);
+    // B's replay read the step's recorded result instead of appending again.
+    expect(stepLines('slow 1')).toBe(1);
+  }, 60_000);
+
+  it('cut more times than tasks.attempts, it ends failed, saying how often it was cut and what to do', async () => {
+    const store = `redis:${redis.url}`;
+    const env = { PARLEY_TEST_LEASE_MS: '1000', PARLEY_TEST_ATTEMPTS: '2' };
+    const [a, b, c] = await Promise.all([instance(store, env), instance(store, env), instance(store, env)]);
+    const created = await fetch(
+      mcpRequest(
+        'tools/call',
+        { name: 'crash_task', arguments: { n: 2 }, _meta: meta({ elicitation: {}, extensions: { [TASKS]: {} } }) },
+        { url: a.url, headers: { 'mcp-name': 'crash_task' } },
+      ),
+    );
+    const taskId = String((await read(created)).body.result.taskId);
+    // A dies in the stretch; a poll on B resumes it and B dies too; C, polled next, finds it cut twice.
+    const pollers = [b, c];
+    let task: Record<string, any> = { status: 'working' };
+    const deadline = Date.now() + 30_000;
+    while (task.status === 'working' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      try {
+        task = (await getTask(pollers[0]!, taskId)).result as Record<string, any>;
+      } catch {
+        pollers.shift(); // the poller died: it ran the resumed stretch
+      }
+    }
+    expect(pollers).toEqual([c]);
+    expect(a.log()).toContain('crashing 2');
+    expect(b.log()).toContain('crashing 2');
+    expect(task.status).toBe('failed');
+    expect(task.error.message).toContain("The task's work was cut 2 times before it reached its next step, question or end");
+    expect(task.error.message).toContain('raise tasks.attempts');
+    expect(task.statusMessage).toBe(task.error.message);
+    expect(stepLines('crash 2')).toBe(1);
+  }, 60_000);
+
+  it('a rolling restart with 200 tasks waiting for answers: 200/200 complete with their own answers, none failed', async () => {
+    const store = `redis:${redis.url}`;
+    const env = { PARLEY_TEST_GRACE_MS: '300', PARLEY_TEST_LEASE_MS: '3000' };
+    const live: Instance[] = await Promise.all([instance(store, env), instance(store, env)]);
+    const gone: Instance[] = [];
+    let turn = 0;
+    // A balancer over the instances up: round robin; a connection that fails goes to the next one.
+    const balanced = async (request: Request): Promise<Response> => {
+      const body = await request.text();
+      for (let tries = 0; ; tries++) {
+        const to = live[turn++ % live.length]!;
+        try {
+          return await fetch(to.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+        } catch (error) {
+          if (tries >= 5) throw error;
+        }
+      }
+    };
+    const client = new McpClient({ url: live[0]!.url, tasks: true, fetch: balanced });
+    clients.push(client);
+    const asked = new Map<number, number>();
+    let allAsked!: () => void;
+    const everyoneAsked = new Promise<void>((resolve) => (allAsked = resolve));
+    client.onElicitation(async (params) => {
+      const n = Number(/task (\d+)/.exec(params.message)?.[1]);
+      asked.set(n, (asked.get(n) ?? 0) + 1);
+      if (asked.size === 200) allAsked();
+      // The answers come over the restart: some work then runs (a second) while its instance stops.
+      await everyoneAsked;
+      await new Promise((resolve) => setTimeout(resolve, (n % 40) * 150));
+      return { action: 'accept', content: { value: `answer-${n}` } };
+    });
+    const seen = new Map<number, string[]>();
+    const results = Array.from({ length: 200 }, (_, n) =>
+      client.callTool(
+        { name: 'answer_then_work', arguments: { n } },
+        { onTaskStatus: (t) => seen.set(n, [...(seen.get(n) ?? []), t.status]) },
+      ),
+    );
+    await everyoneAsked;
+    for (const _ of [0, 1]) {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const old = live.shift()!;
+      gone.push(old);
+      await old.terminate();
+      live.push(await instance(store, env));
+    }
+    const done = await Promise.all(results);
+    done.forEach((result, n) => expect(result.content).toEqual([{ type: 'text', text: `task ${n} got answer-${n}` }]));
+    expect([...asked.values()].every((times) => times === 1)).toBe(true);
+    expect([...seen.values()].flat()).not.toContain('failed');
+    // Work was running when an instance stopped: it was handed over, and resumed elsewhere.
+    const handedOver = gone.map((i) => i.log().split('to be resumed by replay on another').length - 1);
+    expect(handedOver.reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('tasks across two processes through Redis over HTTP', () => {

@@ -37,6 +37,17 @@ describe('startup errors for a config written with process.env', () => {
     expect(message).toContain('auth.jwksUrl: Invalid URL');
   });
 
+  it('tasks.attempts and tasks.leaseMs out of range say what they count and their bounds', () => {
+    const config = (tasks: Record<string, unknown>) => ({ info: { name: 'x', version: '1' }, apps: [], tasks });
+    expect(errorOf(() => parseConfig(config({ attempts: 0 })))).toContain(
+      'tasks.attempts: tasks.attempts must be at least 1: how many times a stretch of work is started, its first run included',
+    );
+    expect(errorOf(() => parseConfig(config({ attempts: 2.5 })))).toContain('tasks.attempts must be a whole number of times, at least 1');
+    expect(errorOf(() => parseConfig(config({ attempts: '3' })))).toContain('tasks.attempts must be a whole number of times, at least 1');
+    expect(errorOf(() => parseConfig(config({ leaseMs: 50 })))).toContain('tasks.leaseMs must be at least 300 (ms)');
+    expect(parseConfig(config({})).tasks).toMatchObject({ attempts: 3, leaseMs: 30_000 });
+  });
+
   it('the same line reaches whoever starts the server', async () => {
     await expect(createDirect({ info: { name: 'x', version: '1' }, apps: [], auth: { secret: undefined as never } })).rejects.toThrow(
       /auth\.secret: .*environment variable/,

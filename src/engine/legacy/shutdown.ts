@@ -23,11 +23,14 @@ export const isClosing = (server: ParleyServer): boolean => server.legacy.closin
 
 /**
  * Stops taking new calls and sessions, waits up to `graceMs` for the questions waiting in this process to be answered
- * and their calls to finish, then ends every call still running with `SHUTTING_DOWN` and closes the elicitation store.
+ * and their calls to finish, then ends every call still running with `SHUTTING_DOWN`; meanwhile the stretches of task
+ * work running here get the same grace to reach a question or their end, and those left are handed over to another
+ * instance (never failed). Then the elicitation store closes.
  */
 export async function closeServer(server: ParleyServer, { graceMs = 10_000 }: CloseOptions = {}): Promise<void> {
   const { legacy } = server;
   legacy.closing = true;
+  const tasks = server.tasks?.close(graceMs);
   // With questions waiting, whichever comes first: they are answered and the calls end, or the grace runs out. With
   // none, a running call has nothing to wait for: it ends now.
   if (legacy.pending.size > 0) {
@@ -41,7 +44,7 @@ export async function closeServer(server: ParleyServer, { graceMs = 10_000 }: Cl
   server.listens.endAll();
   legacy.sessions.endAll(error);
   legacy.pending.failAll(error);
-  // The calls' last events go out before the store (and the process) goes.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The calls' last events go out, and the task work left here is handed over, before the store (and the process) goes.
+  await Promise.all([tasks, new Promise((resolve) => setTimeout(resolve, 0))]);
   await server.elicitationStore?.backend.close();
 }

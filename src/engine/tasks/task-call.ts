@@ -51,10 +51,13 @@ export function callMaybeTask(server: ParleyServer, store: TaskStore, called: Ca
   });
 }
 
-// A task past its platform's limit ends itself this long before the cut, so its end is written while it still runs.
+// A task's stretch past its platform's limit hands itself over (or ends) this long before the cut, while it still runs.
 const END_MARGIN_MS = 1_000;
 
-/** How a task ends whose work ran as long as the platform lets work run after a response (a Worker's ctx.waitUntil). */
+/**
+ * How a task ends whose work, which cannot be resumed (an older client's task has no `run`), ran as long as the
+ * platform lets work run after a response (a Worker's ctx.waitUntil).
+ */
 function outlived(afterResponseMs: number): TaskEnd {
   const message = `The task's work ran as long as this platform lets work run after a response (${afterResponseMs / 1000} s on Cloudflare Workers, under ctx.waitUntil), so it stopped before the task ended; call the tool again, or run tasks this long on Node.js`;
   return { status: 'failed', error: { code: -32603, message }, statusMessage: message };
@@ -62,13 +65,19 @@ function outlived(afterResponseMs: number): TaskEnd {
 
 /**
  * Keeps a task's run (its end written included) alive after the response where the platform stops it otherwise (a
- * Worker's ctx.waitUntil), and ends the task `failed`, saying why, just before the platform would cut the run.
+ * Worker's ctx.waitUntil). Just before the platform would cut the run, work that can be replayed hands its stretch over
+ * (the next poll, on any isolate, resumes it from its last step, within tasks.attempts); other work ends `failed`,
+ * saying why.
  */
 export function keepRunning(keepAlive: RequestScope['keepAlive'], work: TaskWork, run: Promise<unknown>): void {
   keepAlive?.waitUntil(run);
   const limit = keepAlive?.afterResponseMs;
   if (limit === undefined) return;
-  const cut = setTimeout(() => void work.expire(outlived(limit)).catch(() => undefined), Math.max(0, limit - END_MARGIN_MS));
+  const stop = () => {
+    const stopped = work.task.run ? work.handOver() : work.expire(outlived(limit));
+    keepAlive?.waitUntil(stopped.catch(() => undefined));
+  };
+  const cut = setTimeout(stop, Math.max(0, limit - END_MARGIN_MS));
   const clear = () => clearTimeout(cut);
   run.then(clear, clear);
 }

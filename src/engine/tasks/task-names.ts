@@ -4,14 +4,15 @@ import type { StoreCrypto } from '../../crypto';
 
 /**
  * A task's stored parts: the record, the live token, the work's lease, the end, a question's open token, its answer,
- * and the claim token of a work that ended at a question (the first answer's instance takes it and replays the work).
+ * the claim token of a work that ended at a question (the first answer's instance takes it and replays the work), and
+ * the stretch token of work running between questions (whoever finds its lease lapsed takes it and resumes the work).
  */
-export type TaskPart = 'r' | 'l' | 'w' | 'e' | 'q' | 'a' | 'p';
+export type TaskPart = 'r' | 'l' | 'w' | 'e' | 'q' | 'a' | 'p' | 's';
 
 /**
  * Storage names (prefix `task:`): `<id>:r` the record, `:l` the live token an end takes, `:w` the work's lease (it
  * expires unless renewed), `:e` the end, `:q:<key>` a question's open token the first answer takes, `:a:<key>` its
- * answer, `:p` the claim token of parked work; `task-owner:<owner>` a caller's index (an anonymous caller's by its address).
+ * answer, `:p` the claim token of parked work, `:s` the stretch token of running work; `task-owner:<owner>` a caller's index (an anonymous caller's by its address).
  */
 export class TaskNames {
   constructor(

@@ -56,6 +56,11 @@ export interface TaskRecord {
   steps?: [string, unknown?][];
   /** For a task whose work may end at a question and be replayed: what the replay runs with. */
   run?: TaskRun;
+  /**
+   * How many times the running stretch of work was cut (its instance stopped, or the platform's limit) and resumed,
+   * since its last step, question or start; `tasks.attempts` bounds it. Absent: work that is never resumed (no `run`).
+   */
+  cuts?: number;
   createdAt: number;
   lastUpdatedAt: number;
   /** Counted from createdAt; Parley always sets one, so a task never outlives its store entry. */

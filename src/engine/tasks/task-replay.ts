@@ -74,14 +74,15 @@ async function replayTask(
  * An answer was taken, or a look found a replay due: this instance claims the parked work (the first claim wins, on
  * any instance) and replays it. A replay that could not start (the store failed) gives the claim back, so the next
  * answer or look continues the task; one whose end could not be written too (its steps are kept: they do not run
- * again). Resolves once the run parked again or ended; never rejects (a failure is logged).
+ * again). Resolves, once the run parked again or ended, with whether this instance claimed the work; never rejects
+ * (a failure is logged).
  */
 export async function claimAndReplay(
   server: ParleyServer,
   store: TaskStore,
   task: { taskId: string; owner: string | undefined },
   facts: RunFacts,
-): Promise<void> {
+): Promise<boolean> {
   let claimed = false;
   try {
     claimed = await store.claim(task.taskId);
@@ -89,6 +90,25 @@ export async function claimAndReplay(
   } catch (error) {
     server.logger.warn(`A task replay failed: ${String(error)}`);
     if (claimed) await store.giveBack(task.taskId).catch(() => undefined);
+  }
+  return claimed;
+}
+
+/**
+ * Resumes a task whose stretch of work was cut mid-way (its instance died, or the platform's limit), which a reader on
+ * this instance took over in the store: its work replays from the top. Never rejects (a failure is logged; the lease
+ * the reader set lapses, and the next reader resumes it again, within tasks.attempts).
+ */
+export async function resumeTask(
+  server: ParleyServer,
+  store: TaskStore,
+  task: { taskId: string; owner: string | undefined },
+  facts: RunFacts,
+): Promise<void> {
+  try {
+    await (await replayTask(server, store, task, facts))?.run;
+  } catch (error) {
+    server.logger.warn(`A task's resume failed: ${String(error)}`);
   }
 }
 

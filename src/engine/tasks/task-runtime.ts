@@ -3,11 +3,12 @@
 import type { StoreCrypto } from '../../crypto';
 import { invalidParams, isObject } from '../../protocol';
 import type { RequestScope } from '../../model';
-import type { TaskRuntime } from '../server';
+import type { ParleyServer, TaskRuntime } from '../server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from '../legacy/tasks';
-import { claimAndReplay, withdrawCopies } from './task-replay';
-import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './task-store';
+import { claimAndReplay, resumeTask, withdrawCopies } from './task-replay';
+import type { TaskLimits } from './task-limits';
+import { type TaskHome, TaskStore } from './task-store';
 import { detailedTask, taskAck, taskGetResult } from './task-wire';
 import { followTasks } from './task-follow';
 import { TaskFollowers } from './task-followers';
@@ -20,7 +21,7 @@ const MAX_FOLLOWED = 100;
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
 
 /** A replay goes on after the response: on a Worker, under its ctx.waitUntil. */
-const continued = ({ keepAlive }: Pick<RequestScope, 'keepAlive'>, replay: Promise<void>): void => keepAlive?.waitUntil(replay);
+const continued = ({ keepAlive }: Pick<RequestScope, 'keepAlive'>, replay: Promise<unknown>): void => keepAlive?.waitUntil(replay);
 
 /**
  * What to set so a server with a task tool has a store to keep tasks in. On an edge runtime it must be one every isolate
@@ -32,19 +33,26 @@ export function whereToKeepTasks(edge: boolean): string {
     : 'set elicitation: { enabled: true }';
 }
 
-/**
- * Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (the lease: its default),
- * sealed with `crypto` (the platform's; WebCrypto's when it has none).
- */
-export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leaseMs'>, crypto?: StoreCrypto): TaskRuntime {
-  const store = new TaskStore(home, { ...TASK_DEFAULTS, ...limits }, crypto);
+/** What the runtime runs with besides its store and limits: the platform's crypto, and the server that replays work. */
+interface RuntimeParts {
+  /** The platform's (WebCrypto's when left out). */
+  crypto?: StoreCrypto;
+  /** The server once built: a cut stretch of work a reader here claims is replayed with it. */
+  server?: () => ParleyServer;
+}
+
+/** Tasks kept in `home` (the elicitation store's backend, prefix and secret), within `limits` (config.tasks'). */
+export function createTaskRuntime(home: TaskHome, limits: TaskLimits, { crypto, server }: RuntimeParts = {}): TaskRuntime {
+  const store = new TaskStore(home, limits, crypto);
   const followers = new TaskFollowers(store);
+  // A stretch cut mid-way (its instance died, or the platform's limit) that a reader here claimed: replayed here.
+  if (server) store.resumeWith((task, keepAlive) => continued({ keepAlive }, resumeTask(server(), store, task, { keepAlive })));
   return {
     legacy: legacyTaskRuntime(store, followers),
     call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, { entry, args, scope }, { via: 'rounds', params }),
     async get(server, taskId, scope) {
       const owner = ownerOf(scope);
-      const task = await store.snapshot(taskId, owner);
+      const task = await store.snapshot(taskId, owner, scope.keepAlive);
       if (!task) throw notFound();
       // Answered work that a failed replay gave back: this look continues it.
       if (task.replayDue) continued(scope, claimAndReplay(server, store, { taskId: task.taskId, owner }, scope));
@@ -57,7 +65,14 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       const taken = await store.answer(taskId, owner, answers);
       if (taken === undefined) throw notFound();
       // Work parked at a question: the first instance to claim it replays it, after the acknowledgement.
-      if (taken.length > 0) continued(scope, claimAndReplay(server, store, { taskId, owner }, scope));
+      // No parked work to claim: the work runs somewhere, or its stretch was cut, and a look resumes it.
+      if (taken.length > 0)
+        continued(
+          scope,
+          claimAndReplay(server, store, { taskId, owner }, scope).then(async (claimed) => {
+            if (!claimed) await store.snapshot(taskId, owner, scope.keepAlive).catch(() => undefined);
+          }),
+        );
       return taskAck();
     },
     async answerFromInbox(server, { taskId, owner, key }, answer, keepAlive) {
@@ -78,6 +93,7 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       if (done === 'cancelled') await withdrawCopies(server, record);
       return taskAck();
     },
+    close: (graceMs) => store.stretches.drain(graceMs),
     follow(taskIds, { auth, capabilities }, send) {
       if (!declaresTasks(capabilities)) throw tasksRequired('subscriptions/listen with params.notifications.taskIds');
       if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string') || taskIds.length > MAX_FOLLOWED)

@@ -5,56 +5,22 @@
 import { WEB_STORE_CRYPTO, type StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
 import type { ElicitationStore } from '../../stores';
+import type { RequestScope } from '../../model';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
 import { type TaskPart, TaskNames } from './task-names';
 import { OwnerIndex } from './task-owners';
 import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
+import { LiveStretches, StretchTokens } from './task-stretch';
+import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS, tooLarge } from './task-limits';
 import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
 
-/** tasks.ended: the ended tasks kept (their end and result readable until they expire), per caller and in total. */
-interface EndedLimits {
-  maxPerCaller: number;
-  maxBytesPerCaller: number;
-  maxTotal: number;
-  maxBytesTotal: number;
-}
+/** The platform's way to keep work alive after a response (a Worker's ctx.waitUntil), as the reading request has it. */
+type KeepAlive = RequestScope['keepAlive'];
 
-/**
- * tasks.*: how long a task lives, how often clients are asked to poll, how many live tasks a caller and the process
- * may hold, how many ended ones are kept, and how long the work's lease lasts without a renewal (`hold`) before the
- * task is taken for orphaned.
- */
-export interface TaskLimits {
-  ttlMs: number;
-  pollIntervalMs: number;
-  maxPerOwner: number;
-  maxTotal: number;
-  ended: EndedLimits;
-  leaseMs: number;
-}
-
-/**
- * A day (an approval that takes an afternoon still fits), a poll a second, a hundred live tasks per caller and a
- * thousand per process, the ended tasks of docs/configuration.md, and a lease of 30 s (the work renews it every 10 s;
- * a Worker's work after its response is cut at about 30 s).
- */
-export const TASK_DEFAULTS: Readonly<TaskLimits> = Object.freeze({
-  ttlMs: 86_400_000,
-  pollIntervalMs: 1_000,
-  maxPerOwner: 100,
-  maxTotal: 1_000,
-  ended: Object.freeze({ maxPerCaller: 100, maxBytesPerCaller: 10_000_000, maxTotal: 10_000, maxBytesTotal: 100_000_000 }),
-  leaseMs: 30_000,
-});
-
-/** The end of a task whose work stopped renewing its lease: its instance died, or the platform cut the work. */
-export const ORPHANED: Readonly<Extract<TaskEnd, { status: 'failed' }>> = Object.freeze({
-  status: 'failed',
-  error: Object.freeze({ code: -32603, message: 'The server instance running this task stopped before the task ended' }),
-  statusMessage: 'The server instance running this task stopped before the task ended; call the tool again',
-});
+/** A cut stretch of work this instance resumes: `keepAlive` is the reading request's (a Worker's ctx). */
+type Resume = (task: { taskId: string; owner: string | undefined }, keepAlive: KeepAlive | undefined) => void;
 
 interface NewTask {
   /** The verified caller's subject; absent when anonymous. */
@@ -73,11 +39,8 @@ interface NewTask {
 /** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
 export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
 
-/** The end of a task whose result is larger than the store keeps for one caller: it fails, saying so. */
-function tooLarge(bytes: number, max: number): TaskEnd {
-  const message = `The task's result is ${bytes} bytes, more than this server keeps for one caller (${max}, tasks.ended.maxBytesPerCaller)`;
-  return { status: 'failed', error: { code: -32603, message }, statusMessage: message };
-}
+/** A new stretch of work (after a step or a question) starts with no cut counted. */
+const fresh = (record: TaskRecord): Pick<TaskRecord, 'cuts'> => (record.cuts ? { cuts: 0 } : {});
 
 /** An end as stored: the end and when it happened. */
 type StoredEnd = TaskEnd & { at: number };
@@ -90,6 +53,10 @@ export class TaskStore {
   readonly #sealing: TaskSeal;
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
+  readonly #tokens: StretchTokens;
+  #resume: Resume | undefined;
+  /** The stretches of work running in this process: shutdown waits for them, then hands them over. */
+  readonly stretches = new LiveStretches();
 
   /** `crypto`: WebCrypto's, or the runtime's own (parley-mcp/node passes node:crypto's); either reads the other's. */
   constructor(
@@ -106,6 +73,12 @@ export class TaskStore {
       maxEndedBytes: ended.maxBytesPerCaller,
     });
     this.#ledger = new TaskLedger({ maxTotal: limits.maxTotal, maxEndedTotal: ended.maxTotal, maxEndedBytesTotal: ended.maxBytesTotal });
+    this.#tokens = new StretchTokens(home.backend, (taskId, part) => this.#name(taskId, part));
+  }
+
+  /** How a cut stretch that a reader of this store claimed is resumed (the runtime replays it); unset, nothing resumes. */
+  resumeWith(resume: Resume): void {
+    this.#resume = resume;
   }
 
   /** Whether what is published on a task's channel reaches other processes (else the work reads the store as well). */
@@ -132,7 +105,7 @@ export class TaskStore {
       inputRequests: [],
       asked: (task.answers ?? []).map(([key]) => key),
       ...(task.steps?.length ? { steps: task.steps } : {}),
-      ...(task.run ? { run: task.run } : {}),
+      ...(task.run ? { run: task.run, cuts: 0 } : {}),
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: this.limits.ttlMs,
@@ -148,9 +121,11 @@ export class TaskStore {
     await this.#owners.admit(index, who, { taskId, expiresAt: now + record.ttlMs }, async () => {
       this.#ledger.admit(taskId);
       try {
-        const [r, l, w] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l'), this.#name(taskId, 'w')]);
+        const [r, l] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l')]);
         await this.home.backend.set(l, '1', record.ttlMs);
-        await this.home.backend.set(w, '1', Math.min(this.limits.leaseMs, record.ttlMs));
+        // Work that may be replayed runs in stretches (task-stretch.ts); other work only holds its lease.
+        if (record.run) await this.#tokens.begin(taskId, this.limits.leaseMs, record.ttlMs);
+        else await this.home.backend.set(await this.#name(taskId, 'w'), '1', Math.min(this.limits.leaseMs, record.ttlMs));
         await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
         for (const [key, answer] of task.answers ?? []) {
           const name = await this.#name(taskId, 'a', key);
@@ -167,9 +142,11 @@ export class TaskStore {
   /**
    * The task as `tasks/get` shows it now, or undefined for anything not a live task of this owner: an id of the wrong
    * shape, unknown, expired, unreadable, or another caller's (an anonymous task belongs to whoever holds its id). A task
-   * whose lease lapsed (nobody runs its work any more) is ended here as ORPHANED, once, by whichever reader sees it.
+   * whose lease lapsed while its work ran (nobody runs it any more) is resumed by replay, by exactly one of the readers
+   * that see it, on `keepAlive` when the reading request has one; past tasks.attempts, or without a `run` to replay,
+   * it ends failed here, once.
    */
-  async snapshot(taskId: unknown, owner: string | undefined): Promise<TaskSnapshot | undefined> {
+  async snapshot(taskId: unknown, owner: string | undefined, keepAlive?: KeepAlive): Promise<TaskSnapshot | undefined> {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     const base = {
@@ -179,10 +156,7 @@ export class TaskStore {
       pollIntervalMs: record.pollIntervalMs,
     };
     let end = await this.#readEnd(record.taskId);
-    if (!end && !(await this.#held(record.taskId))) {
-      await this.#endOnce(record, ORPHANED);
-      end = await this.#readEnd(record.taskId);
-    }
+    if (!end && (await this.#lapsed(record, keepAlive))) end = await this.#readEnd(record.taskId);
     if (end) {
       const { at, status, statusMessage } = end;
       return {
@@ -222,9 +196,16 @@ export class TaskStore {
   async hold(taskId: string): Promise<boolean> {
     const record = await this.#raw(taskId);
     if (!record || (await this.#readEnd(taskId))) return false;
-    const left = record.createdAt + record.ttlMs - Date.now();
-    await this.home.backend.set(await this.#name(taskId, 'w'), '1', Math.min(this.limits.leaseMs, Math.max(1, left)));
+    await this.#tokens.renew(taskId, Math.min(this.limits.leaseMs, this.#left(record)));
     return true;
+  }
+
+  /**
+   * This instance stops running the task's stretch without ending the task (shutdown's grace ran out, or the platform's
+   * limit is near): its lease goes, and the next reader on any instance resumes the work by replay.
+   */
+  handOver(taskId: string): Promise<void> {
+    return this.#tokens.handOver(taskId);
   }
 
   /** The work says where it is: the status message of a working task (2026: what progress() becomes). */
@@ -237,20 +218,22 @@ export class TaskStore {
    * until every one is answered. A key already asked in this task's life is a programming error (keys never repeat).
    */
   async ask(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
-    return this.#change(taskId, async (record) => {
-      const asked = new Set(record.asked);
-      for (const [key] of questions) {
-        if (asked.has(key)) throw new Error(`Task question key ${JSON.stringify(key)} was already asked in this task`);
-        asked.add(key);
-      }
-      const ttl = record.createdAt + record.ttlMs - Date.now();
-      await Promise.all(questions.map(async ([key]) => this.home.backend.set(await this.#name(taskId, 'q', key), '1', ttl)));
-      return {
-        ...record,
-        inputRequests: [...record.inputRequests, ...questions],
-        asked: [...record.asked, ...questions.map(([key]) => key)],
-      };
-    });
+    return this.#change(taskId, (record) => this.#asking(record, questions));
+  }
+
+  async #asking(record: TaskRecord, questions: [string, InputRequest][]): Promise<TaskRecord> {
+    const asked = new Set(record.asked);
+    for (const [key] of questions) {
+      if (asked.has(key)) throw new Error(`Task question key ${JSON.stringify(key)} was already asked in this task`);
+      asked.add(key);
+    }
+    const ttl = this.#left(record);
+    await Promise.all(questions.map(async ([key]) => this.home.backend.set(await this.#name(record.taskId, 'q', key), '1', ttl)));
+    return {
+      ...record,
+      inputRequests: [...record.inputRequests, ...questions],
+      asked: [...record.asked, ...questions.map(([key]) => key)],
+    };
   }
 
   /**
@@ -293,13 +276,15 @@ export class TaskStore {
 
   /**
    * The work ends at a question it has no answer for: the claim token goes in first, then the new questions open, so
-   * whoever takes one of their answers finds the token to claim (`claim`) and replays the work.
+   * whoever takes one of their answers finds the token to claim (`claim`) and replays the work. Its stretch is over:
+   * the next one starts with a fresh count of attempts.
    */
   async park(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
     const record = await this.#raw(taskId);
     if (!record) return false;
-    await this.home.backend.set(await this.#name(taskId, 'p'), '1', Math.max(1, record.createdAt + record.ttlMs - Date.now()));
-    return questions.length === 0 || this.ask(taskId, questions);
+    await this.#tokens.park(taskId, this.#left(record));
+    if (questions.length === 0 && !record.cuts) return true;
+    return this.#change(taskId, async (now) => ({ ...(await this.#asking(now, questions)), ...fresh(now) }));
   }
 
   /**
@@ -307,20 +292,25 @@ export class TaskStore {
    * lease is set first, so the task is never without both (a reader would take it for orphaned).
    */
   async claim(taskId: string): Promise<boolean> {
-    await this.home.backend.set(await this.#name(taskId, 'w'), '1', this.limits.leaseMs);
-    return (await this.home.backend.take(await this.#name(taskId, 'p'))) !== undefined;
+    const record = await this.#raw(taskId);
+    return record !== undefined && this.#tokens.claim(taskId, this.limits.leaseMs, this.#left(record));
   }
 
   /** A replay that could not run gives its claim back: the next answer, or a look at the task, claims it again. */
   async giveBack(taskId: string): Promise<void> {
-    await this.home.backend.set(await this.#name(taskId, 'p'), '1', this.limits.ttlMs);
+    const record = await this.#raw(taskId);
+    if (record) await this.#tokens.park(taskId, this.#left(record));
   }
 
-  /** A step of the work finished: its result joins the record, sealed with it, for every later run of the task. */
+  /**
+   * A step of the work finished: its result joins the record, sealed with it, for every later run of the task; the
+   * stretch made progress, so its count of attempts starts again.
+   */
   recordStep(taskId: string, name: string, value: unknown): Promise<boolean> {
     return this.#change(taskId, (record) => ({
       ...record,
       steps: [...(record.steps ?? []), value === undefined ? [name] : [name, value]],
+      ...fresh(record),
     }));
   }
 
@@ -409,7 +399,7 @@ export class TaskStore {
       const r = await this.#name(taskId, 'r');
       await this.home.backend.set(r, await this.#seal(rest, r), ttl);
     }
-    await this.home.backend.delete(await this.#name(taskId, 'p'));
+    await this.#tokens.ended(taskId);
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
     await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
     await this.#publish(taskId, { kind: 'end', status: final.status });
@@ -427,7 +417,7 @@ export class TaskStore {
       ['q', key],
       ['a', key],
     ]);
-    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ...asked];
+    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ['s'], ...asked];
     await Promise.all(parts.map(async ([part, key]) => this.home.backend.delete(await this.#name(taskId, part, key))));
   }
 
@@ -436,10 +426,33 @@ export class TaskStore {
     this.#ledger.release(taskId);
   }
 
-  /** Someone runs the work (its lease), or it ended at a question and waits for an answer to claim it (parked). */
-  async #held(taskId: string): Promise<boolean> {
-    const [w, p] = await Promise.all([this.#name(taskId, 'w'), this.#name(taskId, 'p')]);
-    return (await this.home.backend.get(w)) !== undefined || (await this.home.backend.get(p)) !== undefined;
+  /**
+   * Nobody runs the work and it is not parked: a reader that claims the cut stretch resumes it (through `resumeWith`),
+   * unless it was cut tasks.attempts times; work with no stretch to resume (no `run`) is ORPHANED. True when it ended.
+   */
+  async #lapsed(record: TaskRecord, keepAlive: KeepAlive | undefined): Promise<boolean> {
+    const { taskId } = record;
+    if (await this.#tokens.held(taskId)) return false;
+    if (record.cuts === undefined) {
+      await this.#endOnce(record, ORPHANED);
+      return true;
+    }
+    // Another reader resumed it first (or it parked or ended meanwhile): it runs, or its state shows.
+    if (!(await this.#tokens.takeCut(taskId, this.limits.leaseMs, this.#left(record)))) return false;
+    const now = (await this.#raw(taskId)) ?? record;
+    const cuts = (now.cuts ?? 0) + 1;
+    if (cuts >= this.limits.attempts || !this.#resume) {
+      await this.#endOnce(now, cutTooOften(cuts));
+      return true;
+    }
+    await this.#change(taskId, (latest) => ({ ...latest, cuts }));
+    this.#resume({ taskId, owner: now.owner }, keepAlive);
+    return false;
+  }
+
+  /** The ms the task has left to live (at least 1: a store's TTL must be positive). */
+  #left(record: TaskRecord): number {
+    return Math.max(1, record.createdAt + record.ttlMs - Date.now());
   }
 
   /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */

@@ -18,13 +18,19 @@ import type { InputRequest, TaskEnd, TaskRecord } from './task-record';
 import type { TaskEvent } from './task-events';
 import type { TaskStore } from './task-store';
 
+const STOPPED = {
+  cancelled: 'The task was cancelled',
+  ended: 'The task ended or expired while its work ran',
+  'handed-over': "The task's work stopped on this instance, to be resumed by replay on another",
+};
+
 /**
  * Why the work's signal fired: a cancel, or the task ended or expired without it (taken for orphaned, say). Public: a
  * tool that rethrows it says nothing secret, and nothing is logged as an unexpected failure.
  */
 export class TaskStoppedError extends PublicMcpError {
-  constructor(readonly why: 'cancelled' | 'ended') {
-    super(why === 'cancelled' ? 'The task was cancelled' : 'The task ended or expired while its work ran', 'TASK_STOPPED');
+  constructor(readonly why: 'cancelled' | 'ended' | 'handed-over') {
+    super(STOPPED[why], 'TASK_STOPPED');
     this.name = 'TaskStoppedError';
   }
 }
@@ -45,6 +51,9 @@ export class TaskWork implements Asker {
   readonly #filing: (() => void)[] = [];
   #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #ticking: Promise<void> | undefined;
+  // Handed over: this run stops here without ending the task, which another instance resumes.
+  #handedOver = false;
   #unlisten: (() => Promise<void>) | undefined;
   // The steps the task recorded, read from its record on the first step.
   #steps: StepLog | undefined;
@@ -98,7 +107,8 @@ export class TaskWork implements Asker {
     // pub/sub across instances it only renews the lease, a third of leaseMs apart.
     const lease = store.limits.leaseMs / 3;
     const every = Math.max(50, store.channelsReachOtherInstances ? lease : Math.min(lease, task.pollIntervalMs));
-    work.#timer = setInterval(() => void work.#tick(), every);
+    work.#timer = setInterval(() => void (work.#ticking = work.#tick()), every);
+    store.stretches.add(work);
     return work;
   }
 
@@ -148,6 +158,7 @@ export class TaskWork implements Asker {
 
   /** Into the task's record before the run goes on: a step the store did not take stops the run, as an end would. */
   async recordStep(name: string, value: unknown): Promise<void> {
+    if (this.#handedOver) throw new TaskStoppedError('handed-over');
     if (!(await this.store.recordStep(this.task.taskId, name, value))) throw new TaskStoppedError('ended');
     this.#steps?.add(name, value);
   }
@@ -159,11 +170,12 @@ export class TaskWork implements Asker {
 
   /** What the work reports while it runs: the task's status message. */
   progress(message: string): Promise<boolean> {
-    return this.store.progress(this.task.taskId, message);
+    return this.#handedOver ? Promise.resolve(false) : this.store.progress(this.task.taskId, message);
   }
 
   /** Ends the task with the run's outcome (false when a cancel or another end came first) and stops listening. */
   async finish(end: TaskEnd): Promise<boolean> {
+    if (this.#handedOver) return false; // the run's outcome is not the task's: another instance resumes it
     try {
       return await this.store.finish(this.task.taskId, end);
     } finally {
@@ -178,7 +190,23 @@ export class TaskWork implements Asker {
     return ended;
   }
 
+  /**
+   * Stops the run here without ending the task (shutdown's grace ran out, or the platform's limit is near): nothing it
+   * does from now on reaches the store, its signal fires, and its lease goes, so the next read on any instance resumes
+   * the work by replay from its last step.
+   */
+  async handOver(): Promise<void> {
+    if (this.#handedOver) return;
+    this.#handedOver = true;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#ticking; // a renewal under way would put the lease back
+    this.#stop('handed-over');
+    await this.store.handOver(this.task.taskId);
+  }
+
   async close(): Promise<void> {
+    this.store.stretches.delete(this);
     this.store.released(this.task.taskId);
     clearInterval(this.#timer);
     this.#timer = undefined;
@@ -295,7 +323,7 @@ export class TaskWork implements Asker {
     }
   }
 
-  #stop(why: 'cancelled' | 'ended'): void {
+  #stop(why: TaskStoppedError['why']): void {
     if (!this.signal.aborted) this.#controller.abort(new TaskStoppedError(why));
     void this.close();
   }

@@ -30,7 +30,25 @@ class Outlast extends ToolContext {
   }
 }
 
-@App({ id: 'jobs', tools: [ApproveExport, Outlast] })
+// Which isolate ran a step: each loads this module once (random values are not made at a Worker's global scope).
+let isolate: string | undefined;
+
+@Tool({ name: 'two_halves', inputSchema: {}, execution: { taskSupport: 'required' } })
+class TwoHalves extends ToolContext {
+  async execute() {
+    await this.startTask();
+    // Each half takes a second: together longer than the platform lets one stretch run, each alone shorter.
+    const half = (name: string) =>
+      this.step(
+        name,
+        () =>
+          new Promise<string>((resolve) => setTimeout(() => resolve(`${name} on ${(isolate ??= crypto.randomUUID().slice(0, 8))}`), 1_000)),
+      );
+    return `${await half('first')}, ${await half('second')}`;
+  }
+}
+
+@App({ id: 'jobs', tools: [ApproveExport, Outlast, TwoHalves] })
 class Jobs {}
 
 let worker: WorkerExport | FetchHandler | undefined;
