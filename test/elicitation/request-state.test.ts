@@ -34,6 +34,8 @@ describe('the arguments a requestState is bound to', () => {
 const binding = { caller: 'anonymous', method: 'tools/call', name: 'close.ticket', digest: 'json:{"id":"T.1"}' };
 const answers = { 'elicitation-1': { action: 'accept', content: { note: 'v1.2. Done.' } } };
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 /** Changes one character at a position, to another base64url character. */
 const changeAt = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
 
@@ -123,6 +125,22 @@ describe('a sealed requestState', () => {
     expect(one).toMatch(/^s1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     expect(one.split('.')[2]).not.toBe(two.split('.')[2]);
     expect(one.split('.')[3]).not.toBe(two.split('.')[3]);
+  });
+
+  it('opens at every length, and refuses another spelling of the same bytes in the last character of its data or tag', async () => {
+    const keys = await createStateKeys(['state-test-secret']);
+    for (let n = 0; n < 8; n++) {
+      const sized = { 'elicitation-1': { action: 'accept', content: { note: 'x'.repeat(n) } } };
+      const state = await sealState(keys, 'sealed', binding, { answers: sized }, 60_000);
+      expect(await openState(keys, state, binding)).toEqual({ ok: true, answers: sized });
+      const [head, data, tag] = [state.slice(0, 29), state.slice(29, -23), state.slice(-22)];
+      // Setting the lowest bit of a last character changes only bits a decoder ignores, where the length leaves some.
+      const respelled = (text: string) => text.slice(0, -1) + BASE64URL[BASE64URL.indexOf(text.at(-1)!) | 1];
+      expect(Buffer.from(respelled(tag), 'base64url')).toEqual(Buffer.from(tag, 'base64url'));
+      expect(await openState(keys, `${head}${data}.${respelled(tag)}`, binding)).toMatchObject({ reason: 'malformed' });
+      if (data.length % 4 !== 0)
+        expect(await openState(keys, `${head}${respelled(data)}.${tag}`, binding)).toMatchObject({ reason: 'malformed' });
+    }
   });
 
   it('starts over (no protocol error) when a byte of its IV, ciphertext or tag changed, or its key id names another listed key', async () => {
