@@ -75,6 +75,25 @@ export function withRounds(
   }
 }
 
+/**
+ * The error for a state that does not open. Never a new call in its place: the client sent it to go on with a call,
+ * and running the tool from the start would run again what its steps recorded (a charge, a ticket). Malformed (no
+ * Parley server wrote it) or well-formed but unverifiable (altered, expired, another caller's or request's, a key not
+ * listed here, another version's): the client learns only that it does not hold; the log says why.
+ */
+function refused(server: ParleyServer, request: RoundRequest, check: Exclude<StateCheck, { ok: true }>) {
+  if (check.malformed) return invalidParams('params.requestState is malformed');
+  const hint = server.ephemeralStateKey
+    ? ' This instance seals with a per-process key: set the same VAULT_SECRET on every instance.'
+    : check.unknownKey
+      ? " A key retired from VAULT_SECRET, or another deployment's: keep the old secret listed after the new one (comma-separated) until its states expire."
+      : '';
+  server.logger.warn(`Refusing requestState for ${request.method} "${request.name}": ${check.reason}.${hint}`);
+  return invalidParams(
+    'params.requestState does not hold for this request (altered, expired, issued for another caller or request, or under a key this server does not list): call again without it to start over',
+  );
+}
+
 /** What a retry's run starts from: the answers its state brought (if it opens), then this request's own. */
 function startRetry(
   server: ParleyServer,
@@ -84,30 +103,16 @@ function startRetry(
 ): Promise<Ran> {
   // A Map: the keys are the client's, and `__proto__` or `constructor` must be keys like any other.
   const answers = new Map<string, RawAnswer>();
-  let trusted = true;
   let steps: [string, unknown?][] | undefined;
   if (check?.ok) {
     for (const key in check.answers)
       if (Object.hasOwn(check.answers, key) && isObject(check.answers[key])) answers.set(key, check.answers[key]);
     steps = check.steps;
-  }
-  // Not a state this framework could have issued at all: a protocol error, not a reason to start over.
-  else if (check?.malformed) throw invalidParams('params.requestState is malformed');
-  else if (check) {
-    // Well-formed but unverifiable (a key not listed here, altered, expired, another caller or request): start over.
-    trusted = false;
-    const hint = server.ephemeralStateKey
-      ? ' This instance seals with a per-process key: set the same VAULT_SECRET on every instance.'
-      : check.unknownKey
-        ? " A key retired from VAULT_SECRET, or another deployment's: keep the old secret listed after the new one (comma-separated) until its states expire."
-        : '';
-    server.logger.warn(`Ignoring requestState for ${request.method} "${request.name}": ${check.reason}. The request starts over.${hint}`);
-  }
-  // The answers the signed state brought back, before this request's own are added.
+  } else if (check) throw refused(server, request, check);
+  // The answers the state brought back, before this request's own are added.
   const replayed = check === undefined ? undefined : new Set(answers.keys());
   const inputResponses = request.params.inputResponses as Record<string, unknown> | undefined;
-  // Answers sent beside a rejected state are ignored with it: the handler asks its first question again.
-  if (trusted && inputResponses) {
+  if (inputResponses) {
     // What the server sealed under its own keys (persisted-N, inbox-<key>) is not the client's to replace.
     for (const key in inputResponses) {
       if (!Object.hasOwn(inputResponses, key)) continue;
