@@ -17,7 +17,7 @@ export default defineConfig({
     'src/stores/redis-http.ts',
     'src/app/enable-tasks.ts',
     'src/engine/skills/define.ts',
-    'src/app/introspection.ts',
+    'src/auth/introspection.ts',
     // What package.json "imports" and the parley command load by path.
     'src/app/node-only-node.ts',
     'src/app/node-only-edge.ts',

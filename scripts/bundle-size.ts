@@ -13,6 +13,11 @@ const WORKERS = [
     entry: 'examples/cloudflare/worker-tasks.ts',
     budget: TASK_WORKER_BUDGET_BYTES,
   },
+  {
+    name: 'with Durable Objects and tasks (examples/cloudflare/worker-durable-objects.ts)',
+    entry: 'examples/cloudflare/worker-durable-objects.ts',
+    budget: TASK_WORKER_BUDGET_BYTES, // tasks with their store in Durable Objects in place of Redis over HTTP
+  },
 ];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 

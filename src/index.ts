@@ -28,7 +28,7 @@ export type {
 // Sign-in: a tool's, prompt's or resource's `scopes`, a host's caller in the official SDK's shape, `auth.verify`, and
 // the error a verifier throws when it could not ask the identity provider (503, not 401).
 export type { ScopeRequirement, SdkAuthInfo, TokenVerify } from './model';
-export { IdpUnavailableError } from './app';
+export { IdpUnavailableError } from './auth';
 // The config under the public names the docs use; inside src/ it is ParleyConfig, one name for one thing.
 export type { ParleyConfig as FrontMcpConfig, ParleyConfigInput as FrontMcpConfigInput } from './model';
 

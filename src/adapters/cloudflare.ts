@@ -5,6 +5,10 @@ import { createRedactor, secretsIn } from '../runtime';
 import { serverOptionsOf } from '../model';
 import { providedRedisHttp } from '../stores';
 
+// The Durable Objects store: the class the Worker's entry exports and wrangler.toml binds, and the call that keeps the
+// server's store there. Neither is in a Worker's bundle unless its entry names them.
+export { ParleyStore, enableDurableObjects, type DurableObjectsOptions } from '../stores';
+
 export interface WorkerExport {
   fetch: FetchHandler['fetch'];
 }

@@ -4,6 +4,7 @@ import { createLogger, createRedactor, secretsIn } from '../runtime';
 import { INTERNAL_ERROR, problemBody } from '../protocol';
 import { standIn } from './stand-in';
 import { StreamedResponse } from './node-stream';
+import { writable } from './node-backpressure';
 
 type Init = { status: number; headers: Record<string, string> };
 
@@ -54,8 +55,8 @@ export function writePlain(outgoing: ServerResponse, { plainText: text, plainIni
 }
 
 /**
- * Sends a Fetch Response (plain ones wait for the turn's end: node-turn.ts); a streamed body is written as it comes and
- * cancelled if the client goes away, a StreamedResponse's events with no web stream between.
+ * Sends a Fetch Response (plain ones wait for the turn's end: node-turn.ts); a streamed body is written as the client
+ * takes it and cancelled if the client goes away, a StreamedResponse's events with no web stream between.
  */
 export function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> | undefined {
   if (response instanceof StreamedResponse && response.untouched) {
@@ -86,7 +87,9 @@ async function pipeBody(outgoing: ServerResponse, body: ReadableStream<Uint8Arra
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      outgoing.write(value);
+      // A client that reads slowly holds the stream back: its source is read no faster than the socket takes it.
+      if (!outgoing.write(value)) await writable(outgoing);
+      if (outgoing.destroyed) break;
     }
   } catch {
     // The stream failed or was cancelled because the client left: nothing more to send.

@@ -2,8 +2,13 @@
 import type { ServerResponse } from 'node:http';
 import { SSE_HEADERS, type StreamResponseMaker, type StreamSource } from '../protocol';
 import { standIn } from './stand-in';
+import { MAX_UNREAD_BYTES, writable } from './node-backpressure';
 
 const closedError = () => new TypeError('The event stream is closed');
+
+/** The real stream queues by bytes, so its backlog is measured as the socket's is. */
+const HIGH_WATER = 16 * 1024;
+const BY_BYTES: QueuingStrategy<Uint8Array> = { highWaterMark: HIGH_WATER, size: (chunk) => chunk.byteLength };
 
 /**
  * What the source writes to, as it would to a ReadableStream's controller (and it throws, as that one does, once the
@@ -13,9 +18,21 @@ const closedError = () => new TypeError('The event stream is closed');
 class SourceController implements ReadableStreamDefaultController<Uint8Array> {
   readonly desiredSize = 1;
   closed = false;
+  /** Set while the socket takes no more: resolves on 'drain' (or once it is gone). The source is not pulled meanwhile. */
+  blocked: Promise<void> | undefined;
   #queued: Uint8Array[] | undefined = [];
   #socket: ServerResponse | undefined;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  /**
+   * `pushes`: the source writes whenever it has events rather than when pulled, so only a cap bounds what waits; past
+   * MAX_UNREAD_BYTES its stream is closed, as if the client had left, and `tooSlow` hears of it. A source that is pulled
+   * is pulled no faster than the client reads, and keeps what waits itself.
+   */
+  constructor(
+    private readonly pushes: boolean,
+    private readonly tooSlow: (reason: Error) => void,
+  ) {}
 
   enqueue(chunk?: Uint8Array): void {
     if (this.closed) throw closedError();
@@ -43,9 +60,18 @@ class SourceController implements ReadableStreamDefaultController<Uint8Array> {
   }
 
   #write(chunk: Uint8Array): void {
-    if (this.#socket) this.#socket.write(chunk);
-    else if (this.#stream) this.#stream.enqueue(chunk);
-    else this.#queued!.push(chunk);
+    const socket = this.#socket;
+    if (socket) {
+      if (socket.destroyed) return; // closed for being too slow: its 'close' cancels the source
+      if (this.pushes && socket.writableLength > MAX_UNREAD_BYTES) return void socket.destroy();
+      if (!socket.write(chunk)) this.blocked ??= writable(socket).then(() => void (this.blocked = undefined));
+    } else if (this.#stream) {
+      // What the stream holds unread is its high-water mark less its desired size.
+      if (!this.pushes || HIGH_WATER - this.#stream.desiredSize! <= MAX_UNREAD_BYTES) return this.#stream.enqueue(chunk);
+      const reason = new Error(`The client left more than ${MAX_UNREAD_BYTES} bytes of the event stream unread`);
+      this.#stream.error(reason);
+      this.tooSlow(reason);
+    } else this.#queued!.push(chunk);
   }
 
   #end(): void {
@@ -66,20 +92,24 @@ class SourceController implements ReadableStreamDefaultController<Uint8Array> {
  */
 export class StreamedResponse {
   #real: Response | undefined;
-  readonly #controller = new SourceController();
+  readonly #controller: SourceController;
 
   constructor(readonly source: StreamSource) {
+    this.#controller = new SourceController(source.pull === undefined, (reason) => this.#cancel(reason));
     // ReadableStream's constructor runs start() before it returns: sources count on it (http/sse.ts, listen-stream.ts).
     void source.start?.(this.#controller);
   }
 
   get real(): Response {
     return (this.#real ??= new Response(
-      new ReadableStream<Uint8Array>({
-        start: (stream) => this.#controller.attach({ stream }),
-        pull: () => (this.#controller.closed ? undefined : this.source.pull?.(this.#controller)),
-        cancel: (reason) => this.#cancel(reason),
-      }),
+      new ReadableStream<Uint8Array>(
+        {
+          start: (stream) => this.#controller.attach({ stream }),
+          pull: () => (this.#controller.closed ? undefined : this.source.pull?.(this.#controller)),
+          cancel: (reason) => this.#cancel(reason),
+        },
+        BY_BYTES,
+      ),
       { status: 200, headers: SSE_HEADERS },
     ));
   }
@@ -115,11 +145,17 @@ export class StreamedResponse {
     }
   }
 
-  /** As a reader that always waits for more: the source's pull again each time the last one settles. */
+  /**
+   * As a reader that always waits for more: the source's pull again each time the last one settles and the socket takes
+   * more, so a source that waits to be pulled keeps what a slow client has not read (and bounds it).
+   */
   async #pullOn(): Promise<void> {
     if (!this.source.pull) return;
     try {
-      while (!this.#controller.closed) await this.source.pull(this.#controller);
+      while (!this.#controller.closed) {
+        if (this.#controller.blocked) await this.#controller.blocked;
+        else await this.source.pull(this.#controller);
+      }
     } catch {
       this.#controller.error();
     }

@@ -1,7 +1,7 @@
 // Building a server from its config: validated options, the registry, the state key and the logger. Done once, lazily.
 // Its secrets stay where neither JSON.stringify nor util.inspect reach them: the environment in a #private field, keys
 // in closures, and the server's copy of its config redacted (the stores and the bearer verifier took the real values).
-import { createBearerVerifier } from './bearer';
+import { createBearerVerifier } from '../auth';
 import { randomBytes, secretList } from '../crypto';
 import { createStateKeys } from '../elicitation';
 import {
@@ -88,8 +88,6 @@ export async function buildServer(
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   const tasks = await taskRuntimeOf(config, tools, elicitationStore, platform);
   const questions = await createQuestionService(config, env, logger);
-  // The inbox answers tasks' questions too: its answers go to the task's open token, as tasks/update's do.
-  if (questions && tasks) questions.tasks = tasks;
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
   const legacy = createLegacyState({
@@ -137,6 +135,9 @@ export async function buildServer(
     },
     telemetry,
   });
+  // The inbox answers tasks' questions too: its answers go to the task's open token, as tasks/update's do.
+  if (questions && tasks)
+    questions.tasks = { answerFromInbox: (task, answer, keepAlive) => tasks.answerFromInbox(server, task, answer, keepAlive) };
   return server;
 }
 

@@ -12,17 +12,16 @@ import {
   clientAddress,
   corsOrigin,
   isBrowserVisit,
-  isMetadataPath,
   landingPage,
   preflight,
   probeAnswer,
   publicOrigin,
-  resourceMetadata,
+  resourceOf,
   storesAnswer,
   withCors,
 } from '../http';
 import { probePaths } from './probes';
-import { AS_METADATA_PATH, authorizationServerMirror } from './as-metadata';
+import { wellKnownRoutes } from '../auth';
 export type { CloseOptions } from '../engine';
 
 export interface HandlerOptions {
@@ -114,15 +113,16 @@ function buildRoutes(server: ParleyServer): Route {
   const mcpPaths = new Set([http.path, '/']);
   // The inbox's routes (persistent questions) are the only ones off the MCP path.
   const inbox = server.questions?.routes();
-  const mirror = authorizationServerMirror(server);
+  const wellKnown = wellKnownRoutes(server, (request) => resourceOf(request, server));
   // A handler mounted at another path (an existing app's /api/mcp) is told where it answers and how to move it.
   const elsewhere = `This server answers MCP at ${http.path}, not at this path: set http.path in its config to the path it is mounted at, or mount it at ${http.path}`;
   return (request, options) => {
     const path = pathOf(request.url);
     // Protected Resource Metadata is public, for any origin: it comes before the Origin and Host checks.
-    if (isMetadataPath(server, path)) return resourceMetadata(server, request);
-    if (mirror && path === AS_METADATA_PATH) return mirror(request);
-    const problem = checkRequestOrigin(request, http);
+    const document = wellKnown(request, path);
+    if (document) return document;
+    const origin = request.headers.get('origin'); // read once: the Origin check's and CORS's
+    const problem = checkRequestOrigin(request, origin, http);
     if (problem) {
       server.logger.warn(`Refused a request: ${problem}`);
       return server.respond.error(null, wireError('FORBIDDEN', `Forbidden: ${problem}`));
@@ -132,13 +132,13 @@ function buildRoutes(server: ParleyServer): Route {
     // gets another resource's path answers 404, as RFC 9728 clients expect, not the endpoint's 405.
     if (mcpPaths.has(path) || (options.mounted && !path.startsWith(`${INBOX_BASE}/`) && !path.startsWith('/.well-known/'))) {
       // A browser's request from a listed origin (none without http.cors): other clients send no Origin and skip this.
-      const cors = corsOrigin(request, http);
+      const cors = corsOrigin(request, origin, http);
       if (cors === undefined) return mcpRoute(server, request, options);
       if (request.method === 'OPTIONS') return preflight(request, cors, http);
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
     return inbox && path.startsWith(`${INBOX_BASE}/`)
-      ? inbox.fetch(request, { origin: publicOrigin(request, http) })
+      ? inbox.fetch(request, { origin: publicOrigin(request, http), keepAlive: options.ctx })
       : server.respond.problem(404, 'not_found', elsewhere);
   };
 }

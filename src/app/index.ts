@@ -6,4 +6,3 @@ export type { ConnectedClient, DirectAnswer, DirectCallOptions, DirectElicitatio
 export { createFetchHandler, createStartingHandler, serverStartFailed, startFetchHandler } from './fetch-handler';
 export type { CloseOptions, FetchHandler, HandlerOptions } from './fetch-handler';
 export { FrontMcpInstance } from './front-mcp-instance';
-export { IdpUnavailableError } from './jwks';

@@ -5,7 +5,7 @@ import type { ParleyConfig } from '../model';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
 import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, redisFromEnv, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
-import { createPersonSignIn, signInIssuer } from './inbox-sign-in';
+import { createPersonSignIn, signInIssuer } from '../auth';
 // Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
 import { drivers } from '#node-only';
 export { readPersistentOptions } from '../inbox';

@@ -1,8 +1,10 @@
 // Which store keeps pending elicitations, row by row as the docs' table checks: elicitation.redis, the server's redis,
-// its sqlite, Redis from the environment, memory. A new backend adds a provider case or a row here.
+// its sqlite, Durable Objects when the Worker's entry asked for them, Redis from the environment, memory. A new backend
+// adds a provider case or a row here.
 import { readEnv, type EnvSource, type Logger } from '../runtime';
 import {
   boundedStore,
+  providedDurableObjects,
   type StoreSource,
   memoryStore,
   redisOptionsSchema,
@@ -140,6 +142,19 @@ const ROWS: Row[] = [
     if (redis === undefined) return undefined;
     const choice = redisChoice(redis, 'persistent.storage', env);
     return typeof redis !== 'string' && redis.keyPrefix ? choice : { ...choice, keyPrefix: ELICIT_KEY_PREFIX };
+  },
+  // The Worker's entry asked for Durable Objects (enableDurableObjects()): before any store found only in the environment.
+  // Opening it checks the binding, and names what to bind when there is none.
+  (_, env) => {
+    const driver = providedDurableObjects();
+    return (
+      driver && {
+        source: 'durable-objects',
+        keyPrefix: driver.keyPrefix ?? DEFAULT_KEY_PREFIX,
+        distributed: true,
+        open: async () => driver.open(env),
+      }
+    );
   },
   (_, env) => {
     const options = redisFromEnv(env);

@@ -55,7 +55,7 @@ export async function runToken(
   if (!expires) return fail(`--expires must be like 30m, 1h or 7d, not ${values.expires}`);
   const iat = Math.floor(Date.now() / 1000);
   const claims = { sub: values.sub, iat, exp: iat + Number(expires[1]) * SECONDS.get(expires[2]!)!, iss: values.iss, aud: values.aud };
-  // HS256 on crypto.subtle, as the server verifies it (app/jwt.ts): the package needs no JWT library.
+  // HS256 signed on crypto.subtle with the crypto helpers the server has; the server verifies it with jose (auth/jwt.ts).
   const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
   io.stdout.write(`${input}.${toBase64Url(await hmac(await importHmacKey(secret), input))}\n`);
   return 0;

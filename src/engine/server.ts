@@ -44,15 +44,23 @@ export interface TaskRuntime {
     call: { entry: ToolEntry; args: Record<string, unknown>; params: Record<string, unknown> },
     scope: RequestScope,
   ): Promise<Record<string, unknown>>;
-  get(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  /** tasks/get; a look that finds a replay due (one that failed gave its claim back) continues the task. */
+  get(server: ParleyServer, taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   /** tasks/update: the answers, and the replay of work parked at a question when this instance claims it. */
   update(server: ParleyServer, taskId: string, answers: Record<string, unknown>, scope: RequestScope): Promise<Record<string, unknown>>;
-  cancel(taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
+  /** tasks/cancel: the task ends `cancelled`, and its questions' copies leave the owner's inbox. */
+  cancel(server: ParleyServer, taskId: string, scope: RequestScope): Promise<Record<string, unknown>>;
   /**
-   * The person answered a task's question in the inbox: the first answer to the key wins, as for `tasks/update`.
+   * The person answered a task's question in the inbox: the first answer to the key wins, as for `tasks/update`, and
+   * this instance replays the parked work when it claims it (under `keepAlive`, a Worker's ctx.waitUntil).
    * `answered-before`: another answer (or the task's end) came first; `gone`: no such live task.
    */
-  answerFromInbox(task: TaskLink, answer: RawAnswer): Promise<'answered' | 'answered-before' | 'gone'>;
+  answerFromInbox(
+    server: ParleyServer,
+    task: TaskLink,
+    answer: RawAnswer,
+    keepAlive: KeepAlive | undefined,
+  ): Promise<'answered' | 'answered-before' | 'gone'>;
   /**
    * A listen stream's taskIds, as the client sent them: follows the caller's live tasks among them, sending each as
    * notifications/tasks params. Throws -32021 when the request did not declare the extension, -32602 for a bad list.
@@ -73,11 +81,15 @@ export interface LegacyTaskRuntime {
   ): Promise<Record<string, unknown>>;
   get(taskId: string, owner: string): Promise<Record<string, unknown>>;
   list(owner: string): Promise<Record<string, unknown>>;
-  cancel(taskId: string, owner: string): Promise<Record<string, unknown>>;
-  /** Waits for the task's end, asking its open questions through `ask` meanwhile; the result, or throws its error. */
+  /** tasks/cancel: the task ends `cancelled`, and its questions' copies leave the owner's inbox. */
+  cancel(server: ParleyServer, taskId: string, owner: string): Promise<Record<string, unknown>>;
+  /**
+   * Waits for the task's end, asking its open questions through `ask` meanwhile; the result, or throws its error. An
+   * answer given there continues the work by replay on this instance (under `keepAlive`, a Worker's ctx.waitUntil).
+   */
   result(
-    taskId: string,
-    owner: string,
+    server: ParleyServer,
+    task: { taskId: string; owner: string; keepAlive: KeepAlive | undefined },
     ask: (key: string, request: { method: string; params: Record<string, unknown> }) => Promise<Record<string, unknown>>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
@@ -109,7 +121,7 @@ interface QuestionDesk {
   readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
   /** `onWaiting` hears, with a line to show, that a call waits for a person's answer in the inbox. */
   forCall(auth: AuthInfo, signal: AbortSignal, onWaiting?: (message: string) => void): PersistentAsker;
-  routes(): { fetch(request: Request, bindings: { origin: string }): Response | Promise<Response> };
+  routes(): { fetch(request: Request, bindings: { origin: string; keepAlive?: KeepAlive }): Response | Promise<Response> };
   origin?: string;
 }
 

@@ -1,7 +1,8 @@
 // The bearer challenge of a refused request (RFC 6750 §3, RFC 9728 §5.1): where the metadata is, which scopes to ask for.
 import type { ParleyServer } from '../engine';
 import type { InsufficientScopeError } from '../protocol';
-import { authorizationServersOf, listedScopes, metadataUrlOf, resourceOf } from './resource';
+import { authorizationServersOf, listedScopes, metadataUrlOf } from '../auth';
+import { resourceOf } from './resource';
 
 interface Refusal {
   /** 401: no token, or one that failed its checks; 403: a valid token without the scopes the request needs. */

@@ -34,10 +34,10 @@ function bothOnLoopback(request: Request, origin: string): boolean {
 /**
  * The origin a request's CORS headers name ('*' for any), or undefined when it gets none. Without http.cors, a loopback
  * page calling a server reached on loopback gets them (development: both ends are this machine, and the Origin check
- * already lets the request in; CORS only lets the page read the answer), never with credentials.
+ * already lets the request in; CORS only lets the page read the answer), never with credentials. `origin`: the request's
+ * Origin header, which the Origin check read.
  */
-export function corsOrigin(request: Request, http: CorsOptions): string | undefined {
-  const origin = request.headers.get('origin');
+export function corsOrigin(request: Request, origin: string | null, http: CorsOptions): string | undefined {
   if (origin === null) return undefined;
   if (!http.cors) return bothOnLoopback(request, origin) ? origin : undefined;
   if (http.allowedOrigins.includes(origin)) return origin;

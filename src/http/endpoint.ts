@@ -21,7 +21,7 @@ import {
 } from '../protocol';
 import { isKnownMethod, handleRequest, isClosing, shuttingDown, type ParleyServer, type KeepAlive } from '../engine';
 import { traced, type RequestTrace } from '../runtime';
-import { createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../model';
+import { ANONYMOUS, createNotifier, type AuthInfo, type ListChanges, type Notifier, type RequestScope } from '../model';
 import { resolveCaller } from './auth';
 import { refuseScope } from './challenge';
 import { handleLegacyPost } from './legacy';
@@ -73,24 +73,26 @@ interface HostFacts {
 
 export async function handlePost(server: ParleyServer, request: Request, host: HostFacts = {}): Promise<Response> {
   // The caller first, from the headers: an unauthenticated client gets its 401 before any body is read or parsed.
-  const caller = await resolveCaller(request, server, host.auth);
+  // Fast path: with no verifier and no host's caller, anonymous at once, with no async step of its own.
+  const caller = host.auth === undefined && !server.verifyBearer ? ANONYMOUS : await resolveCaller(request, server, host.auth);
   if (caller instanceof Response) return caller;
   const body = await readBody(request, server.config.http.maxBodyBytes, host.readBody);
   if (body instanceof McpWireError) return server.respond.error(null, body);
   let id: JsonRpcId | null = null;
   try {
     const message = parseMessage(body);
+    const headers = request.headers;
+    const version = headers.get(HEADER.protocolVersion); // read once: the era, the envelope's check
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
-    const legacy = { session: request.headers.has(HEADER.sessionId), version: request.headers.get(HEADER.protocolVersion) };
-    if (isLegacyMessage(message, legacy)) return await handleLegacyPost(server, request, message, caller, host);
+    if (isLegacyMessage(message, { session: headers.has(HEADER.sessionId), version }))
+      return await handleLegacyPost(server, request, message, caller, host);
     if (isResponse(message)) throw wireError('INVALID_REQUEST', 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;
     const params = message.params ?? {};
-    const headers = request.headers;
     // A request that names no version, in a header or in _meta, is served as 2026-07-28 with nobody to ask.
-    const unversioned = !headers.has(HEADER.protocolVersion) && params._meta === undefined;
-    const envelope = unversioned ? undefined : readEnvelope(params, headers);
-    if (envelope) checkHeaders(headers, message.method, params, envelope.version);
+    const unversioned = version === null && params._meta === undefined;
+    const envelope = unversioned ? undefined : readEnvelope(params, version);
+    if (envelope) checkHeaders(headers, message.method, params);
     const tool = envelope && message.method === 'tools/call' && typeof params.name === 'string' ? server.tools.get(params.name) : undefined;
     if (tool) checkParamHeaders(headers, tool.headerParams, params.arguments);
     // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.

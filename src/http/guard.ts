@@ -10,15 +10,14 @@ interface GuardOptions extends PublicUrlOptions {
   allowedHosts?: string[];
 }
 
-/** Returns why the request is refused (403), or undefined when it may pass. */
-export function checkRequestOrigin(request: Request, options: GuardOptions): string | undefined {
+/** Returns why the request is refused (403), or undefined when it may pass; `origin` is its Origin header. */
+export function checkRequestOrigin(request: Request, origin: string | null, options: GuardOptions): string | undefined {
   if (options.allowedHosts) {
     const host = request.headers.get('host') ?? new URL(request.url).host;
     const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
     if (!isLoopbackHost(hostname) && !options.allowedHosts.includes(hostname) && !options.allowedHosts.includes(host))
       return `Host "${host}" is not allowed`;
   }
-  const origin = request.headers.get('origin');
   if (origin === null) return undefined;
   let parsed: URL;
   try {

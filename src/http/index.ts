@@ -6,6 +6,5 @@ export { corsOrigin, preflight, withCors } from './cors';
 export { probeAnswer, storesAnswer } from './health';
 export { isBrowserVisit, landingPage } from './landing-page';
 export { publicOrigin } from './public-url';
-export { isMetadataPath, resourceMetadata } from './resource-metadata';
-export { authorizationServersOf } from './resource';
+export { resourceOf } from './resource';
 export { handleLegacyDelete, handleLegacyGet } from './legacy/index';

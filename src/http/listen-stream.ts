@@ -24,6 +24,12 @@ export async function listenResponse(
     clearInterval(timer);
     unsubscribe?.();
     server.listens.close(listener);
+    signal.removeEventListener('abort', abort); // a long-lived signal keeps nothing of a closed stream
+  };
+  const abort = () => {
+    if (!open) return;
+    stop();
+    controller.close();
   };
   // start() runs inside the constructor, so the controller exists before the acknowledgement is sent.
   const response = server.respond.stream({ start: (c) => void (controller = c), cancel: () => stop() });
@@ -52,11 +58,6 @@ export async function listenResponse(
     if (!server.listens.isIdle(listener)) return void controller.enqueue(KEEPALIVE);
     listener.end?.();
   }, KEEPALIVE_MS);
-  const abort = () => {
-    if (!open) return;
-    stop();
-    controller.close();
-  };
   // The client may have left while the tasks it named were looked up.
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true });

@@ -3,17 +3,6 @@ import { sseMessage, toWireError, type JsonRpcId } from '../protocol';
 import type { ParleyServer, RunningCall } from '../engine';
 import type { Emit } from '../model';
 
-/** A signal that fires when either one does. */
-function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  const controller = new AbortController();
-  const abort = (s: AbortSignal) => () => controller.abort(s.reason);
-  for (const s of [a, b]) {
-    if (s.aborted) abort(s)();
-    else s.addEventListener('abort', abort(s), { once: true });
-  }
-  return controller.signal;
-}
-
 export interface RequestStream {
   emit: Emit;
   /** Fires when the client goes away: the request's own signal, or the SSE stream being closed. */
@@ -26,6 +15,8 @@ export interface RequestStream {
  */
 class ResponseStream implements RequestStream, RunningCall {
   #signal: AbortSignal | undefined;
+  /** The request's signal while the call listens to it: let go once answered, so a long-lived one keeps nothing. */
+  #request: AbortSignal | undefined;
   running = false;
   previousRunning: RunningCall | undefined = undefined;
   nextRunning: RunningCall | undefined = undefined;
@@ -52,14 +43,34 @@ class ResponseStream implements RequestStream, RunningCall {
     }
   };
 
-  // Built on first read: most requests never look at their signal, and building it can cost (a Fetch Request on Node).
+  /**
+   * Fires when the request's signal does, or the stream is closed, or shutdown ends the call. Built on first read: most
+   * requests never look at their signal, and building it can cost (a Fetch Request on Node).
+   */
   get signal(): AbortSignal {
-    return (this.#signal ??= eitherSignal(this.requestSignal(), (this.cancel ??= new AbortController()).signal));
+    if (this.#signal) return this.#signal;
+    const cancel = (this.cancel ??= new AbortController());
+    const request = this.requestSignal();
+    if (request.aborted) cancel.abort(request.reason);
+    else if (!this.closed) (this.#request = request).addEventListener('abort', this, { once: true });
+    return (this.#signal = cancel.signal);
+  }
+
+  /** The request's signal fired (the stream itself is its listener: no closure per request). */
+  handleEvent(): void {
+    this.cancel!.abort(this.#request!.reason);
+  }
+
+  /** Answered: the request's signal no longer concerns the call. */
+  #release(): void {
+    this.server.running.delete(this);
+    this.#request?.removeEventListener('abort', this);
+    this.#request = undefined;
   }
 
   /** The work's result: one JSON body (the fast path), or the stream's last event. */
   answer(result: Record<string, unknown>): void {
-    this.server.running.delete(this);
+    this.#release();
     if (this.sink) return this.#settle({ jsonrpc: '2.0', id: this.id, result });
     this.closed = true;
     this.resolve(this.server.respond.result(this.id, result));
@@ -67,7 +78,7 @@ class ResponseStream implements RequestStream, RunningCall {
 
   /** The work failed: thrown for the caller to answer (JSON), or the stream's last event. */
   fail(error: unknown): void {
-    this.server.running.delete(this);
+    this.#release();
     if (this.sink) return this.#settle({ jsonrpc: '2.0', id: this.id, error: toWireError(error, this.server.logger).toJSON() });
     this.closed = true;
     this.reject(error);
@@ -119,11 +130,22 @@ export function respondToRequest(
   return new Promise((resolve, reject) => {
     const stream = new ResponseStream(server, id, requestSignal, resolve, reject);
     server.running.add(stream);
-    work(stream)
-      .then(
-        (result) => stream.answer(result),
-        (error: unknown) => stream.fail(error),
-      )
-      .catch(reject); // an answer that could not be made (a result JSON cannot write) fails the request
+    // An answer that cannot be made (a result JSON cannot write) fails the request: no .catch(), one promise fewer.
+    work(stream).then(
+      (result) => {
+        try {
+          stream.answer(result);
+        } catch (error) {
+          reject(error);
+        }
+      },
+      (error: unknown) => {
+        try {
+          stream.fail(error);
+        } catch (failure) {
+          reject(failure);
+        }
+      },
+    );
   });
 }

@@ -1,6 +1,7 @@
 // What the inbox's routes and event stream read: the caller's questions, the store that answers them, people auth.
+import type { RequestScope } from '../model';
 import type { LoopbackTokenAuth } from './people';
-import type { PersonSignIn } from './sign-in';
+import type { PersonSignIn } from '../auth';
 import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer } from './question-store';
 
 export interface InboxView {
@@ -15,5 +16,5 @@ export interface Inbox {
   readonly signIn?: PersonSignIn;
   view(subject: string): Promise<InboxView>;
   /** Takes the person's answer to a question of theirs (a task's question goes to its task). */
-  answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome>;
+  answer(subject: string, id: string, answer: StoredAnswer, keepAlive?: RequestScope['keepAlive']): Promise<AnswerOutcome>;
 }

@@ -1,6 +1,6 @@
 // The questions subsystem's door: persistent questions, their subjects and people auth (the inbox routes hang off the service).
 export { InvalidQuestionStoreError, QuestionPendingError, QuestionSupersededError } from '../protocol';
-export { questionSubjectOf } from './subject';
+export { questionSubjectOf } from '../model';
 export { LoopbackTokenAuth } from './people';
 export { QuestionService } from './service';
 export { printQuestionInboxLink } from './link';
@@ -12,4 +12,3 @@ export { QuestionStore } from './question-store';
 export type { InboxNotice, NotifyFunction } from './notify-options';
 export { createNotify } from './notify';
 export { readNotifyOption } from './notify-options';
-export { SignInRefusedError, type PersonSignIn } from './sign-in';

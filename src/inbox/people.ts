@@ -1,4 +1,5 @@
 // People auth: inbox sessions, opened by one-time codes bound to a subject, an OpenID Connect sign-in, or the startup token.
+import { readCookie, SESSION_COOKIE, SESSION_TTL_MS, type SignInFlow } from '../auth';
 import { randomBytes, toBase64Url } from '../crypto';
 import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
@@ -8,18 +9,10 @@ const CODE_TTL_MS = 10 * 60_000;
 const FLOW_TTL_MS = 10 * 60_000;
 // The additional data a sign-in flow is sealed with, so no other sealed value opens as one.
 const FLOW_LABEL = 'parley:sign-in-flow';
-export const SESSION_TTL_MS = 12 * 60 * 60_000;
-export const SESSION_COOKIE = 'parley_inbox';
 
 /** A signed-in person: `subject` is whose questions they see; undefined when they signed in with the startup token. */
 interface PeopleSession {
   subject?: string;
-}
-
-/** What an OpenID Connect sign-in's callback needs from its start: the PKCE verifier and the nonce the ID token must carry. */
-export interface SignInFlow {
-  verifier: string;
-  nonce: string;
 }
 
 /** A flow as its cookie seals it: bound to its `state`, to the browser that started it (`binding`), and to a deadline. */
@@ -165,14 +158,6 @@ export class LoopbackTokenAuth {
   unregister(): void {
     if (RUNNING.get(this.serverName) === this) RUNNING.delete(this.serverName);
   }
-}
-
-export function readCookie(header: string | null, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 /** Compares two secrets through their digests, so the time taken says nothing about where they differ. */

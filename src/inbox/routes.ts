@@ -14,8 +14,7 @@ import {
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import type { Inbox } from './inbox';
-import { addSignInRoutes, cookie, type InboxBindings, sessionCookie } from './sign-in';
-import { SESSION_COOKIE } from './people';
+import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
 import { questionEvents } from './events';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -153,7 +152,7 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
       answeredAt: Date.now(),
     };
-    const outcome = await service.answer(subject, id, answer);
+    const outcome = await service.answer(subject, id, answer, c.env.keepAlive);
     if (!outcome.ok)
       return outcome.reason === 'not-found'
         ? problem(404, 'not_found', 'No such question')

@@ -3,16 +3,18 @@ import type { Hono } from 'hono';
 import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer, TaskLink } from '../elicitation';
 import { ElicitationNotSupportedError, INBOX_BASE, InvalidInputError } from '../protocol';
 import { escapeLogText } from '../runtime';
-import type { AuthInfo, ElicitOptions } from '../model';
+import type { AuthInfo, ElicitOptions, RequestScope } from '../model';
 import { askAndWait } from './delivery';
 import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
-import type { InboxBindings, PersonSignIn } from './sign-in';
+import type { InboxBindings, PersonSignIn } from '../auth';
 import { claimQuestion, fileQuestion } from './filing';
 import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
 import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
-import { questionSubjectOf } from './subject';
+import { questionSubjectOf } from '../model';
+
+type KeepAlive = RequestScope['keepAlive'];
 
 /** Where a waiting call waits when the tool named no ttl (the docs' default for elicit()). */
 const DEFAULT_WAIT_MS = 300_000;
@@ -34,7 +36,8 @@ const stderrPrinter: LinkPrinter = {
  * task's open token for the key decides, against `tasks/update` and the client's answer on any instance.
  */
 interface TaskAnswering {
-  answerFromInbox(task: TaskLink, answer: RawAnswer): Promise<'answered' | 'answered-before' | 'gone'>;
+  /** `keepAlive`: the platform's waitUntil, for the task's work that the answer continues. */
+  answerFromInbox(task: TaskLink, answer: RawAnswer, keepAlive: KeepAlive | undefined): Promise<'answered' | 'answered-before' | 'gone'>;
 }
 
 /** A subject as a person may read it: a principal's name; a session's id is a credential, so only that it is one. */
@@ -137,12 +140,12 @@ export class QuestionService implements Inbox {
    * The person's answer to one of their questions: the first answer is accepted, a later one is told it was answered.
    * A task's question is answered in its task, whose open token (taken once, against `tasks/update` too) decides.
    */
-  async answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome> {
+  async answer(subject: string, id: string, answer: StoredAnswer, keepAlive?: KeepAlive): Promise<AnswerOutcome> {
     const question = await this.store.byId(subject, id);
     if (!question?.task) return this.store.answer(subject, id, answer);
     if (!(await this.store.isOpen(subject, id))) return { ok: false, reason: 'already-answered' };
     const raw: RawAnswer = answer.content === undefined ? { action: answer.action } : { action: answer.action, content: answer.content };
-    const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw) : 'gone';
+    const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw, keepAlive) : 'gone';
     // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
     await this.store.finish(subject, question, true);
     if (outcome === 'answered') return { ok: true, waiting: true, task: true };

@@ -14,10 +14,11 @@ export type {
   SampleResult,
 } from './asking';
 export { callerFromClaims, toCaller } from './caller';
+export { questionSubjectOf } from './subject';
 export type { SdkAuthInfo } from './caller';
 export { createChangeHub } from './changes';
 export type { Change, ChangeHub, ListChanges } from './changes';
-export type { TokenVerify } from './auth-options';
+export type { AuthOptions, TokenVerify } from './auth-options';
 export { healthSchema, parseConfig } from './config';
 export { configIssues } from './config-issues';
 export type { ParleyConfig, ParleyConfigInput, ServerSettings } from './config';

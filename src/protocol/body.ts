@@ -14,22 +14,25 @@ export const decodeUtf8 = (bytes: Uint8Array | ArrayBuffer): string => UTF8.deco
 /** A host's own way to read the body, decoded with `decodeUtf8`; undefined once it passes `limit` bytes. */
 export type BodyReader = (limit: number) => Promise<string | undefined>;
 
-/** The body as text: -32700 when it is not UTF-8, 413 past `limit` bytes (a request's, or a response Parley fetched). */
-export async function readBody(request: Request | Response, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
-  try {
-    return await readText(request, limit, hostRead);
-  } catch (error) {
-    // What decodeUtf8 throws; a body that fails to arrive rejects with another error.
-    if (error instanceof TypeError) return wireError('PARSE_ERROR', 'Parse error: the body is not valid UTF-8');
-    throw error;
-  }
+/** What decodeUtf8 throws is -32700; a body that fails to arrive rejects with another error, which goes on. */
+function notUtf8(error: unknown): McpWireError {
+  if (error instanceof TypeError) return wireError('PARSE_ERROR', 'Parse error: the body is not valid UTF-8');
+  throw error;
 }
 
-async function readText(request: Request | Response, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
+/**
+ * The body as text: -32700 when it is not UTF-8, 413 past `limit` bytes (a request's, or a response Parley fetched).
+ * Not async: a host's read is the answer's one promise.
+ */
+export function readBody(request: Request | Response, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) return tooLarge(limit);
+  if (declared !== null && Number(declared) > limit) return Promise.resolve(tooLarge(limit));
   // Fast path: the host reads its own socket, with no Fetch Request or web stream built for it.
-  if (hostRead) return (await hostRead(limit)) ?? tooLarge(limit);
+  if (hostRead) return hostRead(limit).then((text) => text ?? tooLarge(limit), notUtf8);
+  return readText(request, limit, declared).catch(notUtf8);
+}
+
+async function readText(request: Request | Response, limit: number, declared: string | null): Promise<string | McpWireError> {
   if (!request.body) return '';
   // Fast path: a declared length within the limit lets the runtime read it whole.
   if (declared !== null) {

@@ -43,8 +43,9 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-// Fast path: text with no `__proto__` and no \u escape cannot spell that key, so it is parsed without a reviver.
-const MAY_SPELL_PROTO = /__proto__|\\u/;
+// Fast path: text with no `__proto__` and no \u escape cannot spell that key, so it is parsed without a reviver (two
+// indexOf, cheaper than a regular expression's scan).
+const mayNameProto = (text: string): boolean => text.includes('__proto__') || text.includes('\\u');
 
 const dropProto = (key: string, value: unknown): unknown => (key === '__proto__' ? undefined : value);
 
@@ -58,7 +59,7 @@ export function parseJson(text: string): unknown {
   // Fast paths, not scanned: text with no more than MAX_JSON_DEPTH opening brackets cannot nest past it, and JSON that
   // does needs as many closing ones, so shorter text (most messages) is either shallow enough or not JSON at all.
   if (text.length >= SHORTEST_TOO_DEEP && opensMoreThan(text, MAX_JSON_DEPTH) && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
-  return MAY_SPELL_PROTO.test(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
+  return mayNameProto(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
 
 /** Reads a key of an object from outside only when it is the object's own: never Object.prototype's `constructor`. */

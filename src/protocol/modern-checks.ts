@@ -30,16 +30,16 @@ export function decodeHeader(raw: string): string | undefined {
 }
 
 /**
- * Reads the _meta envelope. Given the request's headers (HTTP), a MCP-Protocol-Version header that disagrees with
- * _meta is -32020 before an unsupported version is -32022.
+ * Reads the _meta envelope. Given the request's MCP-Protocol-Version header (HTTP: its value, or null when it was not
+ * sent), one that is missing or disagrees with _meta is -32020 before an unsupported version is -32022.
  */
-export function readEnvelope(params: Record<string, unknown>, headers?: Headers): ModernEnvelope {
+export function readEnvelope(params: Record<string, unknown>, versionHeader?: string | null): ModernEnvelope {
   const meta = params._meta;
   const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
   const capabilities = isObject(meta) ? meta[META.clientCapabilities] : undefined;
   if (typeof version !== 'string' || !isObject(capabilities))
     throw invalidParams(`params._meta must carry "${META.protocolVersion}" and "${META.clientCapabilities}"`);
-  if (headers) expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
+  if (versionHeader !== undefined) expectHeader(versionHeader, 'MCP-Protocol-Version', version);
   if (version !== MODERN_VERSION)
     throw wireError('UNSUPPORTED_VERSION', 'Unsupported protocol version', {
       supported: SUPPORTED_VERSIONS,
@@ -48,8 +48,11 @@ export function readEnvelope(params: Record<string, unknown>, headers?: Headers)
   return { version, capabilities };
 }
 
-function expectHeader(headers: Headers, header: string, label: string, wanted: string): void {
-  const raw = headers.get(header);
+/** Text decodeHeader gives back as it is: printable ASCII, no space at either end, not base64-encoded. */
+const PLAIN = /^(?!=\?)[!-~](?:[ -~]*[!-~])?$/;
+
+function expectHeader(raw: string | null, label: string, wanted: string): void {
+  if (raw === wanted && PLAIN.test(raw)) return; // fast path: the value as sent is the body's
   if (raw === null) throw headerMismatch(`Header mismatch: the ${label} header is required`);
   const value = decodeHeader(raw);
   if (value === undefined) throw headerMismatch(`Header mismatch: the ${label} header is not valid base64 UTF-8`);
@@ -65,9 +68,9 @@ function nameOf(method: string, params: Record<string, unknown>): unknown {
   return undefined;
 }
 
-export function checkHeaders(headers: Headers, method: string, params: Record<string, unknown>, version: string): void {
-  expectHeader(headers, HEADER.protocolVersion, 'MCP-Protocol-Version', version);
-  expectHeader(headers, HEADER.method, 'Mcp-Method', method);
+/** The headers that repeat the body (Mcp-Method, Mcp-Name); MCP-Protocol-Version is readEnvelope's. */
+export function checkHeaders(headers: Headers, method: string, params: Record<string, unknown>): void {
+  expectHeader(headers.get(HEADER.method), 'Mcp-Method', method);
   const name = nameOf(method, params);
-  if (typeof name === 'string') expectHeader(headers, HEADER.name, 'Mcp-Name', name);
+  if (typeof name === 'string') expectHeader(headers.get(HEADER.name), 'Mcp-Name', name);
 }

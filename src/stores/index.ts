@@ -3,5 +3,8 @@ export type { ElicitationStore, StoreBackend, StoreSource } from './types';
 export { MemoryStore, memoryStore } from './memory';
 export { redisOptionsSchema, sqliteOptionsSchema } from './options';
 export type { RedisClusterOptions, RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';
-export { providedRedisHttp, type RedisHttpDriver } from './provided';
+export { providedRedisHttp, type RedisHttpDriver, providedDurableObjects } from './provided';
 export { boundedStore } from './bounded';
+// Durable Objects: in a Worker's bundle only where its entry imports them (parley-mcp/cloudflare).
+export { ParleyStore } from './durable-object';
+export { enableDurableObjects, type DurableObjectsOptions } from './durable-objects';

@@ -3,7 +3,7 @@
 export type MessageHandler = (message: string) => void;
 
 export interface StoreBackend {
-  /** What the backend is, for the startup log: 'memory', 'sqlite', 'redis', 'redis-http'. */
+  /** What the backend is, for the startup log: 'memory', 'sqlite', 'redis', 'redis-http', 'durable-objects'. */
   readonly type: string;
   /** Publish/subscribe reaches other processes (not only this one). */
   readonly supportsPubSub: boolean;
@@ -31,8 +31,16 @@ export interface StoreBackend {
   close(): Promise<void>;
 }
 
-/** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice). */
-export type StoreSource = 'elicitation.redis' | 'redis' | 'sqlite' | 'persistent.storage' | 'env' | 'upstash-env' | 'memory';
+/** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice); 'durable-objects': enableDurableObjects(). */
+export type StoreSource =
+  | 'elicitation.redis'
+  | 'redis'
+  | 'sqlite'
+  | 'persistent.storage'
+  | 'durable-objects'
+  | 'env'
+  | 'upstash-env'
+  | 'memory';
 
 interface ElicitationStoreInfo {
   type: string;

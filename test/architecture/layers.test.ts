@@ -12,6 +12,7 @@ const FLOORS: string[][] = [
   ['adapters', 'client'], // platform entries; the MCP client
   ['app'], // the composition root
   ['http', 'stdio', 'inbox'], // transports and the inbox
+  ['auth'], // tokens, JWKS, introspection, the well-known documents, people's sign-in
   ['engine'], // dispatch
   ['elicitation'], // elicit() and the Askers
   ['model'], // the model
@@ -36,6 +37,17 @@ const engineFloorOf = (file: string): number => {
   if (!inside.includes('/') || inside.startsWith('legacy/') || inside === 'tasks/task-methods.ts') return 2;
   return 1;
 };
+/**
+ * Inside auth/, by file: its door; what app/ wires (and parley-mcp/introspection); the lookups of keys and metadata;
+ * then the JWT verifier, the identity provider's reading, the token cache and the resource's metadata, which import
+ * nothing of auth/.
+ */
+const AUTH_FLOORS = new Map([
+  ...['index.ts'].map((file) => [file, 4] as const),
+  ...['bearer.ts', 'well-known.ts', 'sign-in.ts', 'introspection.ts'].map((file) => [file, 3] as const),
+  ...['jwks.ts', 'discovery.ts', 'as-metadata.ts'].map((file) => [file, 2] as const),
+]);
+const authFloorOf = (file: string): number => AUTH_FLOORS.get(file.slice('auth/'.length)) ?? 1;
 const floorOf = new Map(FLOORS.flatMap((folders, depth) => folders.map((folder) => [folder, FLOORS.length - depth] as const)));
 
 const edges = importEdges();
@@ -69,6 +81,18 @@ describe('the floors of src/', () => {
         .map(engineFloorOf),
     );
     expect([...floors].sort()).toEqual([1, 2, 3]);
+  });
+
+  it('imports only downward inside auth/: its door, what app/ wires, the lookups, then the verifier and the reading', () => {
+    const inAuth = edges.filter((e) => folderOf(e.from) === 'auth' && folderOf(e.to) === 'auth');
+    const upward = inAuth.filter((e) => authFloorOf(e.to) > authFloorOf(e.from));
+    expect(upward.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+    const floors = new Set(
+      sourceFiles()
+        .filter((file) => folderOf(file) === 'auth')
+        .map(authFloorOf),
+    );
+    expect([...floors].sort()).toEqual([1, 2, 3, 4]);
   });
 
   it('has no circle of imports', () => {

@@ -1,10 +1,11 @@
-// The bundle budget: the help-desk Worker, minified and gzipped as wrangler builds it, stays under 113 KB; what an edge
-// bundle leaves out (Redis over HTTP, tasks, persistent questions) stays out until an entry asks for it, and a Worker
-// that asks for tasks has a budget of its own.
+// The bundle budget: the help-desk Worker, minified and gzipped as wrangler builds it, stays under 119 KB; what an edge
+// bundle leaves out (Redis over HTTP, Durable Objects, tasks, persistent questions) stays out until an entry asks for
+// it, and a Worker that asks for tasks has a budget of its own.
 import { describe, expect, it } from 'vitest';
 import { measureWorker, TASK_WORKER_BUDGET_BYTES, WORKER_BUDGET_BYTES, type WorkerSize } from '../helpers/bundle';
 
 const TASK_FILES = ['tasks/task-runtime.ts', 'tasks/task-call.ts', 'tasks/task-store.ts', 'tasks/task-work.ts'];
+const DURABLE_FILES = ['src/stores/durable-object.ts', 'src/stores/durable-objects.ts', 'src/stores/durable-objects-socket.ts'];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const describeParts = (size: WorkerSize) => size.parts.map(([where, bytes]) => `${where} ${kb(bytes)}`).join(', ');
 
@@ -34,6 +35,21 @@ describe('the Worker bundle', () => {
       // Tasks come in only where the entry calls enableTasks(): their store and runs stay out.
       for (const file of TASK_FILES) expect(size.files).not.toContain(`src/engine/${file}`);
     }
+  });
+
+  it('leaves out the Durable Objects store unless the entry asks for it, and carries it where it does', async () => {
+    const [core, withTasks, withObjects] = await Promise.all([
+      measureWorker('examples/cloudflare/worker.ts'),
+      measureWorker('examples/cloudflare/worker-tasks.ts'),
+      measureWorker('examples/cloudflare/worker-durable-objects.ts'),
+    ]);
+    for (const size of [core, withTasks]) for (const file of DURABLE_FILES) expect(size.files).not.toContain(file);
+    for (const file of DURABLE_FILES) expect(withObjects.files).toContain(file);
+    // Durable Objects in place of Redis over HTTP: no @upstash/redis, and under the tasks Worker's budget.
+    expect(withObjects.parts.map(([where]) => where)).not.toContain('@upstash/redis');
+    expect(withObjects.gzip, `${kb(withObjects.gzip)} gzip; minified: ${describeParts(withObjects)}`).toBeLessThan(
+      TASK_WORKER_BUDGET_BYTES,
+    );
   });
 
   it('carries tasks where the entry calls enableTasks(), under a budget of its own', async () => {

@@ -12,6 +12,7 @@ import { startRedis } from '../helpers/redis';
 import { mcpRequest } from '../helpers/requests';
 import { startUpstashServer } from '../helpers/upstash-server';
 import { startWorker } from '../helpers/workerd';
+import { startDurableWorkers } from '../helpers/durable-objects';
 
 const run = promisify(execFile);
 // wrangler 4.86.0 is the newest that runs on Node 20; no metrics, no cf.json download.
@@ -122,6 +123,34 @@ describe('wrangler deploy --dry-run', () => {
     } finally {
       await upstash.close();
       await redis.stop();
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds the durable-objects environment, its binding and migration checked, and the build starts on its Durable Objects', {
+    timeout: 90_000,
+  }, async () => {
+    const outdir = await mkdtemp(join(tmpdir(), 'parley-wrangler-'));
+    try {
+      const { stdout } = await dryRun(outdir, '--env', 'durable-objects');
+      expect(stdout).toMatch(/env\.PARLEY_STORE \(ParleyStore\)\s+Durable Object/);
+      const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);
+      expect(gzipKiB * 1024).toBeLessThan(TASK_WORKER_BUDGET_BYTES);
+      const code = await readFile(join(outdir, 'worker-durable-objects.js'), 'utf8');
+      const workers = startDurableWorkers({ code });
+      try {
+        const response = await workers.send('a', '/mcp', {
+          method: 'POST',
+          headers: mcpRequest('tools/list').headers,
+          body: await mcpRequest('tools/list').text(),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain('export_tickets');
+        expect(workers.output()).not.toContain('Server failed to start');
+      } finally {
+        await workers.dispose();
+      }
+    } finally {
       await rm(outdir, { recursive: true, force: true });
     }
   });

@@ -1,11 +1,12 @@
-// What a hand-written JWT verifier (app/jwt.ts) could get wrong, each with a token made by jose: every algorithm a JWKS
-// may sign with, algorithm confusion, JWS extensions, strict base64url, the key a JWK allows, times, and hostile JSON.
+// What the JWT verifier (auth/jwt.ts: jose behind Parley's refusals) could get wrong, each with a token made by jose:
+// every algorithm a JWKS may sign with, algorithm confusion, JWS extensions, strict base64url, the key a JWK allows,
+// times, hostile JSON, and jose's own refusals.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CompactSign, exportJWK, FlattenedSign, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler } from 'parley-mcp';
-import { verifyJwt } from '../../src/app/jwt';
+import { verifyJwt } from '../../src/auth/jwt';
 import { Who } from '../helpers/whoami';
 import { mcpRequest, read } from '../helpers/requests';
 
@@ -260,6 +261,31 @@ describe('the claims', () => {
   });
 });
 
+describe("jose's refusals", () => {
+  it('answer 401 with the challenge every refused token gets: a forged signature, another issuer, an expired token', async () => {
+    const issuer = 'https://idp.example';
+    const handler = server({ jwksUrl, issuer });
+    const good = await sign('ES256', { iss: issuer });
+    expect(await status(handler, good)).toBe(200);
+    // Each passes Parley's own refusals (the header, the JSON, exp present): only jose's checks find them wrong.
+    const forged = `${splitLast(await sign('ES256', { iss: issuer, sub: 'mallory' }))[0]}.${splitLast(good)[1]}`;
+    for (const token of [
+      forged,
+      await sign('ES256', { iss: 'https://other.example' }),
+      await sign('ES256', { iss: issuer, exp: now() - 5 }),
+    ]) {
+      const response = await handler(
+        mcpRequest('tools/call', { name: 'whoami', arguments: {} }, { headers: { authorization: `Bearer ${token}` } }),
+      );
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        'Bearer error="invalid_token", error_description="The token could not be verified", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"',
+      );
+      expect(await response.json()).toEqual({ error: 'invalid_token', error_description: 'The token could not be verified' });
+    }
+  });
+});
+
 describe('verifyJwt', () => {
   const key = () => crypto.subtle.importKey('raw', HMAC, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
   const hs = (extra: JWTPayload) => new SignJWT({ exp: now() + 60, ...extra }).setProtectedHeader({ alg: 'HS256' }).sign(HMAC);
@@ -288,6 +314,19 @@ describe('verifyJwt', () => {
       [part(['HS256']), part({ exp: now() + 60 })],
     ])
       await expect(verifyJwt(`${head}.${body}.AA`, noKey, { algorithms: ['HS256'] })).rejects.toThrow('not a JSON object');
+  });
+
+  it("leaves the signature and the claims' times to jose, whose refusal (with its code) comes out", async () => {
+    const other = new TextEncoder().encode('another-secret-of-another-server-0123');
+    const forged = await new SignJWT({ exp: now() + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(other);
+    await expect(verifyJwt(forged, key, { algorithms: ['HS256'] })).rejects.toMatchObject({
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
+    const expired = await hs({ exp: now() - 10 });
+    await expect(verifyJwt(expired, key, { algorithms: ['HS256'] })).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
+    await expect(verifyJwt(await hs({ nbf: now() + 60 }), key, { algorithms: ['HS256'] })).rejects.toMatchObject({
+      code: 'ERR_JWT_CLAIM_VALIDATION_FAILED',
+    });
   });
 
   it('refuses a key that is not for the algorithm, whoever looked it up', async () => {

@@ -1,5 +1,6 @@
 // A task's question answered by a person: in the inbox page in a real headless chromium (playwright-core), and with
-// `parley inbox`, against a real Node listener; the task, polled with tasks/get, completes with what they gave.
+// `parley inbox`, against a real Node listener; the task, polled with tasks/get, completes with what they gave: its
+// work parked at the question, and the answer replayed it (execute() ran twice, its step once).
 import { Readable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +17,16 @@ const SECRET = 'task-page-test-signing-secret';
 const NAME = `task-page-${process.pid}`;
 const declaring = meta({ elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
 
+/** Per year: how many times execute() ran from the top, and how many times its step ran. */
+const runs = new Map<number, number>();
+const stepped = new Map<number, number>();
+
 @Tool({ name: 'export_ledger', inputSchema: { year: z.number().int() }, execution: { taskSupport: 'required' } })
 class ExportLedger extends ToolContext {
   async execute({ year }: { year: number }) {
+    runs.set(year, (runs.get(year) ?? 0) + 1);
     await this.startTask();
+    await this.step('count', () => void stepped.set(year, (stepped.get(year) ?? 0) + 1));
     const sure = await this.elicit(
       `Publish the ${year} ledger?`,
       z.object({ publish: z.boolean().describe('Publish it'), note: z.string().optional() }),
@@ -99,6 +106,7 @@ describe("a task's question answered by a person", () => {
     await page.locator('#log li', { hasText: 'Publish the 2025 ledger? — accept, the task goes on with it' }).waitFor();
     expect(await card.count()).toBe(0);
     expect(await completed(taskId)).toBe('2025: accept, publish true, after the audit');
+    expect([runs.get(2025), stepped.get(2025)]).toEqual([2, 1]);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -122,6 +130,7 @@ describe("a task's question answered by a person", () => {
     const answered = await parley(['--answer', id, '--content', '{"publish":false,"note":"not yet"}']);
     expect(answered).toMatchObject({ code: 0, stdout: expect.stringContaining('the task goes on with it') });
     expect(await completed(taskId)).toBe('2026: accept, publish false, not yet');
+    expect([runs.get(2026), stepped.get(2026)]).toEqual([2, 1]);
     expect((await parley([])).stdout).not.toContain('Publish the 2026 ledger?');
   });
 });

@@ -1,5 +1,6 @@
 // A task's question in its owner's inbox, on two instances sharing a real redis-server: the JSON view shows it to its
 // owner only, the inbox's answer reaches the task, and the inbox racing tasks/update lets exactly one answer count.
+// The work parks at its question as any task's does: the answer, wherever given, continues it by replay, once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, createFetchHandler, LoopbackTokenAuth, Tool, ToolContext, z, type FrontMcpConfigInput, type InboxNotice } from 'parley-mcp';
 import { config as inboxConfig } from '../../examples/inbox/server';
@@ -15,10 +16,13 @@ const notices: { message: string; from?: unknown; principal?: string }[] = [];
 
 /** How many times each item's work went on past its question: a task completes once. */
 const signedOff = new Map<string, number>();
+/** How many times each item's execute() ran from the top: to its question, then once more, replayed by one answer. */
+const runs = new Map<string, number>();
 
 @Tool({ name: 'sign_off', inputSchema: { item: z.string() }, execution: { taskSupport: 'required' } })
 class SignOff extends ToolContext {
   async execute({ item }: { item: string }) {
+    runs.set(item, (runs.get(item) ?? 0) + 1);
     await this.startTask();
     const answer = await this.elicit(`Sign off ${item}?`, z.object({ approve: z.boolean(), by: z.string() }));
     signedOff.set(item, (signedOff.get(item) ?? 0) + 1);
@@ -157,6 +161,7 @@ describe("a task's question in the inbox", () => {
     expect(await finalResult(taskId)).toBe('ledger: accept by dana in the inbox');
     expect(await inbox(dana)).toEqual([]);
     expect(signedOff.get('ledger')).toBe(1);
+    expect(runs.get('ledger')).toBe(2); // parked at the question, replayed on B by the inbox's answer
   });
 
   it('leaves the inbox when tasks/update answers first, and a late inbox answer is told it was answered', async () => {
@@ -206,6 +211,8 @@ describe("a task's question in the inbox", () => {
       wins[winner]++;
       expect(await finalResult(taskId)).toBe(`${item}: accept by ${winner}`);
       expect(signedOff.get(item)).toBe(1);
+      // The winner's instance replayed the parked work; the loser's answer claimed nothing.
+      expect(runs.get(item)).toBe(2);
     }
     expect(wins.inbox).toBeGreaterThanOrEqual(4);
     expect(wins.client).toBeGreaterThanOrEqual(4);

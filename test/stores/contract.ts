@@ -1,4 +1,5 @@
-// The store contract as one test body: every backend runs it against the real thing (memory, SQLite, Redis, Redis over HTTP).
+// The store contract as one test body: every backend runs it against the real thing (memory, SQLite, Redis, Redis over HTTP,
+// Durable Objects in workerd).
 // STORES=memory,sqlite narrows it to some backends.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreBackend } from '../../src/stores';
@@ -7,7 +8,7 @@ import type { StoreBackend } from '../../src/stores';
 export type StoreFactory = () => Promise<StoreBackend>;
 
 /** The backends the suite runs against, as each names its `type`; a suite's title starts with it. */
-const STORE_TYPES = ['memory', 'sqlite', 'redis', 'redis-cluster', 'redis-http'];
+const STORE_TYPES = ['memory', 'sqlite', 'redis', 'redis-cluster', 'redis-http', 'durable-objects'];
 
 /** STORES=memory,sqlite narrows the suite to those backends, for a quick run with no redis-server; unset, it runs all. */
 export function selectedStores(value: string | undefined): Set<string> | undefined {

@@ -12,7 +12,7 @@ describe('STORES', () => {
 
   it('refuses a name that is not a backend, saying which names it takes', () => {
     expect(() => selectedStores('memory,sqllite')).toThrow(
-      "STORES: no store named 'sqllite'; write some of memory, sqlite, redis, redis-cluster, redis-http, separated by commas",
+      "STORES: no store named 'sqllite'; write some of memory, sqlite, redis, redis-cluster, redis-http, durable-objects, separated by commas",
     );
     expect(() => selectedStores('memory,')).toThrow("STORES: no store named ''");
   });

@@ -101,5 +101,5 @@ function legacyTaskMethod(
     return tasks.list(owner);
   }
   if (typeof params.taskId !== 'string') throw invalidParams(`${method} needs params.taskId, a string`);
-  return method === 'tasks/get' ? tasks.get(params.taskId, owner) : tasks.cancel(params.taskId, owner);
+  return method === 'tasks/get' ? tasks.get(params.taskId, owner) : tasks.cancel(server, params.taskId, owner);
 }

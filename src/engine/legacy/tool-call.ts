@@ -110,13 +110,13 @@ export function prepareTaskResult(
   const { taskId } = params;
   if (typeof taskId !== 'string') throw invalidParams('tasks/result needs params.taskId, a string');
   return {
-    run({ auth, signal, send }) {
+    run({ auth, signal, send, keepAlive }) {
       const asker = streamAsker(server, session, send, signal);
       const ask = (key: string, { method, params }: { method: string; params: Record<string, unknown> }) =>
         method === ELICIT_METHOD
           ? asker.ask(key, params as unknown as ElicitParams, {})
           : asker.request(key, method as OtherInputMethod, params);
-      return tasks.result(taskId, legacyTaskOwner(auth, session), ask, signal);
+      return tasks.result(server, { taskId, owner: legacyTaskOwner(auth, session), keepAlive }, ask, signal);
     },
   };
 }

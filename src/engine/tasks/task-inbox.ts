@@ -31,6 +31,8 @@ export class TaskInboxCopies {
   constructor(
     private readonly inbox: TaskInbox,
     private readonly task: { taskId: string; owner?: string },
+    /** Whether the task still waits for the key's answer: a copy filed late (the work parked meanwhile) checks first. */
+    private readonly unanswered: (key: string) => Promise<boolean>,
   ) {}
 
   policyOf(option: Exclude<UnansweredOption, false> | undefined): Promise<UnansweredPolicy | undefined> {
@@ -41,25 +43,37 @@ export class TaskInboxCopies {
   file(key: string, params: ElicitParams, policy: UnansweredPolicy | undefined): void {
     if (params.mode === 'url' || this.#filed.has(key) || this.#timers.has(key)) return;
     // Filed at once, the nudge waits as a round's does; filed late (the client had its time), it goes at once.
-    if (this.inbox.signedIn) return this.#file(key, params, policy?.afterMs);
+    if (this.inbox.signedIn) return void this.#filed.set(key, this.#file(key, params, policy?.afterMs));
     if (policy?.then !== 'inbox') return;
     const timer = setTimeout(() => {
       this.#timers.delete(key);
-      this.#file(key, params, undefined);
+      const late = this.unanswered(key).then((open) => (open ? this.#file(key, params, undefined) : undefined));
+      this.#filed.set(
+        key,
+        late.catch(() => undefined),
+      );
     }, policy.afterMs);
     (timer as { unref?: () => void }).unref?.();
     this.#timers.set(key, timer);
   }
 
-  /** The task took an answer for the key (from the inbox or elsewhere): its copy leaves the inbox. */
+  /**
+   * The task took an answer for the key (from the inbox or elsewhere): its copy leaves the inbox. One filed by an
+   * earlier run of the work (parked, maybe on another instance) is found by its key.
+   */
   async withdraw(key: string): Promise<void> {
     clearTimeout(this.#timers.get(key));
     this.#timers.delete(key);
-    const filed = this.#filed.get(key);
+    const filed = this.#filed.get(key) ?? this.inbox.questions.find(this.#keyOf(key)).catch(() => undefined);
     this.#filed.delete(key);
     const id = await filed;
     // Claiming takes the inbox question's open token and drops it from the list; a later inbox answer hears 409.
     if (id !== undefined) await this.inbox.questions.claim(id).catch(() => undefined);
+  }
+
+  /** The work parked: its copies stay in the inbox; resolves once they are filed (a late one still waits its time). */
+  async filed(): Promise<void> {
+    await Promise.all(this.#filed.values());
   }
 
   /** The work is over: every copy still in the inbox goes. */
@@ -67,16 +81,19 @@ export class TaskInboxCopies {
     await Promise.all([...new Set([...this.#filed.keys(), ...this.#timers.keys()])].map((key) => this.withdraw(key)));
   }
 
-  #file(key: string, params: ElicitParams, afterMs: number | undefined): void {
+  /** The copy's key in the owner's inbox. */
+  #keyOf(key: string): string {
+    return `task:${this.task.taskId}:${key}`;
+  }
+
+  /** Files the copy; resolves with its id in the inbox, or undefined when the store failed (the client still has it). */
+  #file(key: string, params: ElicitParams, afterMs: number | undefined): Promise<string | undefined> {
     const { taskId, owner } = this.task;
     const from = { tool: this.inbox.tool, reason: 'task' as const, ...(afterMs === undefined ? {} : { afterMs }) };
     const link = { taskId, key, ...(owner === undefined ? {} : { owner }) };
-    this.#filed.set(
-      key,
-      this.inbox.questions.file(`task:${taskId}:${key}`, params, from, link).then(
-        (filed) => filed.id,
-        () => undefined,
-      ),
+    return this.inbox.questions.file(this.#keyOf(key), params, from, link).then(
+      (filed) => filed.id,
+      () => undefined,
     );
   }
 }

@@ -38,11 +38,11 @@ const gate =
   };
 
 export const TASK_METHODS = {
-  'tasks/get': gate('tasks/get', (server, taskId, _params, scope) => server.tasks.get(taskId, scope)),
+  'tasks/get': gate('tasks/get', (server, taskId, _params, scope) => server.tasks.get(server, taskId, scope)),
   'tasks/update': gate('tasks/update', (server, taskId, params, scope) => {
     const { inputResponses } = params;
     if (!isObject(inputResponses)) throw invalidParams('tasks/update needs params.inputResponses, an object of answers by key');
     return server.tasks.update(server, taskId, inputResponses, scope);
   }),
-  'tasks/cancel': gate('tasks/cancel', (server, taskId, _params, scope) => server.tasks.cancel(taskId, scope)),
+  'tasks/cancel': gate('tasks/cancel', (server, taskId, _params, scope) => server.tasks.cancel(server, taskId, scope)),
 };

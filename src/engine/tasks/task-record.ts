@@ -76,6 +76,8 @@ export interface TaskSnapshot {
   inputRequests?: [string, InputRequest][];
   result?: Record<string, unknown>;
   error?: TaskError;
+  /** Not on the wire: the work parked and its answers wait for a replay nobody runs (the one that claimed it failed). */
+  replayDue?: true;
 }
 
 /** `tsk_` and 18 random bytes (144 bits), base64url: unguessable, so an anonymous task's id can be its bearer handle. */

@@ -2,10 +2,11 @@
 // tasks carries none of it): the store, the calls that become tasks, and the lookups behind tasks/get|update|cancel.
 import type { StoreCrypto } from '../../crypto';
 import { invalidParams, isObject } from '../../protocol';
+import type { RequestScope } from '../../model';
 import type { TaskRuntime } from '../server';
 import { callMaybeTask, ownerOf } from './task-call';
 import { legacyTaskRuntime } from '../legacy/tasks';
-import { replayTask } from './task-replay';
+import { claimAndReplay, withdrawCopies } from './task-replay';
 import { TASK_DEFAULTS, type TaskHome, type TaskLimits, TaskStore } from './task-store';
 import { detailedTask, taskAck, taskGetResult } from './task-wire';
 import { followTasks } from './task-follow';
@@ -17,6 +18,9 @@ const MAX_FOLLOWED = 100;
 
 // One message for unknown, expired and another caller's: the answer must not tell them apart.
 const notFound = () => invalidParams('Task not found: no live task with this id for this caller');
+
+/** A replay goes on after the response: on a Worker, under its ctx.waitUntil. */
+const continued = ({ keepAlive }: Pick<RequestScope, 'keepAlive'>, replay: Promise<void>): void => keepAlive?.waitUntil(replay);
 
 /**
  * What to set so a server with a task tool has a store to keep tasks in. On an edge runtime it must be one every isolate
@@ -38,9 +42,12 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
   return {
     legacy: legacyTaskRuntime(store, followers),
     call: (server, { entry, args, params }, scope) => callMaybeTask(server, store, { entry, args, scope }, { via: 'rounds', params }),
-    async get(taskId, scope) {
-      const task = await store.snapshot(taskId, ownerOf(scope));
+    async get(server, taskId, scope) {
+      const owner = ownerOf(scope);
+      const task = await store.snapshot(taskId, owner);
       if (!task) throw notFound();
+      // Answered work that a failed replay gave back: this look continues it.
+      if (task.replayDue) continued(scope, claimAndReplay(server, store, { taskId: task.taskId, owner }, scope));
       return taskGetResult(task);
     },
     async update(server, taskId, responses, scope) {
@@ -50,21 +57,25 @@ export function createTaskRuntime(home: TaskHome, limits: Omit<TaskLimits, 'leas
       const taken = await store.answer(taskId, owner, answers);
       if (taken === undefined) throw notFound();
       // Work parked at a question: the first instance to claim it replays it, after the acknowledgement.
-      if (taken.length > 0 && (await store.claim(taskId))) {
-        const replay = replayTask(server, store, { taskId, owner }, scope.keepAlive).catch((error: unknown) =>
-          server.logger.warn(`A task replay failed: ${String(error)}`),
-        );
-        scope.keepAlive?.waitUntil(replay);
-      }
+      if (taken.length > 0) continued(scope, claimAndReplay(server, store, { taskId, owner }, scope));
       return taskAck();
     },
-    async answerFromInbox({ taskId, owner, key }, answer) {
+    async answerFromInbox(server, { taskId, owner, key }, answer, keepAlive) {
       const taken = await store.answer(taskId, owner, { [key]: answer });
-      return taken === undefined ? 'gone' : taken.includes(key) ? 'answered' : 'answered-before';
+      if (taken === undefined) return 'gone';
+      if (!taken.includes(key)) return 'answered-before';
+      // As for tasks/update: this instance claims the parked work and replays it, after the person's acknowledgement.
+      continued({ keepAlive }, claimAndReplay(server, store, { taskId, owner }, { keepAlive }));
+      return 'answered';
     },
-    async cancel(taskId, scope) {
+    async cancel(server, taskId, scope) {
+      const owner = ownerOf(scope);
+      // Its record before the end drops what finds the inbox (its caller), when a copy may be there.
+      const record = server.questions ? await store.record(taskId, owner) : undefined;
+      const done = await store.cancel(taskId, owner, 'Cancelled by the client');
       // A task that had already ended is acknowledged too (idempotent, as the conformance suite has it).
-      if ((await store.cancel(taskId, ownerOf(scope), 'Cancelled by the client')) === undefined) throw notFound();
+      if (done === undefined) throw notFound();
+      if (done === 'cancelled') await withdrawCopies(server, record);
       return taskAck();
     },
     follow(taskIds, { auth, capabilities }, send) {

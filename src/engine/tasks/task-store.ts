@@ -195,12 +195,18 @@ export class TaskStore {
       };
     }
     const open = await this.#outstanding(record);
+    // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
+    const due =
+      open.length === 0 &&
+      record.inputRequests.length > 0 &&
+      (await this.home.backend.get(await this.#name(record.taskId, 'p'))) !== undefined;
     return {
       ...base,
       status: open.length > 0 ? 'input_required' : 'working',
       ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
       lastUpdatedAt: record.lastUpdatedAt,
       ...(open.length > 0 ? { inputRequests: open } : {}),
+      ...(due ? { replayDue: true } : {}),
     };
   }
 
@@ -296,9 +302,18 @@ export class TaskStore {
     return questions.length === 0 || this.ask(taskId, questions);
   }
 
-  /** Claims parked work to replay it: of every instance that tries, on any backend, exactly the first gets true. */
+  /**
+   * Claims parked work to replay it: of every instance that tries, on any backend, exactly the first gets true. The
+   * lease is set first, so the task is never without both (a reader would take it for orphaned).
+   */
   async claim(taskId: string): Promise<boolean> {
+    await this.home.backend.set(await this.#name(taskId, 'w'), '1', this.limits.leaseMs);
     return (await this.home.backend.take(await this.#name(taskId, 'p'))) !== undefined;
+  }
+
+  /** A replay that could not run gives its claim back: the next answer, or a look at the task, claims it again. */
+  async giveBack(taskId: string): Promise<void> {
+    await this.home.backend.set(await this.#name(taskId, 'p'), '1', this.limits.ttlMs);
   }
 
   /** A step of the work finished: its result joins the record, sealed with it, for every later run of the task. */

@@ -40,8 +40,9 @@ export class TaskWork implements Asker {
   readonly #known: Map<string, unknown>;
   readonly #asked: Set<string>;
   readonly #waiting = new Map<string, (answer: RawAnswer) => void>();
-  // The questions of this turn, written together.
+  // The questions of this turn, written together, and their copies to file in the inbox once they are in the store.
   readonly #asking: [string, InputRequest][] = [];
+  readonly #filing: (() => void)[] = [];
   #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
@@ -63,7 +64,7 @@ export class TaskWork implements Asker {
   ) {
     this.#known = known;
     this.#asked = new Set(task.asked);
-    this.#inbox = inbox && new TaskInboxCopies(inbox, task);
+    this.#inbox = inbox && new TaskInboxCopies(inbox, task, async (key) => (await store.answers(task.taskId, [key])).size === 0);
   }
 
   /**
@@ -77,20 +78,20 @@ export class TaskWork implements Asker {
     inbox?: TaskInbox,
     parks = false,
   ): Promise<TaskWork> {
-    let work: TaskWork;
+    const work = new TaskWork(store, task, capabilities, new Map(), inbox);
     try {
-      work = new TaskWork(store, task, capabilities, await store.answers(task.taskId), inbox);
-      // A task whose questions are also in the inbox waits for them here: the inbox answers the run it hears.
-      if (parks && !inbox) {
-        work.#park = { done: false };
-        // A replay starts with the answers that woke it: their questions leave the record, as #collect's would.
-        const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
-        if (answered.length > 0) await store.settle(task.taskId, answered);
-      }
+      for (const [key, value] of await store.answers(task.taskId)) work.#known.set(key, value);
+      if (parks) work.#park = { done: false };
       work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
+      // A replay starts with the answers that woke it: their questions leave the record and the inbox, as #collect's
+      // would. Last, so a replay that could not start leaves them for the next one.
+      const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
+      if (parks && answered.length > 0)
+        await Promise.all([store.settle(task.taskId, answered), ...answered.map((key) => work.#inbox?.withdraw(key))]);
     } catch (error) {
       // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
       store.released(task.taskId);
+      await work.#unlisten?.().catch(() => undefined);
       throw error;
     }
     // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
@@ -183,7 +184,8 @@ export class TaskWork implements Asker {
     this.#timer = undefined;
     const unlisten = this.#unlisten;
     this.#unlisten = undefined;
-    await Promise.all([unlisten?.(), this.#inbox?.close()]);
+    // Parked work leaves its questions' copies in the inbox: whoever takes an answer withdraws them.
+    await Promise.all([unlisten?.(), this.parked ? this.#inbox?.filed() : this.#inbox?.close()]);
   }
 
   async #input(key: string, request: InputRequest, asked?: () => void): Promise<RawAnswer> {
@@ -203,6 +205,7 @@ export class TaskWork implements Asker {
       if (!this.#asked.has(key)) {
         this.#asked.add(key);
         this.#asking.push([key, request]);
+        if (asked) this.#filing.push(asked);
       }
       this.#parkTurn();
       return answer;
@@ -239,7 +242,9 @@ export class TaskWork implements Asker {
     park.turn ??= new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
       park.turn = undefined;
       const keys = [...this.#waiting.keys()];
+      const filing = this.#filing.splice(0);
       await this.store.park(this.task.taskId, this.#asking.splice(0));
+      for (const file of filing) file(); // in the store first, so an inbox answer finds the task's question open
       const found = await this.store.answers(this.task.taskId, keys);
       if (found.size > 0 && (await this.store.claim(this.task.taskId))) {
         await this.#collect(keys, true);

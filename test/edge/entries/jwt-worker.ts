@@ -1,5 +1,5 @@
 // verifyJwt inside workerd: POST { token, jwk } and it answers the claims, or 401 with why, using the Workers' WebCrypto.
-import { JWS_ALGORITHMS, verifyJwt } from '../../../src/app/jwt';
+import { JWS_ALGORITHMS, verifyJwt } from '../../../src/auth/jwt';
 
 export default {
   async fetch(request: Request): Promise<Response> {

@@ -1,8 +1,8 @@
 // The verified-token cache: kept until its time, bounded (the oldest goes first), keyed by a digest, never the token.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT } from 'jose';
-import { createBearerVerifier } from '../../src/app/bearer';
-import { createTokenCache } from '../../src/app/token-cache';
+import { createBearerVerifier } from '../../src/auth/bearer';
+import { createTokenCache } from '../../src/auth/token-cache';
 import { utf8 } from '../../src/crypto';
 import { authSchema } from '../../src/model/auth-options';
 

@@ -1,13 +1,14 @@
 // The bearer-token verifier of `auth`, made once when the server is built: signature, algorithm, issuer, expiry, audience.
 import type { BearerVerifier } from '../engine';
 import { type HmacFactory, randomBytes, utf8 } from '../crypto';
-import { callerFromClaims, type ParleyConfig, toCaller } from '../model';
+import { type AuthOptions, callerFromClaims, toCaller } from '../model';
 import { discoverJwksUrl } from './discovery';
-import { IdpUnavailableError, JWKS_ALGORITHMS, remoteKeySet } from './jwks';
+import { IdpUnavailableError } from './idp-fetch';
+import { JWKS_ALGORITHMS, remoteKeySet } from './jwks';
 import { type JwtFields, type JwtKey, verifyJwt } from './jwt';
 import { createTokenCache } from './token-cache';
 
-type Auth = NonNullable<ParleyConfig['auth']>;
+type Auth = AuthOptions;
 
 // One trailing slash is tolerated on either side: https://mcp.example/mcp and https://mcp.example/mcp/ name one resource.
 const trimSlash = (value: string) => (value.endsWith('/') ? value.slice(0, -1) : value);
@@ -46,11 +47,11 @@ function keyOf(auth: Auth): { key: JwtKey; algorithms: string[] } {
 }
 
 /**
- * The verifier for `auth`, or undefined without it: verifyJwt (app/jwt.ts) with the key and algorithms of `auth`. The
+ * The verifier for `auth`, or undefined without it: verifyJwt (auth/jwt.ts, jose behind Parley's refusals) with the key and algorithms of `auth`. The
  * HS256 key lives in its closure only: the server's own copy of its config has the secret redacted. Verified tokens are
  * kept until they expire; the audience is checked on every request, since the resource is the request's.
  */
-export function createBearerVerifier(auth: ParleyConfig['auth'], hmac?: HmacFactory): BearerVerifier | undefined {
+export function createBearerVerifier(auth: AuthOptions | undefined, hmac?: HmacFactory): BearerVerifier | undefined {
   if (!auth) return undefined;
   if (auth.verify) return customVerifier(auth.verify);
   const { key, algorithms } = keyOf(auth);

@@ -1,18 +1,46 @@
-// People sign in to the inbox with OpenID Connect: the routes that send the browser to the provider and take it back,
-// and signing out. The provider's side (its metadata, the code exchange, the ID token) is app/'s `PersonSignIn`.
+// People sign in to the inbox with OpenID Connect (`http.auth.oidc`): the authorization code flow with PKCE at the
+// issuer the server already trusts, ending in the subject the person's agents file questions under. Both sides are
+// here: the routes that send the browser to the provider and take it back, and the provider's side (its metadata, the
+// code exchange, the ID token). Node only: the inbox comes with persistent questions.
 import type { Context, Hono } from 'hono';
-import { toBase64Url, randomBytes } from '../crypto';
+import { randomBytes, sha256, toBase64Url } from '../crypto';
+import { questionSubjectOf, type AuthOptions, type RequestScope, type ServerSettings } from '../model';
 import { INBOX_BASE, readBody } from '../protocol';
-import { SESSION_COOKIE, SESSION_TTL_MS, readCookie, type LoopbackTokenAuth, type SignInFlow } from './people';
+import type { Logger } from '../runtime';
+import { discoverIssuer } from './discovery';
+import { IDP_TIMEOUT_MS, IdpUnavailableError, readIdpJson } from './idp-fetch';
+import { JWKS_ALGORITHMS, remoteKeySet } from './jwks';
+import { verifyJwt } from './jwt';
+
+type OidcOptions = NonNullable<NonNullable<ServerSettings['http']['auth']>['oidc']>;
+
+/** A person's inbox session: how long it lasts, and the cookie that names it. */
+export const SESSION_TTL_MS = 12 * 60 * 60_000;
+export const SESSION_COOKIE = 'parley_inbox';
+
+/** What an OpenID Connect sign-in's callback needs from its start: the PKCE verifier and the nonce the ID token must carry. */
+export interface SignInFlow {
+  verifier: string;
+  nonce: string;
+}
+
+/** Where sign-in flows are sealed and sessions opened: the inbox's people auth (inbox/people.ts). */
+interface SignInSessions {
+  sealSignIn(flow: SignInFlow, state: string, binding: string): Promise<string>;
+  openSignIn(sealed: string | undefined, state: string, binding: string): Promise<SignInFlow | undefined>;
+  openSession(subject: string): Promise<string>;
+}
 
 /** What the MCP handler tells the inbox's routes: the public origin the request reached (http.publicUrl, or the proxy's with trustProxy). */
 export interface InboxBindings {
   origin: string;
+  /** The platform's waitUntil (a Worker's ctx): a task an answer continues runs on after the response. */
+  keepAlive?: RequestScope['keepAlive'];
 }
 
 type InboxApp = Hono<{ Bindings: InboxBindings }>;
 
-/** The provider's side of a person's sign-in (app/ makes it from `http.auth.oidc`). */
+/** The provider's side of a person's sign-in (createPersonSignIn, from `http.auth.oidc`). */
 export interface PersonSignIn {
   /** The authorization URL for a new sign-in with this `state`, and what its callback needs. */
   begin(state: string, redirectUri: string): Promise<{ url: string; flow: SignInFlow }>;
@@ -25,7 +53,7 @@ export interface PersonSignIn {
 }
 
 /** The provider refused the code, or its ID token does not hold (a 401 for the person, never a 503). */
-export class SignInRefusedError extends Error {
+class SignInRefusedError extends Error {
   override name = 'SignInRefusedError';
 }
 
@@ -87,6 +115,15 @@ const HEADERS = {
   'content-security-policy': "default-src 'none'; script-src 'self'; base-uri 'none'; frame-ancestors 'none'",
 };
 
+/** The value of the cookie `name` in a Cookie header, if it has one. */
+export function readCookie(header: string | null, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 function page(status: number, text: string, extra: [string, string][] = []): Response {
   const headers = new Headers({ ...HEADERS, 'content-type': status === 200 ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' });
   for (const [name, value] of extra) headers.append(name, value);
@@ -128,7 +165,7 @@ async function readForm(request: Request): Promise<URLSearchParams | undefined> 
  */
 export function addSignInRoutes(
   app: InboxApp,
-  people: LoopbackTokenAuth,
+  people: SignInSessions,
   signIn: PersonSignIn,
   originOf: (c: Context<{ Bindings: InboxBindings }>) => string,
 ): void {
@@ -185,4 +222,102 @@ export function addSignInRoutes(
     }
     return page(200, '', [['set-cookie', sessionCookie(await people.openSession(subject), origin)], spent]);
   });
+}
+
+/** The issuer people sign in at: `oidc.issuer`, else `auth.issuer`; it must be one the server takes tokens from. */
+export function signInIssuer(oidc: OidcOptions, auth: AuthOptions | undefined): string {
+  const trusted = [auth?.issuer ?? []].flat();
+  const issuer = oidc.issuer ?? (trusted.length === 1 ? trusted[0] : undefined);
+  if (issuer === undefined)
+    throw new Error(
+      trusted.length === 0
+        ? "Invalid server configuration:\n  http.auth.oidc: people sign in where the server's tokens come from: set auth.issuer (e.g. 'https://idp.example')"
+        : `Invalid server configuration:\n  http.auth.oidc.issuer: auth.issuer lists several issuers: name the one people sign in at (one of ${trusted.join(', ')})`,
+    );
+  if (trusted.length > 0 && !trusted.includes(issuer))
+    throw new Error(
+      `Invalid server configuration:\n  http.auth.oidc.issuer: "${issuer}" is not one of auth.issuer: a person would sign in as someone no token names`,
+    );
+  return issuer;
+}
+
+/** Sign-in at `issuer` for the inbox's client; the provider's metadata and keys are read on first use. */
+export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Logger): PersonSignIn {
+  let metadata: ReturnType<typeof discoverIssuer> | undefined;
+  const endpoints = () =>
+    (metadata ??= discoverIssuer(issuer).catch((error: unknown) => {
+      metadata = undefined; // tried again by the next sign-in
+      throw error;
+    }));
+  const keys = remoteKeySet(async () => new URL((await endpoints()).jwks_uri));
+  const outage = (error: unknown): never => {
+    logger.error(`Inbox sign-in at ${issuer} failed: ${(error as Error).message}`);
+    throw error;
+  };
+  const endpoint = (found: Record<string, unknown>, name: string): string => {
+    const url = found[name];
+    if (typeof url !== 'string' || !URL.canParse(url)) throw new IdpUnavailableError(`The issuer metadata of ${issuer} has no ${name}`);
+    return url;
+  };
+
+  return {
+    async begin(state, redirectUri) {
+      const found = await endpoints().catch(outage);
+      const verifier = toBase64Url(randomBytes(32));
+      const nonce = toBase64Url(randomBytes(16));
+      const url = new URL(endpoint(found, 'authorization_endpoint'));
+      for (const [name, value] of Object.entries({
+        response_type: 'code',
+        client_id: oidc.clientId,
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state,
+        nonce,
+        code_challenge: toBase64Url(await sha256(verifier)),
+        code_challenge_method: 'S256',
+      }))
+        url.searchParams.set(name, value);
+      return { url: url.href, flow: { verifier, nonce } };
+    },
+
+    async finish(code, flow, redirectUri) {
+      const tokenUrl = endpoint(await endpoints().catch(outage), 'token_endpoint');
+      const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: flow.verifier });
+      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+      // client_secret_basic (RFC 6749 §2.3.1: each part form-encoded first); a public client names itself in the form.
+      if (oidc.clientSecret !== undefined)
+        headers.authorization = `Basic ${btoa(`${encodeURIComponent(oidc.clientId)}:${encodeURIComponent(oidc.clientSecret)}`)}`;
+      else form.set('client_id', oidc.clientId);
+      let answer: Response;
+      try {
+        answer = await fetch(tokenUrl, {
+          method: 'POST',
+          headers,
+          body: form,
+          redirect: 'error',
+          signal: AbortSignal.timeout(IDP_TIMEOUT_MS),
+        });
+      } catch (error) {
+        return outage(new IdpUnavailableError(`The token endpoint could not be reached: ${(error as Error).message}`));
+      }
+      const body = (await readIdpJson(answer).catch(() => undefined)) as { id_token?: unknown; error?: unknown } | undefined;
+      // 400 and 401 are the provider refusing this code or this client (RFC 6749 §5.2); anything else is its outage.
+      if (answer.status === 400 || answer.status === 401)
+        throw new SignInRefusedError(`the identity provider refused the code (${String(body?.error ?? answer.status)})`);
+      if (!answer.ok || typeof body?.id_token !== 'string')
+        return outage(new IdpUnavailableError(`The token endpoint answered ${answer.status} without an ID token`));
+      let claims: Record<string, unknown>;
+      try {
+        // As a bearer token is checked, and the ID token's audience must be this client; no sub is refused below.
+        claims = await verifyJwt(body.id_token, keys, { algorithms: JWKS_ALGORITHMS, issuer, audience: oidc.clientId });
+      } catch (error) {
+        if (error instanceof IdpUnavailableError) return outage(error);
+        throw new SignInRefusedError('the ID token could not be verified');
+      }
+      if (claims.nonce !== flow.nonce) throw new SignInRefusedError('the ID token is not for this sign-in (nonce)');
+      const subject = questionSubjectOf({ user: { sub: claims.sub as string, iss: issuer } });
+      if (!subject) throw new SignInRefusedError('the ID token has no subject');
+      return subject;
+    },
+  };
 }

@@ -1,6 +1,6 @@
 // An issuer's metadata (its OpenID Connect document, else its RFC 8414 one): where it keeps its keys, and for the
 // inbox's sign-in, its endpoints.
-import { fetchIdpJson, IdpUnavailableError } from './jwks';
+import { fetchIdpJson, IdpUnavailableError } from './idp-fetch';
 
 /** The two metadata locations of an issuer, in the order tried: OIDC appends, RFC 8414 inserts after the origin. */
 function metadataUrls(issuer: string): URL[] {

@@ -1,10 +1,10 @@
-// The inbox's sign-in checks the provider's ID token with verifyJwt (app/jwt.ts): an identity provider on loopback
+// The inbox's sign-in checks the provider's ID token with verifyJwt (auth/jwt.ts): an identity provider on loopback
 // (its metadata, JWKS and token endpoint) answers the code with ID tokens jose signs, good and bad.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersonSignIn } from '../../src/app/inbox-sign-in';
+import { createPersonSignIn } from '../../src/auth/sign-in';
 
 const CLIENT = 'inbox-client';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

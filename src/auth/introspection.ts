@@ -1,10 +1,10 @@
 // parley-mcp/introspection: opaque tokens checked with the authorization server's RFC 7662 introspection endpoint, as
 // an `auth.verify`. Its own import, so a Worker that does not use it does not carry it.
 import { callerFromClaims, type TokenVerify } from '../model';
-import { fetchIdpJson } from './jwks';
+import { fetchIdpJson } from './idp-fetch';
 import { createTokenCache } from './token-cache';
 
-export { IdpUnavailableError } from './jwks';
+export { IdpUnavailableError } from './idp-fetch';
 
 export interface IntrospectionOptions {
   /** The introspection endpoint (the `introspection_endpoint` of the server's metadata). */

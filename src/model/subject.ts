@@ -1,5 +1,5 @@
 // Whose question it is: a signed-in principal (per issuer), else the verified session, else nobody.
-import type { AuthInfo } from '../model';
+import type { AuthInfo } from './tool-types';
 
 /**
  * The subject a persistent question belongs to: `principal:<iss>#<sub>` (`principal:<sub>` without an issuer),

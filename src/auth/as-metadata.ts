@@ -2,8 +2,8 @@
 // (the path /.well-known/oauth-authorization-server). A copy of the first authorization server's own document, not a
 // redirect: the official SDK's discovery does not follow one. Read on first use and kept ten minutes.
 import type { ParleyServer } from '../engine';
-import { authorizationServersOf } from '../http';
 import { discoverIssuer } from './discovery';
+import { authorizationServersOf } from './resource-metadata';
 
 export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
 const KEEP_MS = 10 * 60_000;

@@ -1,0 +1,178 @@
+// The Durable Object behind the Durable Objects store: the class a Worker exports and wrangler.toml binds. One object
+// holds one key's value (its SQLite storage, an alarm for its TTL) or one channel's subscribers (hibernatable sockets);
+// durable-objects.ts, on the Worker's side, names which. The object never learns the key: it is the key.
+import { isObject } from '../protocol';
+
+/** The parts of a cursor from `ctx.storage.sql.exec` this reads. */
+interface SqlCursor {
+  toArray(): Record<string, unknown>[];
+}
+
+/** A socket as the hibernation API hands it to the object. */
+interface ObjectSocket {
+  send(message: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** The parts of workerd's DurableObjectState this uses, declared here so Parley needs no Workers types. */
+interface DurableObjectStateLike {
+  storage: {
+    sql: { exec(query: string, ...bindings: unknown[]): SqlCursor };
+    transactionSync<T>(fn: () => T): T;
+    setAlarm(scheduledTime: number): Promise<void>;
+    deleteAlarm(): Promise<void>;
+    deleteAll(): Promise<void>;
+  };
+  acceptWebSocket(socket: ObjectSocket): void;
+  getWebSockets(): ObjectSocket[];
+}
+
+/** What a request to the object asks, by path; durable-objects.ts sends them. */
+export const OBJECT_ORIGIN = 'https://parley-store.invalid';
+/** The request header that carries a value's TTL in ms. */
+export const TTL_HEADER = 'x-parley-ttl-ms';
+
+const ENTRY = 'CREATE TABLE IF NOT EXISTS entry (value TEXT NOT NULL, expires_at INTEGER)';
+const HAS_ENTRY = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entry'";
+
+interface Row {
+  value: string;
+  expiresAt: number | undefined;
+}
+
+/**
+ * Parley's store on Durable Objects: export it from the Worker's entry, bind it in wrangler.toml and declare it with
+ * `new_sqlite_classes` (it keeps values in SQLite storage), then call `enableDurableObjects()` (docs/stores-and-scaling.md).
+ * @example export { ParleyStore } from 'parley-mcp/cloudflare';
+ */
+export class ParleyStore {
+  // Read by a subclass only (tests look at what is left in storage); the constructor is all workerd calls.
+  protected readonly ctx: DurableObjectStateLike;
+  /** Whether the entry table exists: deleteAll() drops it, the next set makes it again. */
+  #hasTable: boolean;
+
+  constructor(ctx: DurableObjectStateLike, _env?: unknown) {
+    this.ctx = ctx;
+    this.#hasTable = ctx.storage.sql.exec(HAS_ENTRY).toArray().length > 0;
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    switch (new URL(request.url).pathname) {
+      case '/get':
+        return found(await this.#live());
+      case '/take':
+        return found(await this.#take());
+      case '/set':
+        await this.#set(await request.text(), request.headers.get(TTL_HEADER));
+        return new Response(null, { status: 204 });
+      case '/delete':
+        await this.#forget();
+        return new Response(null, { status: 204 });
+      case '/publish':
+        return new Response(String(this.#publish(await request.text())));
+      case '/subscribe':
+        return this.#subscribe(request);
+    }
+    return new Response('not a store operation', { status: 404 });
+  }
+
+  /** The TTL's deadline: the value goes, storage and all. At least once: a second run finds nothing to do. */
+  async alarm(): Promise<void> {
+    const row = this.#read();
+    if (row?.expiresAt === undefined) return;
+    if (row.expiresAt <= Date.now()) await this.#forget();
+    else await this.ctx.storage.setAlarm(row.expiresAt); // set again meanwhile: its own deadline
+  }
+
+  /** A subscriber's socket closed: complete the close handshake (the socket may already be closed). */
+  webSocketClose(socket: ObjectSocket, code: number, reason: string): void {
+    try {
+      socket.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  webSocketError(socket: ObjectSocket): void {
+    this.webSocketClose(socket, 1011, 'error');
+  }
+
+  /** The value unless its deadline passed: an expired value is never read, even before its alarm ran. */
+  async #live(): Promise<string | undefined> {
+    const row = this.#read();
+    if (row?.expiresAt !== undefined && row.expiresAt <= Date.now()) {
+      await this.#forget();
+      return undefined;
+    }
+    return row?.value;
+  }
+
+  /** Read and delete in one synchronous transaction: the object runs one event at a time, so one caller gets it. */
+  async #take(): Promise<string | undefined> {
+    const row = this.ctx.storage.transactionSync(() => {
+      const read = this.#read();
+      if (read) this.ctx.storage.sql.exec('DELETE FROM entry');
+      return read;
+    });
+    if (!row) return undefined;
+    await this.#forget();
+    return row.expiresAt !== undefined && row.expiresAt <= Date.now() ? undefined : row.value;
+  }
+
+  async #set(value: string, ttl: string | null): Promise<void> {
+    const ttlMs = ttl === null ? undefined : Number(ttl);
+    if (ttlMs !== undefined && !(ttlMs > 0)) return this.#forget(); // a TTL of zero or less has already run out
+    const expiresAt = ttlMs === undefined ? null : Date.now() + Math.ceil(ttlMs);
+    const { sql } = this.ctx.storage;
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(ENTRY);
+      sql.exec('DELETE FROM entry');
+      sql.exec('INSERT INTO entry (value, expires_at) VALUES (?, ?)', value, expiresAt);
+    });
+    this.#hasTable = true;
+    await (expiresAt === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(expiresAt));
+  }
+
+  #read(): Row | undefined {
+    if (!this.#hasTable) return undefined;
+    const row = this.ctx.storage.sql.exec('SELECT value, expires_at FROM entry LIMIT 1').toArray()[0];
+    if (!isObject(row) || typeof row.value !== 'string') return undefined;
+    return { value: row.value, expiresAt: typeof row.expires_at === 'number' ? row.expires_at : undefined };
+  }
+
+  /** Nothing left behind: deleteAll() drops the table and what an empty object would still be billed for. */
+  async #forget(): Promise<void> {
+    this.#hasTable = false;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
+  /** Sends the message on every subscriber's socket; answers how many took it. */
+  #publish(message: string): number {
+    let reached = 0;
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.send(message);
+        reached++;
+      } catch {
+        // closing: not a subscriber any more
+      }
+    }
+    return reached;
+  }
+
+  /** A subscriber: its socket is accepted for hibernation, so an idle channel costs no duration while it waits. */
+  #subscribe(request: Request): Response {
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected a WebSocket upgrade', { status: 426 });
+    const Pair = (globalThis as unknown as { WebSocketPair: new () => [ObjectSocket, ObjectSocket] }).WebSocketPair;
+    const [client, server] = new Pair();
+    this.ctx.acceptWebSocket(server);
+    return new Response(null, { status: 101, webSocket: client } as ResponseInit);
+  }
+}
+
+/** A read's answer: 200 with the value (the empty string included), or 204 when there is none. */
+const found = (value: string | undefined): Response =>
+  value === undefined
+    ? new Response(null, { status: 204 })
+    : new Response(value, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
