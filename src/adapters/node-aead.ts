@@ -22,7 +22,7 @@ export function nodeAead(raw: Uint8Array): AeadKey {
     open(iv, data, tag, aad) {
       const tagBytes = Buffer.from(tag, 'base64url');
       if (tagBytes.length !== TAG) return undefined;
-      const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG });
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG });
       decipher.setAAD(aadOf(aad));
       decipher.setAuthTag(tagBytes);
       try {

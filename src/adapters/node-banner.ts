@@ -53,7 +53,7 @@ function warningsOf(server: ParleyServer, facts: BannerFacts): string[] {
   const shared = store?.backend.distributed === true;
   if (server.config.elicitation.enabled && server.ephemeralStateKey && shared && !server.ephemeralKeyWarned)
     warnings.push(
-      `No VAULT_SECRET (or JWT_SECRET): requestState is signed with this process's own key, yet the ${STORE_LABEL[store!.info.type] ?? store!.info.type} store says more instances share this server. Set the same VAULT_SECRET on every instance, or rounds that reach another instance start over.`,
+      `No VAULT_SECRET (or JWT_SECRET): requestState is signed with this process's own key, yet the ${STORE_LABEL[store!.info.type] ?? store!.info.type} store says more instances share this server. Set the same VAULT_SECRET on every instance, or rounds that reach another instance are refused.`,
     );
   if (production && !readEnv('MCP_SESSION_SECRET', server.env))
     warnings.push(

@@ -79,7 +79,7 @@ export async function buildServer(
   const ephemeralKeyWarned = secrets.length === 0 && production && (config.redis !== undefined || config.elicitation.redis !== undefined);
   if (ephemeralKeyWarned)
     logger.warn(
-      'requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance start over.',
+      'requestState is signed with a per-process key: set VAULT_SECRET (or JWT_SECRET) to the same value on every instance, or rounds that reach another instance are refused.',
     );
   if (production && resourceFromRequests(config))
     logger.warn(

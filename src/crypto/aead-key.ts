@@ -6,10 +6,10 @@ export interface AeadKey {
   /** `<ciphertext>.<tag>` of text's UTF-8 (16-byte tag), `aad`'s UTF-8 as the additional data, each unpadded base64url. */
   seal(iv: Uint8Array<ArrayBuffer>, text: string, aad: string): Promise<string> | string;
   /**
-   * The text, or undefined when the tag does not verify (another key, another IV or aad, a changed byte). `data` and
-   * `tag` are unpadded base64url, as seal() wrote them: the caller has checked that they are.
+   * The text, or undefined when the tag does not verify (another key, another IV or aad, a changed byte). `iv` (12
+   * bytes), `data` and `tag` are unpadded base64url, as the state carries them: the caller has checked that they are.
    */
-  open(iv: Uint8Array<ArrayBuffer>, data: string, tag: string, aad: string): Promise<string | undefined> | string | undefined;
+  open(iv: string, data: string, tag: string, aad: string): Promise<string | undefined> | string | undefined;
 }
 
 export type AeadFactory = (key: Uint8Array<ArrayBuffer>) => AeadKey;
@@ -30,12 +30,14 @@ export async function createAeadKey(raw: Uint8Array<ArrayBuffer>, native?: AeadF
       return `${toBase64Url(out.subarray(0, -TAG_BYTES))}.${toBase64Url(out.subarray(-TAG_BYTES))}`;
     },
     async open(iv, data, tag, aad) {
-      const [bytes, tail] = [fromBase64Url(data)!, fromBase64Url(tag)!];
+      const [nonce, bytes, tail] = [fromBase64Url(iv)!, fromBase64Url(data)!, fromBase64Url(tag)!];
       const joined = new Uint8Array(bytes.length + tail.length);
       joined.set(bytes);
       joined.set(tail, bytes.length);
       try {
-        return fromUtf8(new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: utf8(aad) }, key, joined)));
+        return fromUtf8(
+          new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: utf8(aad) }, key, joined)),
+        );
       } catch {
         return undefined;
       }

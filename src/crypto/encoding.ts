@@ -28,6 +28,19 @@ export function toBase64Url(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * Whether base64url text[from, to), its alphabet checked apart, is the one spelling of its bytes, as toBase64Url writes
+ * it: a length some byte count gives, and the unused low bits of its last character zero (decoders ignore them, so
+ * text with them set decodes to the same bytes as other text).
+ */
+export function canonicalEnd(text: string, from = 0, to = text.length): boolean {
+  const left = (to - from) % 4;
+  if (left === 0) return true;
+  if (left === 1) return false;
+  const value = VALUE[text.charCodeAt(to - 1) & 127]!;
+  return (value & (left === 2 ? 15 : 3)) === 0;
+}
+
 /** Decodes base64url (unpadded, as toBase64Url writes it); returns undefined for anything that is not base64url. */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (text.length % 4 === 1) return undefined; // no byte count leaves one character over

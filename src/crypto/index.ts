@@ -1,5 +1,5 @@
 // The crypto subsystem's door: encodings and WebCrypto primitives.
-export { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from './encoding';
+export { fromBase64Url, fromUtf8, canonicalEnd, toBase64Url, toHex, utf8 } from './encoding';
 export { deriveAesKey, hmac, importHmacKey, randomBytes, sha256 } from './keys';
 export { createHmacKey, sameSignature } from './hmac-key';
 export type { HmacFactory, HmacKey } from './hmac-key';

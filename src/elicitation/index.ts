@@ -4,7 +4,7 @@ export { checkFlatForm } from './form-check';
 export { NO_LIMITS, PendingCounts } from './pending-limits';
 export type { Asking, PendingLimits } from './pending-limits';
 export { digestArguments, openState, sealState } from './request-state';
-export type { StateBinding } from './request-state';
+export type { StateBinding, StateCheck } from './request-state';
 export { StepLog } from './step';
 export { SERVER_KEY, RoundAsker, elicitationModes, missingFor, unversionedAsker } from './rounds';
 export { openRecord, sealRecord } from './sealed-record';

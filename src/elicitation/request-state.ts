@@ -5,7 +5,7 @@
 //   signed: `<payload JSON>.<key id>.<HMAC-SHA256 of what precedes it>`, readable by the client, tamper-proof.
 // The binding (caller, method, name, argument digest, expiry) is inside the payload in both forms, so one check reads
 // it after the seal or signature holds and the log can say which part did not match. Nothing is read before that.
-import { fromBase64Url, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
+import { canonicalEnd, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
 import { MAX_JSON_DEPTH, parseJson, tooDeep } from '../protocol';
 import type { StateKeys } from './state-keys';
 import type { RawAnswer } from './types';
@@ -36,78 +36,108 @@ interface Payload extends StateBinding, StateContent {
 
 const SEALED = 's1';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/; // HMAC-SHA256: 32 bytes
-const IV = /^[A-Za-z0-9_-]{16}$/; // 12 bytes
-const TAG = /^[A-Za-z0-9_-]{22}$/; // 16 bytes
-const DATA = /^[A-Za-z0-9_-]+$/;
+// `s1.<key id>.<iv>.<data>.<tag>` in one test: an 8-character key id, a 12-byte IV, base64url data, a 16-byte tag. An
+// extra character anywhere in them (or a suffix) is no state Parley issued.
+const SEALED_FORM = /^s1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;
 
-type StateCheck =
+export type StateCheck =
   | ({ ok: true } & StateContent)
   /** `malformed`: no Parley server could have issued it. `unknownKey`: the id of a key this server does not list. */
   | { ok: false; reason: string; malformed?: true; unknownKey?: string };
 
 const MALFORMED: StateCheck = { ok: false, reason: 'malformed', malformed: true };
 const OTHER_VERSION: StateCheck = { ok: false, reason: 'issued by another version of Parley' };
+const ALTERED: StateCheck = { ok: false, reason: 'altered: its seal does not open' };
 const unknownKey = (id: string): StateCheck => ({
   ok: false,
   reason: `issued under key id ${id}, which this instance does not list`,
   unknownKey: id,
 });
 
-// Random IVs drawn 256 at a time: one getRandomValues call per 256 states instead of one each (about 3 µs on Node).
+// Random IVs drawn 256 at a time, with their base64url: one getRandomValues call and one encoding per 256 states. Each
+// IV is 12 bytes, four whole groups of 3, so its text is 16 characters of the pool's text, with no copy and no encoding
+// per state. A state's IV is a view of the pool; a used pool is never written again (the next is a new array).
 const IV_BYTES = 12;
+const IV_CHARS = 16;
+const IVS_PER_POOL = 256;
 let ivPool = new Uint8Array(0);
-let ivAt = 0;
+let ivPoolText = '';
+let ivAt = IVS_PER_POOL;
 /** A fresh random 96-bit IV (NIST SP 800-38D bounds random IVs at 2^32 seals per key: rotate long before that). */
-function freshIv(): Uint8Array<ArrayBuffer> {
-  if (ivAt === ivPool.length) {
-    ivPool = crypto.getRandomValues(new Uint8Array(IV_BYTES * 256));
+function freshIv(): { iv: Uint8Array<ArrayBuffer>; text: string } {
+  if (ivAt === IVS_PER_POOL) {
+    ivPool = crypto.getRandomValues(new Uint8Array(IV_BYTES * IVS_PER_POOL));
+    ivPoolText = toBase64Url(ivPool);
     ivAt = 0;
   }
-  return ivPool.slice(ivAt, (ivAt += IV_BYTES)); // a copy: no two states share the pool's bytes
+  const at = ivAt++;
+  return { iv: ivPool.subarray(at * IV_BYTES, (at + 1) * IV_BYTES), text: ivPoolText.slice(at * IV_CHARS, (at + 1) * IV_CHARS) };
 }
 
-export async function sealState(
+// What JSON.stringify writes for a string with no quote, backslash or control character: the string in quotes.
+const PLAIN = /^[^"\\\u0000-\u001f\u007f-\uffff]*$/;
+const quoted = (text: string): string => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
+
+/**
+ * The payload's JSON, written here in one pass: the object a JSON.stringify of it would build is never made, and the
+ * binding's plain strings are not escaped again. The same JSON as `JSON.stringify(payload)`, key for key.
+ */
+function payloadJson(binding: StateBinding, content: StateContent, exp: number): string {
+  let json = `{"v":1,"caller":${quoted(binding.caller)},"method":${quoted(binding.method)},"name":${quoted(binding.name)},"digest":${quoted(binding.digest)},"exp":${exp},"answers":{`;
+  let first = true;
+  for (const key in content.answers) {
+    if (!Object.hasOwn(content.answers, key)) continue;
+    const value = JSON.stringify(content.answers[key]);
+    if (value === undefined) continue;
+    json += `${first ? '' : ','}${quoted(key)}:${value}`;
+    first = false;
+  }
+  return content.steps ? `${json}},"steps":${JSON.stringify(content.steps)}}` : `${json}}}`;
+}
+
+/** The state's text: synchronous when the runtime's HMAC or AEAD is (parley-mcp/node), else a promise of it. */
+export function sealState(
   keys: StateKeys,
   form: StateForm,
   binding: StateBinding,
   content: StateContent,
   ttlMs: number,
-): Promise<string> {
-  const payload: Payload = { v: 1, ...binding, exp: Date.now() + ttlMs, ...content };
-  const json = JSON.stringify(payload);
+): string | Promise<string> {
+  const json = payloadJson(binding, content, Date.now() + ttlMs);
   const key = keys.primary;
   if (form === 'signed') {
     const body = `${json}.${key.id}`;
-    return `${body}.${await key.hmac.sign(body)}`;
+    const signature = key.hmac.sign(body);
+    return typeof signature === 'string' ? `${body}.${signature}` : signature.then((s) => `${body}.${s}`);
   }
   const header = `${SEALED}.${key.id}`;
-  const iv = freshIv();
-  return `${header}.${toBase64Url(iv)}.${await key.aes.seal(iv, json, header)}`;
+  const { iv, text } = freshIv();
+  const sealed = key.aes.seal(iv, json, header);
+  return typeof sealed === 'string' ? `${header}.${text}.${sealed}` : sealed.then((s) => `${header}.${text}.${s}`);
 }
 
-export async function openState(keys: StateKeys, state: unknown, expected: StateBinding): Promise<StateCheck> {
+/** What the state holds, if it opens and was issued for `expected`: synchronous when the runtime's crypto is. */
+export function openState(keys: StateKeys, state: unknown, expected: StateBinding): StateCheck | Promise<StateCheck> {
   if (typeof state !== 'string') return { ok: false, reason: 'not a string' };
   if (state.length > MAX_STATE_LENGTH) return { ok: false, reason: `larger than ${MAX_STATE_LENGTH} characters` };
-  let json: string | StateCheck;
-  if (state.startsWith(`${SEALED}.`)) json = await openSealed(keys, state);
-  else json = await openSigned(keys, state);
-  return typeof json === 'string' ? readPayload(json, expected) : json;
+  const json = state.startsWith(`${SEALED}.`) ? openSealed(keys, state) : openSigned(keys, state);
+  if (typeof json === 'string') return readPayload(json, expected);
+  if (json instanceof Promise) return json.then((text) => (typeof text === 'string' ? readPayload(text, expected) : text));
+  return json;
 }
 
-async function openSealed(keys: StateKeys, state: string): Promise<string | StateCheck> {
-  const parts = state.split('.');
-  if (parts.length !== 5) return MALFORMED;
-  const [, id, ivText, dataText, tagText] = parts as [string, string, string, string, string];
-  // A fixed-length IV and tag: an extra character anywhere in them (or a suffix) is no state Parley issued.
-  // The data is base64url too (no byte count leaves one character over): the AEAD decodes it and the tag.
-  if (!KEY_ID.test(id) || !IV.test(ivText) || !TAG.test(tagText) || !DATA.test(dataText) || dataText.length % 4 === 1) return MALFORMED;
+function openSealed(keys: StateKeys, state: string): string | StateCheck | Promise<string | StateCheck> {
+  // base64url whose unused bits are set decodes to the same bytes: a character changed there is no state Parley wrote.
+  if (!SEALED_FORM.test(state) || !canonicalEnd(state, 29, state.length - 23) || !canonicalEnd(state, state.length - 22)) return MALFORMED;
+  const id = state.slice(3, 11);
   const key = keys.byId.get(id);
   if (!key) return unknownKey(id);
-  const json = await key.aes.open(fromBase64Url(ivText)!, dataText, tagText, `${SEALED}.${id}`);
-  return json ?? { ok: false, reason: 'altered: its seal does not open' };
+  const json = key.aes.open(state.slice(12, 28), state.slice(29, -23), state.slice(-22), state.slice(0, 11));
+  if (json instanceof Promise) return json.then((text) => text ?? ALTERED);
+  return json ?? ALTERED;
 }
 
-async function openSigned(keys: StateKeys, state: string): Promise<string | StateCheck> {
+function openSigned(keys: StateKeys, state: string): string | StateCheck | Promise<string | StateCheck> {
   const dot = state.lastIndexOf('.');
   const signature = state.slice(dot + 1);
   // An HMAC-SHA256 signature is 32 bytes, 43 characters of base64url: anything else was never issued by a Parley server.
@@ -119,9 +149,12 @@ async function openSigned(keys: StateKeys, state: string): Promise<string | Stat
   if (idDot <= 0 || !KEY_ID.test(id)) return OTHER_VERSION;
   const key = keys.byId.get(id);
   if (!key) return unknownKey(id);
-  if (!sameSignature(await key.hmac.sign(body), signature)) return { ok: false, reason: 'bad signature' };
-  return body.slice(0, idDot);
+  const checked = (expected: string) => (sameSignature(expected, signature) ? body.slice(0, idDot) : BAD_SIGNATURE);
+  const expected = key.hmac.sign(body);
+  return typeof expected === 'string' ? checked(expected) : expected.then(checked);
 }
+
+const BAD_SIGNATURE: StateCheck = { ok: false, reason: 'bad signature' };
 
 function readPayload(json: string, expected: StateBinding): StateCheck {
   // Authentic under a listed key but not a payload this version reads: another version of Parley issued it.
@@ -143,12 +176,12 @@ function readPayload(json: string, expected: StateBinding): StateCheck {
 /** Arguments whose canonical JSON is at most this long bind as they are, with no hashing. */
 const INLINE_ARGUMENTS = 128;
 
-/** A stable digest of JSON arguments (keys sorted at every level): short ones verbatim, others by SHA-256. */
-export async function digestArguments(args: unknown): Promise<string> {
+/** A stable digest of JSON arguments (keys sorted at every level): short ones verbatim (at once), others by SHA-256. */
+export function digestArguments(args: unknown): string | Promise<string> {
   const json = canonicalJson(args);
   // Fast path: comparing short JSON is as exact as comparing hashes, and skips an async WebCrypto digest per request.
   // The `json:` prefix cannot occur in base64url, so the two forms never meet.
-  return json.length <= INLINE_ARGUMENTS ? `json:${json}` : toBase64Url(await sha256(json));
+  return json.length <= INLINE_ARGUMENTS ? `json:${json}` : sha256(json).then(toBase64Url);
 }
 
 /** JSON with keys sorted at every level; arrays and objects nested deeper than MAX_JSON_DEPTH throw `tooDeep()`. */

@@ -47,8 +47,8 @@ const MAX_STEPS_JSON = 40_000;
 /** Asks by collecting input requests; the run is suspended until the client retries with answers. */
 export class RoundAsker implements Asker {
   readonly route = 'rounds';
-  /** Keyed by question keys (a handler may choose `__proto__`): no prototype, so each is a key like any other. */
-  readonly inputRequests: Record<string, InputRequest> = Object.create(null);
+  /** The questions this run asked, by key (a handler's own choice, so a Map: any key is a key like any other). */
+  private readonly asked = new Map<string, InputRequest>();
   /** The keys whose answers this run read: only these travel on in the next requestState. */
   readonly used = new Set<string>();
   /** A capability the client lacks, found while other questions were being collected: it wins over the round. */
@@ -75,6 +75,14 @@ export class RoundAsker implements Asker {
     (this.steps ??= new StepLog()).add(name, value);
     if (JSON.stringify(this.steps.entries).length > MAX_STEPS_JSON)
       throw new InvalidInputError(`Step "${name}": the steps' results are too large for requestState (record an id)`);
+  }
+
+  /**
+   * The inputRequests of the input_required result: an object with the keys as own properties (defined, never
+   * assigned, so no key reaches a prototype), in the order asked, which JSON writes without V8's dictionary-mode path.
+   */
+  questions(): Record<string, InputRequest> {
+    return Object.fromEntries(this.asked);
   }
 
   carried(): { answers: [string, RawAnswer][]; steps?: [string, unknown?][] } {
@@ -134,7 +142,7 @@ export class RoundAsker implements Asker {
       this.used.add(key);
       return Promise.resolve(answer);
     }
-    this.inputRequests[key] = { method, params };
+    this.asked.set(key, { method, params });
     this.wake?.();
     // Never settles: the run ends here, and the client's retry runs the handler again from the top.
     return new Promise<RawAnswer>(() => {});

@@ -24,7 +24,7 @@ describe('the AES-256-GCM parley-mcp/node registers', () => {
       expect(await native.seal(iv, text, 's1.abcdefgh')).toBe(`${data}.${tag}`);
       expect(await web.seal(iv, text, 's1.abcdefgh')).toBe(`${data}.${tag}`);
       for (const aead of [native, web])
-        expect(await aead.open(iv, data, tag, 's1.abcdefgh')).toBe(new TextDecoder().decode(new TextEncoder().encode(text)));
+        expect(await aead.open(b64(iv), data, tag, 's1.abcdefgh')).toBe(new TextDecoder().decode(new TextEncoder().encode(text)));
     }
   });
 
@@ -40,13 +40,13 @@ describe('the AES-256-GCM parley-mcp/node registers', () => {
       return copy;
     };
     for (const aead of [nodeAead(key), await createAeadKey(key)]) {
-      expect(await aead.open(iv, data, tag, 's1.abcdefgh')).toBe('the answers so far');
-      expect(await aead.open(iv, data, tag, 's1.abcdefgi')).toBeUndefined();
-      expect(await aead.open(flip(iv, 0), data, tag, 's1.abcdefgh')).toBeUndefined();
-      expect(await aead.open(iv, b64(flip(dataBytes, 3)), tag, 's1.abcdefgh')).toBeUndefined();
-      expect(await aead.open(iv, data, b64(flip(tagBytes, 15)), 's1.abcdefgh')).toBeUndefined();
-      expect(await aead.open(iv, data, b64(tagBytes.slice(0, 12)), 's1.abcdefgh')).toBeUndefined();
+      expect(await aead.open(b64(iv), data, tag, 's1.abcdefgh')).toBe('the answers so far');
+      expect(await aead.open(b64(iv), data, tag, 's1.abcdefgi')).toBeUndefined();
+      expect(await aead.open(b64(flip(iv, 0)), data, tag, 's1.abcdefgh')).toBeUndefined();
+      expect(await aead.open(b64(iv), b64(flip(dataBytes, 3)), tag, 's1.abcdefgh')).toBeUndefined();
+      expect(await aead.open(b64(iv), data, b64(flip(tagBytes, 15)), 's1.abcdefgh')).toBeUndefined();
+      expect(await aead.open(b64(iv), data, b64(tagBytes.slice(0, 12)), 's1.abcdefgh')).toBeUndefined();
     }
-    expect(await nodeAead(raw()).open(iv, data, tag, 's1.abcdefgh')).toBeUndefined();
+    expect(await nodeAead(raw()).open(b64(iv), data, tag, 's1.abcdefgh')).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 // base64url by table: the same text as Node's own encoder for every length, and nothing else decodes.
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, toBase64Url } from '../../src/crypto';
+import { canonicalEnd, fromBase64Url, toBase64Url } from '../../src/crypto';
 
 describe('base64url', () => {
   it("writes and reads what Node's Buffer does, for every length up to 300 bytes", () => {
@@ -15,5 +15,27 @@ describe('base64url', () => {
   it('refuses padding, the standard alphabet, other characters and impossible lengths', () => {
     for (const text of ['ab==', 'ab+c', 'ab/c', 'a b', 'abcde', 'é', 'abc\n']) expect(fromBase64Url(text)).toBeUndefined();
     expect(fromBase64Url('')).toEqual(new Uint8Array());
+  });
+});
+
+describe('canonicalEnd', () => {
+  it('holds for what toBase64Url writes, and not for another spelling of the same bytes or an impossible length', () => {
+    for (let length = 0; length <= 40; length++) {
+      const text = toBase64Url(Uint8Array.from({ length }, (_, i) => (i * 97 + 13) & 0xff));
+      expect(canonicalEnd(text)).toBe(true);
+      const left = text.length % 4;
+      if (left === 0) continue;
+      // The last character with an unused low bit set: Node decodes it to the same bytes, and it is refused.
+      const other =
+        text.slice(0, -1) +
+        'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[
+          'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(text.at(-1)!) | 1
+        ];
+      expect(Buffer.from(other, 'base64url')).toEqual(Buffer.from(text, 'base64url'));
+      expect(canonicalEnd(other)).toBe(false);
+    }
+    expect(canonicalEnd('abcde')).toBe(false);
+    expect(canonicalEnd('x.AQ.y', 2, 4)).toBe(true);
+    expect(canonicalEnd('x.AR.y', 2, 4)).toBe(false);
   });
 });

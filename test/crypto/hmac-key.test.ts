@@ -40,9 +40,7 @@ describe('the HMAC parley-mcp/node registers', () => {
     const binding = { caller: 'anonymous', method: 'tools/call', name: 'close_ticket', digest: 'json:{"id":"T-1"}' };
     const state = await sealState(webKeys, 'signed', binding, { answers: { 'elicitation-1': { action: 'accept' } } }, 60_000);
     expect(await openState(keys, state, binding)).toEqual({ ok: true, answers: { 'elicitation-1': { action: 'accept' } } });
-    expect(await sealState(keys, 'signed', binding, { answers: {} }, 60_000).then((s) => s.split('.').at(-1))).not.toBe(
-      state.split('.').at(-1),
-    );
+    expect((await sealState(keys, 'signed', binding, { answers: {} }, 60_000)).split('.').at(-1)).not.toBe(state.split('.').at(-1));
     // A signature that is not 43 characters of base64url was never issued: malformed, not merely unverified.
     const cut = state.lastIndexOf('.');
     const [body, signature] = [state.slice(0, cut), state.slice(cut + 1)];

@@ -109,7 +109,7 @@ describe("elicitation.edge: 'stateless' inside workerd", () => {
     });
   });
 
-  it('completes a round across two workerd instances that share VAULT_SECRET; with different secrets the tool starts over', async () => {
+  it('completes a round across two workerd instances that share VAULT_SECRET; with different secrets the state is refused', async () => {
     const stateless = '{"enabled":true,"edge":"stateless"}';
     const [one, two, other] = [
       startWorker(code, { ELICITATION: stateless, VAULT_SECRET: 'fleet-secret' }),
@@ -127,9 +127,9 @@ describe("elicitation.edge: 'stateless' inside workerd", () => {
       const done = (await (await two.send(call(answer))).json()) as any;
       expect(done.result.structuredContent).toEqual({ closed: true, id: 'T-6', note: '' });
       const again = (await (await other.send(call(answer))).json()) as any;
-      expect(again.result.resultType).toBe('input_required');
-      expect(Object.keys(again.result.inputRequests)).toEqual(['elicitation-1']);
-      await expect.poll(() => other.output()).toContain('The request starts over.');
+      expect(again.result).toBeUndefined();
+      expect(again.error.code).toBe(-32602);
+      await expect.poll(() => other.output()).toContain('which this instance does not list');
     } finally {
       await Promise.all([one.dispose(), two.dispose(), other.dispose()]);
     }

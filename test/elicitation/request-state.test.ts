@@ -34,6 +34,8 @@ describe('the arguments a requestState is bound to', () => {
 const binding = { caller: 'anonymous', method: 'tools/call', name: 'close.ticket', digest: 'json:{"id":"T.1"}' };
 const answers = { 'elicitation-1': { action: 'accept', content: { note: 'v1.2. Done.' } } };
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 /** Changes one character at a position, to another base64url character. */
 const changeAt = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
 
@@ -69,7 +71,7 @@ describe.each<StateForm>(['sealed', 'signed'])('a %s requestState', (form) => {
     const fresh = await sealState(next, form, binding, { answers }, 60_000);
     expect(fresh).toContain(`.${await keyIdOf('new-secret')}.`);
     expect(await openState(old, fresh, binding)).toMatchObject({ ok: false, unknownKey: await keyIdOf('new-secret') });
-    // Once the old secret is gone from the list, its states start over, saying which key they named.
+    // Once the old secret is gone from the list, its states do not open, saying which key they named.
     const retired = await openState(await createStateKeys(['new-secret']), state, binding);
     expect(retired).toEqual({ ok: false, reason: `issued under key id ${oldId}, which this instance does not list`, unknownKey: oldId });
     expect(retired.ok || retired.malformed).toBeFalsy();
@@ -125,7 +127,23 @@ describe('a sealed requestState', () => {
     expect(one.split('.')[3]).not.toBe(two.split('.')[3]);
   });
 
-  it('starts over (no protocol error) when a byte of its IV, ciphertext or tag changed, or its key id names another listed key', async () => {
+  it('opens at every length, and refuses another spelling of the same bytes in the last character of its data or tag', async () => {
+    const keys = await createStateKeys(['state-test-secret']);
+    for (let n = 0; n < 8; n++) {
+      const sized = { 'elicitation-1': { action: 'accept', content: { note: 'x'.repeat(n) } } };
+      const state = await sealState(keys, 'sealed', binding, { answers: sized }, 60_000);
+      expect(await openState(keys, state, binding)).toEqual({ ok: true, answers: sized });
+      const [head, data, tag] = [state.slice(0, 29), state.slice(29, -23), state.slice(-22)];
+      // Setting the lowest bit of a last character changes only bits a decoder ignores, where the length leaves some.
+      const respelled = (text: string) => text.slice(0, -1) + BASE64URL[BASE64URL.indexOf(text.at(-1)!) | 1];
+      expect(Buffer.from(respelled(tag), 'base64url')).toEqual(Buffer.from(tag, 'base64url'));
+      expect(await openState(keys, `${head}${data}.${respelled(tag)}`, binding)).toMatchObject({ reason: 'malformed' });
+      if (data.length % 4 !== 0)
+        expect(await openState(keys, `${head}${respelled(data)}.${tag}`, binding)).toMatchObject({ reason: 'malformed' });
+    }
+  });
+
+  it('does not open when a byte of its IV, ciphertext or tag changed, or its key id names another listed key', async () => {
     const keys = await createStateKeys(['state-test-secret', 'older-secret']);
     const state = await sealState(keys, 'sealed', binding, { answers }, 60_000);
     const [, id, iv, data, tag] = state.split('.') as string[];
@@ -181,14 +199,14 @@ describe('a sealed requestState', () => {
 });
 
 describe('a signed requestState', () => {
-  it('is `<payload JSON>.<key id>.<HMAC>`, and starts over when a byte of the payload changed', async () => {
+  it('is `<payload JSON>.<key id>.<HMAC>`, and does not open when a byte of the payload changed', async () => {
     const keys = await createStateKeys(['state-test-secret']);
     const state = await sealState(keys, 'signed', binding, { answers }, 60_000);
     expect(state).toMatch(new RegExp(`^\\{.*\\}\\.${await keyIdOf('state-test-secret')}\\.[A-Za-z0-9_-]{43}$`));
     expect(await openState(keys, state.replace('v1.2', 'v1.3'), binding)).toEqual({ ok: false, reason: 'bad signature' });
   });
 
-  it('starts over, and is no protocol error, for what an older Parley signed (no key id) or a listed key signed that is not a payload', async () => {
+  it('does not open, and is not malformed, for what an older Parley signed (no key id) or a listed key signed that is not a payload', async () => {
     const keys = await createStateKeys(['state-test-secret']);
     const signature = await keys.primary.hmac.sign('x');
     // What Parley 0.1 issued: a payload and its HMAC, with no key id between them. Nothing in it is read.

@@ -39,25 +39,26 @@ describe.each(['sealed', 'signed'] as const)('rotating VAULT_SECRET with %s requ
     expect([...a.warnings, ...b.warnings, ...c.warnings].filter((w) => w.includes('requestState'))).toEqual([]);
   });
 
-  it('[new] starts a round over that still names the retired key, and logs which key and why', async () => {
+  it('[new] refuses a state that still names the retired key (-32602), and logs which key and why', async () => {
     const [a, c] = [instance(OLD, form), instance(NEW, form)];
     const first = await a.call();
     const second = await a.call({ inputResponses: team, requestState: first.result.requestState });
     expect(second.result.inputRequests['elicitation-2']).toBeDefined();
     const late = await c.call({ inputResponses: agent, requestState: second.result.requestState });
-    expect(late.error).toBeUndefined(); // not a protocol error: the person is asked again
-    expect(Object.keys(late.result.inputRequests)).toEqual(['elicitation-1']);
+    // Refused, not run as a new call: the tool could have recorded steps, and the client decides whether to start over.
+    expect(late.result).toBeUndefined();
+    expect(late.error.code).toBe(-32602);
     const warning = c.warnings.join('\n');
     expect(warning).toContain(`issued under key id ${await keyIdOf(OLD)}, which this instance does not list`);
     expect(warning).toMatch(/keep the old secret listed after the new one/);
     expect(warning).not.toContain(OLD);
   });
 
-  it('an instance still on [old] starts over with what [new, old] issued, so a rollout lists the new key second first', async () => {
+  it('an instance still on [old] refuses what [new, old] issued, so a rollout lists the new key second first', async () => {
     const [a, b, early] = [instance(OLD, form), instance(`${NEW},${OLD}`, form), instance(`${OLD},${NEW}`, form)];
     const first = await b.call();
     const back = await a.call({ inputResponses: team, requestState: first.result.requestState });
-    expect(Object.keys(back.result.inputRequests)).toEqual(['elicitation-1']);
+    expect(back.error.code).toBe(-32602);
     expect(a.warnings.join('\n')).toContain(`issued under key id ${await keyIdOf(NEW)}`);
     // [old, new] still seals with old and already opens what new sealed.
     const opened = await early.call({ inputResponses: team, requestState: first.result.requestState });

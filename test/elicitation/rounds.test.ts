@@ -91,7 +91,7 @@ describe('this.elicit() as input_required rounds', () => {
   });
 
   describe.each(['sealed', 'signed'] as const)(
-    'a %s requestState that cannot be trusted is ignored, and the first question is asked again',
+    'a %s requestState that does not hold is refused with -32602, never run as a new call (which would ask again)',
     (form) => {
       const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, options = auth('nour')) =>
         callOn(handlers[form], name, args, extra, options);
@@ -107,9 +107,13 @@ describe('this.elicit() as input_required rounds', () => {
         const answer = { 'elicitation-2': { action: 'accept', content: { agent: 'Priya' } } };
         return call('reassign_ticket', args, { inputResponses: answer, requestState: mutate(second.result.requestState) }, options);
       };
-      const expectStartOver = (result: any, reason: RegExp) => {
-        expect(result.result.resultType).toBe('input_required');
-        expect(Object.keys(result.result.inputRequests)).toEqual(['elicitation-1']);
+      const expectRefused = (result: any, reason: RegExp) => {
+        expect(result.result).toBeUndefined();
+        expect(result.error).toMatchObject({
+          code: -32602,
+          message: expect.stringContaining('requestState does not hold for this request'),
+        });
+        // The client learns that it does not hold; the log says which part did not.
         expect(warnings.join('\n')).toMatch(reason);
       };
 
@@ -121,15 +125,15 @@ describe('this.elicit() as input_required rounds', () => {
         // In the signed payload's JSON; in the sealed form, in the ciphertext (past `s1.<key id>.<iv>.`).
         const at = form === 'signed' ? 10 : 3 + 9 + 17 + 10;
         const flip = (s: string) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
-        expectStartOver(await retryWith(flip), form === 'signed' ? /bad signature/ : /altered: its seal does not open/);
+        expectRefused(await retryWith(flip), form === 'signed' ? /bad signature/ : /altered: its seal does not open/);
       });
       it('the conformance suite\'s tampering, "-TAMPERED" appended: refused with -32602', async () => {
         const refused = await retryWith((s) => `${s}-TAMPERED`);
         expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState is malformed') });
       });
-      it('another caller', async () => expectStartOver(await retryWith((s) => s, undefined, auth('sam')), /another caller/));
-      it('other arguments', async () => expectStartOver(await retryWith((s) => s, { id: 'T-3' }), /other arguments/));
-      it('an oversize state', async () => expectStartOver(await retryWith((s) => s + 'A'.repeat(70_000)), /larger than/));
+      it('another caller', async () => expectRefused(await retryWith((s) => s, undefined, auth('sam')), /another caller/));
+      it('other arguments', async () => expectRefused(await retryWith((s) => s, { id: 'T-3' }), /other arguments/));
+      it('an oversize state', async () => expectRefused(await retryWith((s) => s + 'A'.repeat(70_000)), /larger than/));
       it('an expired state', async () => {
         vi.useFakeTimers({ toFake: ['Date'] });
         try {
@@ -141,7 +145,7 @@ describe('this.elicit() as input_required rounds', () => {
             { id: 'T-1' },
             { inputResponses: accept({ confirm: true }), requestState: first.result.requestState },
           );
-          expectStartOver(late, /expired/);
+          expectRefused(late, /expired/);
         } finally {
           vi.useRealTimers();
         }
@@ -156,7 +160,7 @@ describe('this.elicit() as input_required rounds', () => {
           { id: 'T-1' },
           { inputResponses: accept({ confirm: true }), requestState: first.result.requestState },
         );
-        expectStartOver(done, /issued under key id [A-Za-z0-9_-]{8}, which this instance does not list/);
+        expectRefused(done, /issued under key id [A-Za-z0-9_-]{8}, which this instance does not list/);
         expect(warnings.join('\n')).toMatch(/VAULT_SECRET/);
       });
     },

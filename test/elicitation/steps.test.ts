@@ -99,7 +99,7 @@ describe.each(['sealed', 'signed'] as const)('this.step() in %s rounds', (form) 
     expect(ran.open).toBe(1);
   });
 
-  it('never lets an altered state change a recorded result: the call starts over as a new call', async () => {
+  it('never lets an altered state change a recorded result or run the step again: it is refused with -32602', async () => {
     ran.open = 0;
     const first = await call('open_then_ask', { title: 'Fax' });
     const state: string = first.result.requestState;
@@ -112,9 +112,10 @@ describe.each(['sealed', 'signed'] as const)('this.step() in %s rounds', (form) 
     warnings.length = 0;
     const retried = await call('open_then_ask', { title: 'Fax' }, { inputResponses: team, requestState: forged });
     expect(warnings.join('\n')).toMatch(form === 'signed' ? /bad signature/ : /altered/);
-    // Not T-9: the forged result never reached the tool; the step ran as in any new call, and the first question is back.
-    expect(Object.keys(retried.result.inputRequests)).toEqual(['elicitation-1']);
-    expect(retried.result.inputRequests['elicitation-1'].params.message).toBe('Team for T-2?');
+    // Not T-9, and not T-2: the forged result never reached the tool, nor did the call start over to take the step again.
+    expect(retried.result).toBeUndefined();
+    expect(retried.error.code).toBe(-32602);
+    expect(ran.open).toBe(1);
   });
 
   it('does not record a step that threw: the next run of the call runs it again', async () => {

@@ -144,7 +144,7 @@ describe('the fallback on 2026-07-28, for a client that declares no elicitation'
   const answer = (elicitId: string, content: Record<string, unknown>) =>
     call('sendElicitationResult', { elicitId, action: 'accept', content });
 
-  it('refuses a round requestState offered as an elicitId, and ignores an elicitId offered as a requestState', async () => {
+  it('refuses a round requestState offered as an elicitId, and an elicitId offered as a requestState', async () => {
     const round = await call('close_ticket', { id: 'T-1' }, { elicitation: {} });
     expect(round.result.resultType).toBe('input_required');
     const offered = await answer(round.result.requestState, { confirm: true });
@@ -160,8 +160,9 @@ describe('the fallback on 2026-07-28, for a client that declares no elicitation'
         inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
       },
     );
-    // Not a state of this request: the round starts over and asks again, nothing is closed.
-    expect(retried.result.resultType).toBe('input_required');
+    // Not a state of this request: refused, nothing is closed.
+    expect(retried.result).toBeUndefined();
+    expect(retried.error.code).toBe(-32602);
   });
 
   it('answers for the call it was issued for; a URL-mode question still gets -32021, naming elicitation.url', async () => {
