@@ -1,10 +1,11 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10 --pending 10000
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10,11,12,13 --pending 10000
+// --waiting-tasks 10000 (row 11)
 // --questions-sessions 16 --questions-per-session 8 (row 7) --runtimes node@20,node@22,node@24,bun,deno (row 8)
 // --max-other 0.3 --retries 2 (a run during which other processes used more than 0.3 cores is run again, at most twice)
 // --skip-peers (leave out the servers of bench/peers) --write (bench/RESULTS.md) --profile (cpu-prof Parley).
 // It always prints the table: a row that fails says why (with its servers' last log lines) and the others still report.
-// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 10 = 128).
+// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 13 = 128).
 import { execFile } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +15,27 @@ import { bundleWorker } from '../test/helpers/bundle';
 import { startRedis, type RunningRedis } from '../test/helpers/redis';
 import { cpuSeconds, disturbanceMeter } from './lib/cpu';
 import { runLegacyRounds, runManyQuestions } from './lib/legacy-round';
-import { completedTask, runPlainTasks, runQuestionTasks, runRounds, taskGet, type CyclesResult } from './lib/task-round';
+import {
+  completedTask,
+  runAnsweredTasks,
+  runPlainTasks,
+  runQuestionTasks,
+  runRounds,
+  runThreeReplays,
+  runThreeRounds,
+  taskGet,
+  type CyclesResult,
+} from './lib/task-round';
 import { machine } from './lib/machine';
 import { measureRow, median, summarise, undisturbed, type Cell, type Contender, type Settings } from './lib/measure';
-import { measurePending } from './lib/pending-memory';
+import {
+  measurePending,
+  measureWaitingTasks,
+  waitingCallers,
+  waitingEnv,
+  type WaitingKind,
+  type WaitingMemory,
+} from './lib/pending-memory';
 import { killAll, startServer, type ServerProcess, type StartOptions } from './lib/processes';
 import { runtimeCommand, runtimeVersion, type RuntimeSpec } from './lib/runtimes';
 import { cellRows, loadCell, markdownTable, ms, times, type TableRow } from './lib/table';
@@ -31,8 +49,9 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13' },
     pending: { type: 'string', default: '10000' },
+    'waiting-tasks': { type: 'string', default: '10000' },
     'questions-sessions': { type: 'string', default: '16' },
     'questions-per-session': { type: 'string', default: '8' },
     runtimes: { type: 'string', default: 'node@20,node@22,node@24,bun,deno' },
@@ -181,7 +200,7 @@ const peer = (name: string) => async () => {
 };
 const withPeers = <T>(list: T[]) => (values['skip-peers'] ? [] : list);
 
-// Rows 4, 7 and 10: one real redis-server, and two Parley processes on it (row 10's pair serves the task tools too),
+// Rows 4, 7, 10 to 12: one real redis-server, and two Parley processes on it (row 10's pair, which row 12 shares, serves the task tools too),
 // each pair started once.
 let redis: RunningRedis | undefined;
 let redisStarted: Promise<RunningRedis> | undefined;
@@ -227,6 +246,48 @@ const runsOf = async <R>(run: () => Promise<R>) => {
   const loadText = loadCell(median(out.map((r) => r.load)), median(out.map((r) => r.otherCores)), discarded, noisy);
   return { runs: out, loadText };
 };
+
+/** A hand-driven cell of rows 10, 12 and 13: medians of the runs, bodies checked, any lost cycle makes it invalid; server
+ * CPU per cycle summed over `served` (the processes that served it; the first one's log shows a failure). Returns the
+ * medians of the runs' p50, p90 and CPU per cycle (µs), NaN when invalid. */
+async function handCell(
+  row: string,
+  label: string,
+  measure: string,
+  served: ServerProcess[],
+  run: (seconds: number) => Promise<CyclesResult>,
+) {
+  await run(Math.min(settings.warmup, 1));
+  const { runs, loadText } = await runsOf(async () => {
+    const before = served.reduce((n, p) => n + cpuSeconds(p.pid), 0);
+    const result = await run(settings.duration);
+    return { ...result, cpu: served.reduce((n, p) => n + cpuSeconds(p.pid), 0) - before };
+  });
+  const m = (k: 'cyclesPerSec' | 'p50' | 'p90' | 'p99' | 'polls') => median(runs.map((r) => r[k]));
+  const lost = runs.reduce((n, r) => n + r.lost, 0);
+  const total = runs.reduce((n, r) => n + r.cycles, 0);
+  const cpu = median(runs.map((r) => (r.cpu * 1e6) / Math.max(1, r.cycles)));
+  log(
+    `  ${label}: p50 ${runs.map((r) => r.p50.toFixed(2)).join(', ')} ms, p90 ${runs.map((r) => r.p90.toFixed(2)).join(', ')} ms, CPU ${runs.map((r) => Math.round((r.cpu * 1e6) / Math.max(1, r.cycles))).join(', ')} µs/cycle, lost ${lost} of ${total}`,
+  );
+  const valid = lost === 0 && total > 0;
+  if (!valid) fail(row, label, new Error(`lost ${lost} of ${total}: ${runs.find((r) => r.lostSample)?.lostSample ?? ''}`), served[0]);
+  table.push({
+    row: table.some((r) => r.row === row) ? '' : row,
+    measure,
+    server: label,
+    throughput: valid ? `${Math.round(m('cyclesPerSec')).toLocaleString('en-US')} cycles/s` : 'invalid',
+    p50: valid ? ms(m('p50')) : '–',
+    p99: valid ? ms(m('p99')) : '–',
+    vsParley: '',
+    cpu: valid && Number.isFinite(cpu) ? `${Math.round(cpu)} µs/cycle` : '–',
+    load: loadText,
+    bodies: valid
+      ? `${total.toLocaleString('en-US')} ok, lost 0; p90 ${ms(m('p90'))} ms${m('polls') > 0 ? `; ${m('polls').toFixed(1)} tasks/get each` : ''}`
+      : `INVALID: lost ${lost} of ${total}`,
+  });
+  return valid ? { p50: m('p50'), p90: m('p90'), cpu } : { p50: NaN, p90: NaN, cpu: NaN };
+}
 
 // Row 1's second line: the same simple call to a tool whose input is plain JSON Schema, on the same Parley.
 const JSON_LABEL = 'Parley, the tool with a JSON Schema';
@@ -540,38 +601,8 @@ try {
     const local = await serve('tasks', 'parley', { env: { ...sessionSecret, BENCH_TASKS: '1' } });
     const [a, b] = await acrossInstances(true);
     const clients = 8;
-    /** A hand-driven cell: medians of the runs, bodies checked, any lost cycle makes it invalid; server CPU per cycle
-     * summed over `served` (the processes that served it; the first one's log shows a failure). */
-    const cycles = async (label: string, measure: string, served: ServerProcess[], run: (seconds: number) => Promise<CyclesResult>) => {
-      await run(Math.min(settings.warmup, 1));
-      const { runs, loadText } = await runsOf(async () => {
-        const before = served.reduce((n, p) => n + cpuSeconds(p.pid), 0);
-        const result = await run(settings.duration);
-        return { ...result, cpu: served.reduce((n, p) => n + cpuSeconds(p.pid), 0) - before };
-      });
-      const m = (k: 'cyclesPerSec' | 'p50' | 'p99' | 'polls') => median(runs.map((r) => r[k]));
-      const lost = runs.reduce((n, r) => n + r.lost, 0);
-      const total = runs.reduce((n, r) => n + r.cycles, 0);
-      const cpu = median(runs.map((r) => (r.cpu * 1e6) / Math.max(1, r.cycles)));
-      log(`  ${label}: p50 ${runs.map((r) => r.p50.toFixed(2)).join(', ')} ms, lost ${lost} of ${total}`);
-      const valid = lost === 0 && total > 0;
-      if (!valid) fail('10', label, new Error(`lost ${lost} of ${total}: ${runs.find((r) => r.lostSample)?.lostSample ?? ''}`), served[0]);
-      table.push({
-        row: table.some((r) => r.row === '10') ? '' : '10',
-        measure,
-        server: label,
-        throughput: valid ? `${Math.round(m('cyclesPerSec')).toLocaleString('en-US')} cycles/s` : 'invalid',
-        p50: valid ? ms(m('p50')) : '–',
-        p99: valid ? ms(m('p99')) : '–',
-        vsParley: '',
-        cpu: valid && Number.isFinite(cpu) ? `${Math.round(cpu)} µs/cycle` : '–',
-        load: loadText,
-        bodies: valid
-          ? `${total.toLocaleString('en-US')} ok, lost 0${m('polls') > 0 ? `; ${m('polls').toFixed(1)} tasks/get each` : ''}`
-          : `INVALID: lost ${lost} of ${total}`,
-      });
-      return valid ? m('p50') : NaN;
-    };
+    const cycles = (label: string, measure: string, served: ServerProcess[], run: (seconds: number) => Promise<CyclesResult>) =>
+      handCell('10', label, measure, served, run);
     await cycles('Parley, one process, memory store', `no-input task, create → completed (${clients} clients)`, [local], (seconds) =>
       runPlainTasks(local.url, { clients, seconds }),
     );
@@ -580,13 +611,13 @@ try {
     const getLabel = 'Parley, one process, memory store';
     const get = await measureEntries('10', [{ label: getLabel, server: async () => local, scenario: () => taskGet(taskId) }]);
     pushCells('', 'tasks/get of a completed task', [getLabel], get, 'req');
-    const task = await cycles(
+    const { p50: task } = await cycles(
       'Parley, task created on A, asked, answered with tasks/update on B (polled on B)',
       'one-question task, create → completed (1 client)',
       [a, b],
       (seconds) => runQuestionTasks(a.url, b.url, { clients: 1, seconds }),
     );
-    const round = await cycles(
+    const { p50: round } = await cycles(
       'Parley, the round: call on A, retry with the answer on B',
       'elicitation round, call → result (1 client)',
       [a, b],
@@ -594,6 +625,97 @@ try {
     );
     goals.push(
       `- A one-question task across two processes through Redis, p50 create → completed at 1 client: ${ms(task)} ms, beside Parley's own round across the same two processes: ${ms(round)} ms (${times(task / round)})`,
+    );
+  });
+
+  await section('11', 'tasks waiting at a question, memory per task at rest', async () => {
+    const count = Number(values['waiting-tasks']);
+    const jwks = await startJwks();
+    const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
+    const measuredKinds = new Map<WaitingKind, WaitingMemory>();
+    try {
+      const kinds: [WaitingKind, string][] = [
+        ['memory', 'Parley, one process, memory store: the task parks (its run ends)'],
+        ['redis', 'Parley, one process, Redis: the task parks (its run ends)'],
+        ['inbox', "Parley, memory store, signed-in callers' tasks also filed in their inbox: the task waits in its run (today)"],
+      ];
+      for (const [kind, label] of kinds) {
+        const redisUrl = kind === 'redis' ? (await sharedRedis()).url : undefined;
+        const env = { ...sessionSecret, ...waitingEnv(kind, count, { redisUrl, jwksUrl: jwks.url }) };
+        const held = await serve(`waiting-${kind}`, 'parley', { nodeFlags: ['--expose-gc'], env });
+        try {
+          const callers = await waitingCallers(kind, count, jwks.tokenFor);
+          const m = await measureWaitingTasks(held, count, { callers, redisPort: kind === 'redis' ? redis!.port : undefined });
+          measuredKinds.set(kind, m);
+          log(`  ${kind}: ${JSON.stringify(m)}`);
+          const ok = m.answered.completed === m.answered.sampled;
+          if (!ok)
+            fail(
+              '11',
+              label,
+              new Error(
+                `${m.answered.sampled - m.answered.completed} of ${m.answered.sampled} answered afterwards did not complete: ${m.answered.failure}`,
+              ),
+              held,
+            );
+          table.push({
+            row: table.some((r) => r.row === '11') ? '' : '11',
+            measure: kind === 'memory' ? `${count.toLocaleString('en-US')} one-question tasks waiting (100 callers × 100), at rest` : '',
+            server: label,
+            ...blank,
+            throughput: `created in ${m.seconds.toFixed(1)} s`,
+            cpu: `${m.restCores.toFixed(3)} cores at rest`,
+            bodies: `${kb(m.perTask)} each by RSS; after a full GC: RSS ${kb(m.collected.rss)}, live ${kb(m.collected.live)} each${m.redisBytes === undefined ? '' : `; in redis-server ${kb(m.redisBytes)} each`}; ${m.answered.completed}/${m.answered.sampled} answered afterwards completed`,
+          });
+        } finally {
+          await held.stop(); // a run-held task ticks its lease: it must not run beside the next rows
+        }
+      }
+    } finally {
+      await jwks.close();
+    }
+    const live = (kind: WaitingKind) => (measuredKinds.get(kind)?.collected.live ?? NaN) / 1024;
+    const rss = (kind: WaitingKind) => (measuredKinds.get(kind)?.perTask ?? NaN) / 1024;
+    goals.push(
+      `- ${count.toLocaleString('en-US')} tasks waiting at a question, live memory per task after a full GC (goal ≤ 2 KB of process memory, the store's record only): memory store ${live('memory').toFixed(2)} KB (record included: ${verdict(live('memory') <= 2, live('memory'))}), Redis ${live('redis').toFixed(2)} KB (${verdict(live('redis') <= 2, live('redis'))}); by RSS ${rss('memory').toFixed(1)} and ${rss('redis').toFixed(1)} KB; beside a task that waits in its run today (inbox-filed): ${live('inbox').toFixed(2)} KB live, ${rss('inbox').toFixed(1)} KB by RSS`,
+    );
+  });
+
+  await section('12', 'a task answered on the other instance through Redis, tasks/update → completed', async () => {
+    const [a, b] = await acrossInstances(true);
+    const other = await handCell(
+      '12',
+      'Parley, task created and asked on A, tasks/update to B, which claims and replays it (polled on B)',
+      'one-question task, tasks/update → completed seen by the client (1 client; p50, p90 of that span)',
+      [a, b],
+      (seconds) => runAnsweredTasks(a.url, b.url, { clients: 1, seconds }),
+    );
+    const same = await handCell('12', 'Parley, the same task answered on A itself (A replays it)', '', [a, b], (seconds) =>
+      runAnsweredTasks(a.url, a.url, { clients: 1, seconds }),
+    );
+    goals.push(
+      `- A task answered on the other instance through Redis, tasks/update → completed at 1 client: p50 ${ms(other.p50)} ms, p90 ${ms(other.p90)} ms; answered on the instance that created it: p50 ${ms(same.p50)} ms, p90 ${ms(same.p90)} ms`,
+    );
+  });
+
+  await section('13', 'three questions: a task answered one at a time (three replays) beside a call of three rounds', async () => {
+    const local = await serve('tasks', 'parley', { env: { ...sessionSecret, BENCH_TASKS: '1' } });
+    const replays = await handCell(
+      '13',
+      'Parley, one process, memory store: the task (create, then 3 × poll and tasks/update, each replaying execute())',
+      'the same three-question tool (1 client, create/call → completed)',
+      [local],
+      (seconds) => runThreeReplays(local.url, { clients: 1, seconds }),
+    );
+    const rounds = await handCell(
+      '13',
+      'Parley, one process: the call of three rounds (call + 3 retries with requestState)',
+      '',
+      [local],
+      (seconds) => runThreeRounds(local.url, { clients: 1, seconds }),
+    );
+    goals.push(
+      `- Three questions, one process: the task answered one at a time (three replays) p50 ${ms(replays.p50)} ms, ${Math.round(replays.cpu)} µs of server CPU, beside three rounds p50 ${ms(rounds.p50)} ms, ${Math.round(rounds.cpu)} µs (${times(replays.cpu / rounds.cpu)} by CPU; the task's figure includes its tasks/get polls)`,
     );
   });
 } finally {
@@ -616,7 +738,7 @@ const notes = [
   "- Row 5 runs with elicitation off in the Worker (on the edge it needs a distributed store); autocannon reaches workerd through miniflare's loopback port.",
   "- Row 8 runs each server under that runtime (Node: parley-mcp/node and node:http; Bun and Deno: createFetchHandler and a bare fetch handler under Bun.serve / Deno.serve); the runtimes are the npm registry's packages.",
 ];
-const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')} --pending ${values.pending}${rows.has('7') ? ` --questions-sessions ${values['questions-sessions']} --questions-per-session ${values['questions-per-session']}` : ''}${rows.has('8') ? ` --runtimes ${values.runtimes}` : ''} --max-other ${settings.maxOther} --retries ${settings.retries}${values['skip-peers'] ? ' --skip-peers' : ''}`;
+const command = `npm run bench -- --runs ${settings.runs} --duration ${settings.duration} --warmup ${settings.warmup} --connections ${settings.connections} --rows ${[...rows].join(',')} --pending ${values.pending}${rows.has('11') ? ` --waiting-tasks ${values['waiting-tasks']}` : ''}${rows.has('7') ? ` --questions-sessions ${values['questions-sessions']} --questions-per-session ${values['questions-per-session']}` : ''}${rows.has('8') ? ` --runtimes ${values.runtimes}` : ''} --max-other ${settings.maxOther} --retries ${settings.retries}${values['skip-peers'] ? ' --skip-peers' : ''}`;
 const failedRows = [...new Set(failures.map((f) => f.row))].sort();
 const report = [
   markdownTable(table),
@@ -653,5 +775,5 @@ if (values.write) {
 }
 if (failedRows.length)
   log(`FAILED rows: ${failedRows.join(', ')} (exit code ${failedRows.reduce((code, row) => code | (1 << (Number(row) - 1)), 0)})`);
-// An exit code has 8 bits: rows 8 and 9 share the last.
+// An exit code has 8 bits: rows 8 to 13 share the last.
 process.exit(failedRows.reduce((code, row) => code | (1 << Math.min(Number(row) - 1, 7)), 0));

@@ -1,7 +1,18 @@
 // The scenarios the rows run: what each sends and what each response body must be.
 import type { Scenario } from './lib/load';
 import { MODERN, isTextResult, modernRequest, resultOf } from './lib/wire';
-import { ROUND_TOOL, SIMPLE_ARGS, SIMPLE_JSON_TOOL, SIMPLE_TEXT, SIMPLE_TOOL, roundDone, roundQuestion } from './servers/fixture';
+import {
+  ROUND_TOOL,
+  SIMPLE_ARGS,
+  SIMPLE_JSON_TOOL,
+  SIMPLE_TEXT,
+  SIMPLE_TOOL,
+  THREE_TOOL,
+  roundDone,
+  roundQuestion,
+  threeDone,
+  threeQuestion,
+} from './servers/fixture';
 
 /** tools/call of the simple tool (or `tool`, another with the same input); `expected` is the text its result must carry. */
 export const simpleCall = (expected = SIMPLE_TEXT, tool = SIMPLE_TOOL): Scenario => ({
@@ -94,3 +105,38 @@ export const discover = (): Scenario => ({
 
 /** Two plain calls in a row on each connection: what an elicitation round is compared with. */
 export const twoPlainCalls = (): Scenario => ({ steps: [...simpleCall().steps, ...simpleCall().steps] });
+
+let threes = 0;
+
+/** The call of three rounds of row 13 (served with BENCH_TASKS): THREE_TOOL without the tasks extension asks its three
+ * checks one round at a time; each retry carries the requestState and the newest answer. In-process under callgrind it
+ * is taskThreeReplays' comparison (bench/lib/in-process-cycle.ts); it is not in bench:check's gate. */
+export const roundThree = (): Scenario => {
+  const ask = (check: number): Scenario['steps'][number] => ({
+    request: (context) =>
+      check === 1 ? modernRequest('tools/call', { name: THREE_TOOL, arguments: { id: (context.id = `R3-${++threes}`) } }) : retry(context),
+    check(body, context) {
+      const result = resultOf(body);
+      const requests = result?.resultType === 'input_required' ? Object.entries(result.inputRequests ?? {}) : [];
+      if (requests.length !== 1 || (requests[0]![1] as any)?.params?.message !== threeQuestion(String(context.id), check)) return false;
+      context.key = requests[0]![0];
+      context.state = result!.requestState;
+      return true;
+    },
+  });
+  const retry = (context: Record<string, unknown>) =>
+    modernRequest('tools/call', {
+      name: THREE_TOOL,
+      arguments: { id: context.id },
+      requestState: context.state,
+      inputResponses: { [String(context.key)]: { action: 'accept', content: { confirm: true } } },
+    });
+  return {
+    steps: [
+      ask(1),
+      ask(2),
+      ask(3),
+      { request: retry, check: (body, context) => isTextResult(resultOf(body), threeDone(String(context.id))) },
+    ],
+  };
+};

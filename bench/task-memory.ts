@@ -1,11 +1,17 @@
 // What tasks cost the server's memory and CPU (issue #45): a loopback serve() in its own process, driven by one
 // anonymous client; RSS and CPU read from /proc. Run: npx tsx --conditions=parley-source bench/task-memory.ts <load>
 // with <load> one of ended (120 quick tasks, 900 KB argument each), listens (100 slow tasks with 200 KB arguments,
-// 17 listens of all of them, 40 s), cpu (100 slow tasks with 1 KB arguments, 100 listens of all of them, 20 s).
+// 17 listens of all of them, 40 s), cpu (100 slow tasks with 1 KB arguments, 100 listens of all of them, 20 s), or
+// `waiting [count] [memory|redis|inbox]` (issue #46, `npm run bench` row 11 alone: `count` one-question tasks waiting at
+// their question in the bench's Parley, bundled, with --expose-gc; memory per waiting task: bench/lib/pending-memory.ts).
 import { spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startRedis, type RunningRedis } from '../test/helpers/redis';
+import { measureWaitingTasks, waitingCallers, waitingEnv, type WaitingKind } from './lib/pending-memory';
+import { startServer } from './lib/processes';
+import { startJwks } from './lib/signed-in';
 
 const TASKS_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -154,5 +160,36 @@ async function drive(load: string): Promise<void> {
   }
 }
 
+/** Row 11 alone: the memory per task of `count` tasks waiting at their question, on one server of `kind`. */
+async function waiting(count: number, kind: WaitingKind): Promise<void> {
+  if (!['memory', 'redis', 'inbox'].includes(kind)) throw new Error(`waiting: memory, redis or inbox, not ${kind}`);
+  let redis: RunningRedis | undefined;
+  const jwks = kind === 'inbox' ? await startJwks() : undefined;
+  try {
+    if (kind === 'redis') redis = await startRedis();
+    const env = {
+      MCP_SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+      ...waitingEnv(kind, count, { redisUrl: redis?.url, jwksUrl: jwks?.url }),
+    };
+    const held = await startServer('parley', { nodeFlags: ['--expose-gc'], env });
+    try {
+      const callers = await waitingCallers(kind, count, jwks?.tokenFor);
+      const m = await measureWaitingTasks(held, count, { callers, redisPort: redis?.port });
+      const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
+      console.log(
+        `${count} tasks waiting (${kind}), created in ${m.seconds.toFixed(1)} s: RSS ${kb(m.perTask)} each; after a full GC RSS ${kb(m.collected.rss)}, ` +
+          `live ${kb(m.collected.live)} each; at rest ${m.restCores.toFixed(3)} cores` +
+          `${m.redisBytes === undefined ? '' : `; redis-server ${kb(m.redisBytes)} each`}; answered afterwards ${m.answered.completed}/${m.answered.sampled} completed${m.answered.failure ? ` (${m.answered.failure})` : ''}`,
+      );
+    } finally {
+      await held.stop();
+    }
+  } finally {
+    await redis?.stop();
+    await jwks?.close();
+  }
+}
+
 if (process.argv[2] === 'server') await server();
+else if (process.argv[2] === 'waiting') await waiting(Number(process.argv[3] ?? 10_000), (process.argv[4] ?? 'memory') as WaitingKind);
 else await drive(process.argv[2] ?? 'ended');

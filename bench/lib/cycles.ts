@@ -11,11 +11,12 @@ import { cycle, type ScenarioName, taskPolls } from './in-process-cycle';
 const name = process.argv[2] as ScenarioName;
 const count = Number(process.argv[3]);
 const warmUp = Number(process.argv[4] ?? 0);
-if (name === 'taskCycle') process.env.BENCH_TASKS = '1'; // the task tools, as row 10's servers serve them
+// The task tools (and THREE_TOOL), as rows 10 to 13's servers serve them.
+if (name === 'taskCycle' || name === 'taskThreeReplays' || name === 'roundThree') process.env.BENCH_TASKS = '1';
 const handler = createFetchHandler(benchConfig(), NODE_PLATFORM);
 // A task lives until its tasks/get, and while it lives its timers tick by the clock (src/engine/tasks/task-work.ts): tasks
 // run one at a time, so each lives as short a time as it can and the count does not move with how long 32 of them took.
-const atOnce = name === 'taskCycle' ? 1 : 32;
+const atOnce = name === 'taskCycle' || name === 'taskThreeReplays' ? 1 : 32;
 const run = async (cycles: number) => {
   for (let done = 0; done < cycles; done += atOnce) await Promise.all(Array.from({ length: atOnce }, () => cycle(handler, name)));
 };
@@ -25,4 +26,4 @@ if (warmUp > 0) {
 }
 await run(count);
 if (warmUp > 0) getPriority();
-if (name === 'taskCycle') console.log(`tasks/get: ${taskPolls.n}`);
+if (name === 'taskCycle' || name === 'taskThreeReplays') console.log(`tasks/get: ${taskPolls.n}`);

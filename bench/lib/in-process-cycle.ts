@@ -3,12 +3,13 @@
 import type { createFetchHandler } from 'parley-mcp';
 import { PlainResponse } from '../../src/adapters/node-response';
 import * as scenarios from '../scenarios';
-import { SIMPLE_ARGS, SIMPLE_TEXT, TASK_TOOL } from '../servers/fixture';
+import { SIMPLE_ARGS, SIMPLE_TEXT, TASK_TOOL, THREE_TOOL, threeDone, threeQuestion } from '../servers/fixture';
 import { isTextResult, modernRequest, resultOf, type WireRequest } from './wire';
 
-/** The scenarios of scenarios.ts, and taskCycle: a no-input task created, then tasks/get until it completed (the server
- * must serve row 10's task tools: BENCH_TASKS set). */
-export type ScenarioName = keyof typeof scenarios | 'taskCycle';
+/** The scenarios of scenarios.ts, taskCycle (a no-input task created, then tasks/get until it completed) and
+ * taskThreeReplays (row 13's three-question task answered one question at a time); the task scenarios and roundThree
+ * need the task tools (BENCH_TASKS set). */
+export type ScenarioName = keyof typeof scenarios | 'taskCycle' | 'taskThreeReplays';
 type Handler = ReturnType<typeof createFetchHandler>;
 
 const freshRequest = (wire: WireRequest) =>
@@ -31,6 +32,7 @@ async function send(handler: Handler, wire: WireRequest, request = requestFor(wi
 
 export async function cycle(handler: Handler, name: ScenarioName): Promise<void> {
   if (name === 'taskCycle') return taskCycle(handler);
+  if (name === 'taskThreeReplays') return taskThreeReplays(handler);
   const context: Record<string, unknown> = {};
   for (const step of scenarios[name]().steps) {
     const wire = typeof step.request === 'function' ? step.request(context) : step.request;
@@ -63,3 +65,48 @@ async function taskCycle(handler: Handler): Promise<void> {
 
 /** tasks/get sent by taskCycle so far: the driver prints it, so that a count moved by more polls shows as such. */
 export const taskPolls = { n: 0 };
+
+let threes = 0;
+
+/** tasks/get after each timer turn until `done`; throws on an end it does not expect. A question parks its work in a
+ * timer of 0 ms (TaskWork's turn, src/engine/tasks/task-work.ts): waiting on a timer too, scheduled after it, the poll
+ * count depends on the order of the work, not on the clock (an immediate would poll once per turn until it fires). */
+async function pollTask(handler: Handler, taskId: string, done: (task: Record<string, any>) => boolean): Promise<Record<string, any>> {
+  const wire = modernRequest('tasks/get', { taskId }, '/mcp', true);
+  const request = freshRequest(wire);
+  for (let polls = 0; polls < MAX_POLLS; polls++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    taskPolls.n++;
+    const task = resultOf(await send(handler, wire, request));
+    if (task && done(task)) return task;
+    if (task?.status !== 'working' && task?.status !== 'input_required')
+      throw new Error(`taskThreeReplays: ${JSON.stringify(task).slice(0, 300)}`);
+  }
+  throw new Error(`taskThreeReplays: not there after ${MAX_POLLS} tasks/get`);
+}
+
+/** Row 13's task in-process: THREE_TOOL as a task, each of its three checks polled for and answered with tasks/update
+ * (each answer replays execute() from the top), then polled until completed. Counted with its tasks/get. */
+async function taskThreeReplays(handler: Handler): Promise<void> {
+  const id = `T3-${++threes}`;
+  const call = modernRequest('tools/call', { name: THREE_TOOL, arguments: { id } }, '/mcp', true);
+  const created = resultOf(await send(handler, call, freshRequest(call)));
+  const taskId = created?.resultType === 'task' ? created.taskId : undefined;
+  if (typeof taskId !== 'string') throw new Error(`taskThreeReplays: created ${JSON.stringify(created)}`);
+  for (let check = 1; check <= 3; check++) {
+    const asked = await pollTask(handler, taskId, (task) => {
+      const requests = task.status === 'input_required' ? Object.entries(task.inputRequests ?? {}) : [];
+      return requests.length === 1 && (requests[0]![1] as any)?.params?.message === threeQuestion(id, check);
+    });
+    const key = Object.keys(asked.inputRequests)[0]!;
+    const update = modernRequest(
+      'tasks/update',
+      { taskId, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+      '/mcp',
+      true,
+    );
+    if (resultOf(await send(handler, update, freshRequest(update)))?.resultType !== 'complete')
+      throw new Error('taskThreeReplays: update refused');
+  }
+  await pollTask(handler, taskId, (task) => task.status === 'completed' && isTextResult(task.result, threeDone(id)));
+}

@@ -15,22 +15,25 @@ export const authenticatedCall = (token: string): Scenario => {
   return { steps: [{ request, check: (body) => isTextResult(resultOf(body), SIMPLE_TEXT) }] };
 };
 
-export async function startJwks(): Promise<{ url: string; token: string; close(): Promise<void> }> {
+/** The JWKS on loopback, and a token for `bench-user`; `tokenFor` signs one for another subject (row 11's 100 callers). */
+export async function startJwks(): Promise<{ url: string; token: string; tokenFor(sub: string): Promise<string>; close(): Promise<void> }> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const body = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] });
   const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const token = await new SignJWT({ scope: 'bench' })
-    .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
-    .setIssuer(BENCH_ISSUER)
-    .setAudience(BENCH_AUDIENCE)
-    .setSubject('bench-user')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(privateKey);
+  const tokenFor = (sub: string) =>
+    new SignJWT({ scope: 'bench' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
+      .setIssuer(BENCH_ISSUER)
+      .setAudience(BENCH_AUDIENCE)
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`,
-    token,
+    token: await tokenFor('bench-user'),
+    tokenFor,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

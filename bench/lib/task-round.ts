@@ -2,15 +2,39 @@
 // autocannon sequence cannot send. Every body is checked; a cycle that went wrong is counted, never timed.
 import { percentile, type Scenario } from './load';
 import { isTextResult, modernRequest, resultOf, type WireRequest } from './wire';
-import { ROUND_TOOL, SIMPLE_ARGS, SIMPLE_TEXT, TASK_QUESTION_TOOL, TASK_TOOL, roundDone, roundQuestion } from '../servers/fixture';
+import {
+  ROUND_TOOL,
+  SIMPLE_ARGS,
+  SIMPLE_TEXT,
+  TASK_QUESTION_TOOL,
+  TASK_TOOL,
+  THREE_TOOL,
+  roundDone,
+  roundQuestion,
+  threeDone,
+  threeQuestion,
+  CLIENT_ADDRESS_HEADER,
+} from '../servers/fixture';
 
 /** tasks/get calls a cycle may make before it counts as lost: the client polls at once, ignoring pollIntervalMs. */
 const MAX_POLLS = 10_000;
 
 type Result = Record<string, any>;
 
-async function send(url: string, request: WireRequest): Promise<Result> {
-  const response = await fetch(url, { method: request.method, headers: request.headers, body: request.body });
+/** Who sends a request, when not the harness's one anonymous client: a signed-in caller's token, and the address the
+ * server counts an anonymous caller's tasks by (row 11's server trusts the header that says it). */
+export interface Caller {
+  token?: string;
+  address?: string;
+}
+
+async function send(url: string, request: WireRequest, as: Caller = {}): Promise<Result> {
+  const headers = {
+    ...request.headers,
+    ...(as.token === undefined ? {} : { authorization: `Bearer ${as.token}` }),
+    ...(as.address === undefined ? {} : { [CLIENT_ADDRESS_HEADER]: as.address }),
+  };
+  const response = await fetch(url, { method: request.method, headers, body: request.body });
   const body = await response.text();
   const result = resultOf(body);
   if (!result) throw new Error(`${response.status} ${body.slice(0, 300)}`);
@@ -18,14 +42,14 @@ async function send(url: string, request: WireRequest): Promise<Result> {
 }
 
 /** tools/call of a task tool: the CreateTaskResult's taskId. */
-async function create(url: string, name: string, args: Record<string, unknown>): Promise<string> {
-  const created = await send(url, modernRequest('tools/call', { name, arguments: args }, '/mcp', true));
+async function create(url: string, name: string, args: Record<string, unknown>, as?: Caller): Promise<string> {
+  const created = await send(url, modernRequest('tools/call', { name, arguments: args }, '/mcp', true), as);
   if (created.resultType !== 'task' || typeof created.taskId !== 'string') throw new Error(`created ${JSON.stringify(created)}`);
   return created.taskId;
 }
 
 /** The task as tasks/get shows it. */
-export const getTask = (url: string, taskId: string) => send(url, modernRequest('tasks/get', { taskId }, '/mcp', true));
+export const getTask = (url: string, taskId: string, as?: Caller) => send(url, modernRequest('tasks/get', { taskId }, '/mcp', true), as);
 
 /** Polls `url` at once and again until the task leaves `working`; counts the polls into `polls`. */
 async function settle(url: string, taskId: string, polls: { n: number }): Promise<Result> {
@@ -107,11 +131,105 @@ async function round(callUrl: string, retryUrl: string, n: number): Promise<void
   if (retry.resultType !== 'complete' || retry.content?.[0]?.text !== roundDone(id)) throw new Error(`result ${JSON.stringify(retry)}`);
 }
 
+/** tasks/get on `url` at once and again until `done` says so (or the task ended otherwise: then it throws). */
+async function pollUntil(url: string, taskId: string, polls: { n: number }, done: (task: Result) => boolean, as?: Caller): Promise<Result> {
+  for (let i = 0; i < MAX_POLLS; i++) {
+    polls.n++;
+    const task = await getTask(url, taskId, as);
+    if (done(task)) return task;
+    if (task.status !== 'working' && task.status !== 'input_required') throw new Error(`ended ${JSON.stringify(task).slice(0, 300)}`);
+  }
+  throw new Error(`not there after ${MAX_POLLS} tasks/get`);
+}
+
+/** The task asks exactly `message`: its one open question's key. */
+const asking = (message: string) => (task: Result) => {
+  if (task.status !== 'input_required') return false;
+  const requests = Object.entries(task.inputRequests ?? {});
+  return requests.length === 1 && (requests[0]![1] as Result)?.params?.message === message;
+};
+const keyOf = (task: Result) => Object.keys(task.inputRequests ?? {})[0]!;
+const completedWith = (expected: string) => (task: Result) => task.status === 'completed' && text(task) === expected;
+
+/** An accepting answer to the question `key`, sent with tasks/update; throws unless acknowledged. */
+async function update(url: string, taskId: string, key: string, as?: Caller): Promise<void> {
+  const inputResponses = { [key]: { action: 'accept', content: { confirm: true } } };
+  const ack = await send(url, modernRequest('tasks/update', { taskId, inputResponses }, '/mcp', true), as);
+  if (ack.resultType !== 'complete') throw new Error(`tasks/update answered ${JSON.stringify(ack)}`);
+}
+
+/**
+ * Row 11: a one-question task created on `url` and polled until it waits at its question (`input_required`): its id
+ * and the question's key, to answer later with `answerWaiting`. As `as` (a signed-in caller, or an anonymous one's address).
+ */
+export async function waitingTask(url: string, n: number, as?: Caller): Promise<{ taskId: string; key: string; id: string }> {
+  const id = `W-${n}`;
+  const taskId = await create(url, TASK_QUESTION_TOOL, { id }, as);
+  const asked = await pollUntil(url, taskId, { n: 0 }, asking(roundQuestion(id)), as);
+  return { taskId, key: keyOf(asked), id };
+}
+
+/** Answers a task `waitingTask` left waiting and polls it until it completed with the tool's text. */
+export async function answerWaiting(url: string, task: { taskId: string; key: string; id: string }, as?: Caller): Promise<void> {
+  await update(url, task.taskId, task.key, as);
+  await pollUntil(url, task.taskId, { n: 0 }, completedWith(roundDone(task.id)), as);
+}
+
+/**
+ * Row 12: a one-question task created on `createUrl` and polled there until it waits at its question; then, timed, its
+ * answer sent with tasks/update to `answerUrl` and tasks/get there until `completed`. The cycle's time is that second
+ * part: the update to the completion the client sees.
+ */
+async function answeredTask(createUrl: string, answerUrl: string, n: number, polls: { n: number }): Promise<number> {
+  const id = `U-${n}`;
+  // Each task another anonymous caller's: one caller's index, ended on B while A admits that caller's next task, loses
+  // the end (bench/README.md, row 12), and after 100 such the caller is refused (429) for a day.
+  const as = { address: `10.12.${(n >> 8) & 255}.${n & 255}` };
+  const taskId = await create(createUrl, TASK_QUESTION_TOOL, { id }, as);
+  const asked = await pollUntil(createUrl, taskId, { n: 0 }, asking(roundQuestion(id)), as);
+  const t = performance.now();
+  await update(answerUrl, taskId, keyOf(asked), as);
+  await pollUntil(answerUrl, taskId, polls, completedWith(roundDone(id)), as);
+  return performance.now() - t;
+}
+
+/**
+ * Row 13: THREE_TOOL as a task on `url`: created, then three times polled until it asks its next check and answered
+ * (each answer replays the work from the top), then polled until completed. Every poll counts.
+ */
+async function threeReplays(url: string, n: number, polls: { n: number }): Promise<void> {
+  const id = `T3-${n}`;
+  const taskId = await create(url, THREE_TOOL, { id });
+  for (let check = 1; check <= 3; check++) {
+    const asked = await pollUntil(url, taskId, polls, asking(threeQuestion(id, check)));
+    await update(url, taskId, keyOf(asked));
+  }
+  await pollUntil(url, taskId, polls, completedWith(threeDone(id)));
+}
+
+/** Row 13's comparison: THREE_TOOL called without the tasks extension, three rounds (the call and three retries, each
+ * with requestState and the newest answer). */
+async function threeRounds(url: string, n: number): Promise<void> {
+  const id = `R3-${n}`;
+  let result = await send(url, modernRequest('tools/call', { name: THREE_TOOL, arguments: { id } }));
+  for (let check = 1; check <= 3; check++) {
+    if (!asking(threeQuestion(id, check))({ ...result, status: result.resultType }))
+      throw new Error(`asked ${JSON.stringify(result).slice(0, 300)}`);
+    const inputResponses = { [keyOf(result)]: { action: 'accept', content: { confirm: true } } };
+    result = await send(
+      url,
+      modernRequest('tools/call', { name: THREE_TOOL, arguments: { id }, requestState: result.requestState, inputResponses }),
+    );
+  }
+  if (result.resultType !== 'complete' || result.content?.[0]?.text !== threeDone(id)) throw new Error(`result ${JSON.stringify(result)}`);
+}
+
 export interface CyclesResult {
   cycles: number;
   cyclesPerSec: number;
-  /** Per cycle, from the first request to the checked end, in ms. */
+  /** Per cycle, from the first request to the checked end (or the part the cycle timed itself), in ms. */
   p50: number;
+  p90: number;
   p99: number;
   /** tasks/get calls per cycle (mean). */
   polls: number;
@@ -119,9 +237,10 @@ export interface CyclesResult {
   lostSample?: string;
 }
 
-/** `clients` clients run `cycle` back to back for `seconds` (or `cycles` in all). */
+/** `clients` clients run `cycle` back to back for `seconds` (or `cycles` in all). A cycle that returns a number timed
+ * its own part (ms): that is counted instead of the whole cycle. */
 async function drive(
-  cycle: (n: number, polls: { n: number }) => Promise<void>,
+  cycle: (n: number, polls: { n: number }) => Promise<void | number>,
   options: { clients: number; seconds?: number; cycles?: number },
 ): Promise<CyclesResult> {
   const times: number[] = [];
@@ -137,8 +256,8 @@ async function drive(
       while (more()) {
         const t = performance.now();
         try {
-          await cycle(++next, polls);
-          times.push(performance.now() - t);
+          const own = await cycle(++next, polls);
+          times.push(typeof own === 'number' ? own : performance.now() - t);
         } catch (e) {
           lost++;
           lostSample ??= (e as Error).message.slice(0, 300);
@@ -153,6 +272,7 @@ async function drive(
     cycles,
     cyclesPerSec: times.length / elapsed,
     p50: percentile(times, 50),
+    p90: percentile(times, 90),
     p99: percentile(times, 99),
     polls: polls.n / Math.max(1, cycles),
     lost,
@@ -169,3 +289,10 @@ export const runQuestionTasks = (createUrl: string, answerUrl: string, options: 
   drive((n, polls) => questionTask(createUrl, answerUrl, n, polls), options);
 /** (d) Parley's round: the call on `callUrl`, the retry on `retryUrl`. */
 export const runRounds = (callUrl: string, retryUrl: string, options: Options) => drive((n) => round(callUrl, retryUrl, n), options);
+/** Row 12: one-question tasks created on `createUrl`, answered on `answerUrl`; timed from the update to completed. */
+export const runAnsweredTasks = (createUrl: string, answerUrl: string, options: Options) =>
+  drive((n, polls) => answeredTask(createUrl, answerUrl, n, polls), options);
+/** Row 13: THREE_TOOL as a task, its three answers one at a time (three replays). */
+export const runThreeReplays = (url: string, options: Options) => drive((n, polls) => threeReplays(url, n, polls), options);
+/** Row 13: THREE_TOOL as a call of three rounds. */
+export const runThreeRounds = (url: string, options: Options) => drive((n) => threeRounds(url, n), options);

@@ -26,6 +26,18 @@ export const roundDone = (id: string) => `Order ${id} confirmed`;
 export const TASK_TOOL = 'greet_task';
 export const TASK_QUESTION_TOOL = 'confirm_order_task';
 
+/** The header the task servers (BENCH_TASKS) take an anonymous caller's address from (http.clientAddressHeader): row
+ * 11's 10,000 tasks are 100 callers' 100 each, as row 6's questions are 100 sessions' 100; row 12's tasks are each
+ * another caller's (bench/README.md, row 12, says why). */
+export const CLIENT_ADDRESS_HEADER = 'x-bench-client';
+
+/** Rows 12 and 13's tool (BENCH_TASKS): three questions asked one after another, `threeQuestion(id, 1..3)`, then
+ * `threeDone(id)`. Its task support is optional: called with the tasks extension it is a task (each answer replays it),
+ * without, a 2026-07-28 call of three rounds. */
+export const THREE_TOOL = 'confirm_three';
+export const threeQuestion = (id: string, n: number) => `Check ${n} of 3 for order ${id}?`;
+export const threeDone = (id: string) => `Order ${id} passed 3 checks`;
+
 /** The state key every server signs requestState with (32 bytes, as the official codec requires). */
 export const STATE_SECRET = 'bench-state-secret-0123456789abcdef';
 

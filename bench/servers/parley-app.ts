@@ -1,6 +1,19 @@
 // The benchmarked Parley server: the simple tool and the one-question tool, elicitation on; served on Node and in workerd.
 import { App, Tool, ToolContext, z, type FrontMcpConfigInput } from 'parley-mcp';
-import { ROUND_TOOL, SIMPLE_JSON_TOOL, SIMPLE_TOOL, TASK_QUESTION_TOOL, TASK_TOOL, greeting, roundDone, roundQuestion } from './fixture';
+import {
+  CLIENT_ADDRESS_HEADER,
+  ROUND_TOOL,
+  SIMPLE_JSON_TOOL,
+  SIMPLE_TOOL,
+  TASK_QUESTION_TOOL,
+  TASK_TOOL,
+  THREE_TOOL,
+  greeting,
+  roundDone,
+  roundQuestion,
+  threeDone,
+  threeQuestion,
+} from './fixture';
 
 @Tool({ name: SIMPLE_TOOL, description: 'Greets someone.', inputSchema: { name: z.string() } })
 class Greet extends ToolContext {
@@ -60,8 +73,25 @@ class ConfirmOrderTask extends ToolContext {
   }
 }
 
-// A separate app, served only with BENCH_TASKS (row 10): the other rows' servers list the same tools as before.
-@App({ id: 'bench-tasks', tools: [GreetTask, ConfirmOrderTask] })
+@Tool({
+  name: THREE_TOOL,
+  description: 'Confirms an order after three checks, as a task when the client asks for one.',
+  inputSchema: { id: z.string() },
+  execution: { taskSupport: 'optional' },
+})
+class ConfirmThree extends ToolContext {
+  async execute({ id }: { id: string }) {
+    await this.startTask();
+    for (let n = 1; n <= 3; n++) {
+      const answer = await this.elicit(threeQuestion(id, n), Confirm);
+      if (answer.status !== 'accept' || !answer.content?.confirm) return `Order ${id} stopped at check ${n}`;
+    }
+    return threeDone(id);
+  }
+}
+
+// A separate app, served only with BENCH_TASKS (rows 10 to 13): the other rows' servers list the same tools as before.
+@App({ id: 'bench-tasks', tools: [GreetTask, ConfirmOrderTask, ConfirmThree] })
 class BenchTasksApp {}
 
 /** `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or signed (row 2's A/B). */
@@ -70,10 +100,24 @@ export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 
   apps: process.env.BENCH_TASKS ? [BenchApp, BenchTasksApp] : [BenchApp],
   // Rows 6 and 7 hold 10,000 questions at 100 per session from one (anonymous) caller: past the defaults
   // (docs/stores-and-scaling.md, "Limits on older clients' sessions"), so the bench raises them.
-  elicitation: { enabled: true, requestState, pending: { maxPerSession: 128, maxPerCaller: 1_000_000 } },
-  http: { sessions: { maxTotal: 10_000, maxPerCaller: 10_000, maxStreams: 128 } },
+  elicitation: {
+    enabled: true,
+    requestState,
+    pending: { maxPerSession: 128, maxPerCaller: 1_000_000 },
+    // Row 11's live-run figure: a signed-in caller's task files its question in the caller's inbox, and such a task
+    // still waits in its run (docs/tasks.md); the inbox's questions kept in memory.
+    ...(process.env.BENCH_INBOX ? { persistent: { storage: { type: 'memory' } } } : {}),
+  },
+  http: {
+    sessions: { maxTotal: 10_000, maxPerCaller: 10_000, maxStreams: 128 },
+    ...(process.env.BENCH_INBOX ? { auth: { people: 'loopback-token' as const } } : {}),
+    // Rows 11 and 12's anonymous callers are told apart by the address this header names (others send none).
+    ...(process.env.BENCH_TASKS ? { clientAddressHeader: CLIENT_ADDRESS_HEADER } : {}),
+  },
   logging: { level: 'warn' },
   ...(redis ? { redis } : {}),
+  // Row 11 holds 10,000 waiting tasks, 100 callers' 100 each: past the cap on a process's live tasks.
+  ...(process.env.BENCH_TASK_LIMIT ? { tasks: { maxTotal: Number(process.env.BENCH_TASK_LIMIT) } } : {}),
   // Row 9: callers signed in with an ES256 JWT checked against this JWKS (fetched once, then kept), for this resource.
   ...(process.env.BENCH_AUTH_JWKS
     ? { auth: { jwksUrl: process.env.BENCH_AUTH_JWKS, issuer: BENCH_ISSUER, audience: BENCH_AUDIENCE } }
