@@ -163,7 +163,7 @@ describe('server modules on the pages', () => {
       '.tmp/docs-check/docs/elicitation/hooks.ts': [],
       '.tmp/docs-check/docs/testing/server.ts': expect.any(Array),
       '.tmp/docs-check/docs/deployment/src/server.ts': expect.any(Array),
-      '.tmp/docs-check/docs/stores-and-scaling/block-22.ts': [],
+      '.tmp/docs-check/docs/stores-and-scaling/block-23.ts': [],
       '.tmp/docs-check/docs/auth/inbox-server.ts': [],
       '.tmp/docs-check/docs/auth/server.ts': ['whoami', 'close_ticket'],
     });

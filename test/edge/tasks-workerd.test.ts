@@ -175,7 +175,10 @@ describe('a Worker with a task tool that cannot keep tasks', () => {
   it('refuses to start with no store every isolate shares, naming the settings', async () => {
     const output = await refusal({ ELICITATION: '{"enabled":true,"edge":"stateless"}' });
     expect(output).toContain(
-      'Tool "approve_export" may run as a task (execution.taskSupport), and tasks are kept in the elicitation store: on an edge runtime that is Redis over HTTP: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN',
+      'Tool "approve_export" may run as a task (execution.taskSupport), and tasks are kept in the elicitation store: on an edge runtime that is Redis over HTTP or, on Cloudflare Workers, Durable Objects: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN',
+    );
+    expect(output).toContain(
+      "bind the ParleyStore class as PARLEY_STORE in wrangler.toml, export it from the entry and call enableDurableObjects() from 'parley-mcp/cloudflare'",
     );
   });
 });

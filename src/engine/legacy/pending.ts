@@ -257,7 +257,7 @@ export class PendingQuestions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const STATELESS_EDGE_REFUSAL =
-  "Clients before 2026-07-28 can't be asked here: this server runs on an edge runtime with elicitation.edge: 'stateless' and no distributed store. Use a client that speaks 2026-07-28, or give the server a store: Redis over HTTP, with enableRedisHttp() from parley-mcp/redis-http in the entry and UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN set.";
+  "Clients before 2026-07-28 can't be asked here: this server runs on an edge runtime with elicitation.edge: 'stateless' and no distributed store. Use a client that speaks 2026-07-28, or give the server a store: Redis over HTTP, with enableRedisHttp() from parley-mcp/redis-http in the entry and UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN set, or on Cloudflare Workers Durable Objects, with the ParleyStore class bound as PARLEY_STORE and enableDurableObjects() from parley-mcp/cloudflare in the entry.";
 
 /**
  * The server's pending questions. Without a store (elicitation off, so nothing is asked; or the stateless edge

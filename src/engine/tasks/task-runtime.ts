@@ -29,7 +29,7 @@ const continued = ({ keepAlive }: Pick<RequestScope, 'keepAlive'>, replay: Promi
  */
 export function whereToKeepTasks(edge: boolean): string {
   return edge
-    ? "on an edge runtime that is Redis over HTTP: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or elicitation.redis: { provider: 'upstash' }), and call enableRedisHttp() from 'parley-mcp/redis-http' in the Worker's entry"
+    ? "on an edge runtime that is Redis over HTTP or, on Cloudflare Workers, Durable Objects: set elicitation: { enabled: true } with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or elicitation.redis: { provider: 'upstash' }), and call enableRedisHttp() from 'parley-mcp/redis-http' in the Worker's entry; or bind the ParleyStore class as PARLEY_STORE in wrangler.toml, export it from the entry and call enableDurableObjects() from 'parley-mcp/cloudflare'"
     : 'set elicitation: { enabled: true }';
 }
 
