@@ -1,6 +1,9 @@
 // An older client's stream resumed with Last-Event-ID on another Parley process: two instances on a real redis-server
 // (over TCP, and over Redis over HTTP), the stream cut while a tool asks, the reconnect served by the other instance
 // from the store, every event exactly once, and the call completed. Hostile Last-Event-IDs get the 400 and nothing else.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -161,6 +164,37 @@ describe.each([
       }
     }
     await events.cancel();
+  });
+});
+
+describe('two processes sharing one SQLite file (no publish/subscribe between them)', () => {
+  let dir: string;
+  let a: Instance, b: Instance;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-resume-'));
+    const store = `sqlite:${join(dir, 'store.db')}`;
+    [a, b] = await Promise.all([
+      startInstance({ PARLEY_TEST_STORE: store, ...SECRETS }),
+      startInstance({ PARLEY_TEST_STORE: store, ...SECRETS }),
+    ]);
+    started.push(a, b);
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the reconnect on B replays from the file, then finds the live events by looking: each once, in order', async () => {
+    const session = await openLegacySession(send, { elicitation: {} }, {}, a.url);
+    const events = sseReader(await send(legacyPost(call({ before: 10, after: 10, gapMs: 5 }), session, {}, a.url)));
+    const first = await readUntil(events, (e) => e.data.params?.progress === 1);
+    await events.cancel();
+    const onB = sseReader(await resume(b, session, first.at(-1)!.id!));
+    const beforeAnswer = await readUntil(onB, isQuestion);
+    const question = beforeAnswer.at(-1)!;
+    // Without publish/subscribe the answer reaches the call only on its own instance.
+    const answer = { jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { go: true } } };
+    expect((await send(legacyPost(answer, session, {}, a.url))).status).toBe(202);
+    const all = [...first, ...beforeAnswer, ...(await readUntil(onB, () => false))];
+    expect(all.map(seqOf)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    expect(all.at(-1)!.data.result).toBeDefined();
   });
 });
 

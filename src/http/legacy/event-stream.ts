@@ -19,6 +19,8 @@ export interface EventKeeper {
   put(seq: number, data: string): void;
   /** No more events after `last`. */
   end(last: number): void;
+  /** Resolves once every event given so far is kept. */
+  kept(): Promise<void>;
 }
 
 /** Events a stream keeps for a client to resume: older ones are dropped, so a stream nobody reads stays small. */
@@ -108,6 +110,11 @@ export class EventStream implements SessionStream {
     if (!this.ended) this.stored?.end(this.seq);
     this.ended = true;
     this.connection?.wake?.();
+  }
+
+  /** Resolves once the events sent so far are in the store too (at once without one): a Worker waits for it. */
+  kept(): Promise<void> {
+    return this.stored?.kept() ?? Promise.resolve();
   }
 
   /** Closes the connection without ending the stream. */

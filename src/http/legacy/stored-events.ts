@@ -125,6 +125,10 @@ export class StoredEvents implements EventKeeper {
     });
   }
 
+  async kept(): Promise<void> {
+    await this.#chain;
+  }
+
   async #writeHead(p: StreamPlace): Promise<void> {
     this.#headAt = Date.now();
     await p.backend.set(p.head, String(this.#first), p.ttl());
