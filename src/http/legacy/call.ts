@@ -94,7 +94,8 @@ export async function callOnStream(
   cut(finish);
   // A cancelled call sends nothing more.
   const delivered = finished.then((response) => finish(controller.signal.aborted ? undefined : response));
-  // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil.
-  keepAlive?.waitUntil(delivered);
+  // The tool runs on if the client leaves (it may resume with Last-Event-ID): on a Worker, that needs ctx.waitUntil,
+  // until its last events are in the store too (a reconnect to another isolate reads them there).
+  keepAlive?.waitUntil(delivered.then(() => stream.kept()));
   return stream.connect(server.respond);
 }

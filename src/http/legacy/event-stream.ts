@@ -14,6 +14,15 @@ interface Connection {
   wake?: () => void;
 }
 
+/** Where a stream's events are kept besides its memory (stored-events.ts's StoredEvents, with a shared store). */
+export interface EventKeeper {
+  put(seq: number, data: string): void;
+  /** No more events after `last`. */
+  end(last: number): void;
+  /** Resolves once every event given so far is kept. */
+  kept(): Promise<void>;
+}
+
 /** Events a stream keeps for a client to resume: older ones are dropped, so a stream nobody reads stays small. */
 export const MAX_KEPT_EVENTS = 256;
 
@@ -31,13 +40,25 @@ export class EventStream implements SessionStream {
   private connection?: Connection;
   private ended = false;
 
+  private readonly onSettled: () => void;
+  private readonly onActivity: () => void;
+  /** Where the events are kept too when instances share a store, so a reconnect to another one resumes. */
+  private readonly stored?: EventKeeper;
+
   constructor(
     readonly id: string,
-    /** Called when the stream has ended and its last event reached a connection: nothing is left to resume. */
-    private readonly onSettled: () => void = () => {},
-    /** Called on each event or keepalive written to a connection: the client is still there. */
-    private readonly onActivity: () => void = () => {},
-  ) {}
+    hooks: {
+      /** Called when the stream has ended and its last event reached a connection: nothing is left to resume. */
+      onSettled?: () => void;
+      /** Called on each event or keepalive written to a connection: the client is still there. */
+      onActivity?: () => void;
+      stored?: EventKeeper;
+    } = {},
+  ) {
+    this.onSettled = hooks.onSettled ?? (() => {});
+    this.onActivity = hooks.onActivity ?? (() => {});
+    this.stored = hooks.stored;
+  }
 
   /** True once the stream has no more events to come (it may still wait for a client to fetch the last ones). */
   get isEnded(): boolean {
@@ -71,7 +92,10 @@ export class EventStream implements SessionStream {
   }
 
   send(message: unknown): void {
-    this.events.push({ seq: ++this.seq, data: JSON.stringify(message) });
+    const event = { seq: ++this.seq, data: JSON.stringify(message) };
+    this.events.push(event);
+    // One process's sessions (the memory store) have no store to keep events in: this is the only cost then.
+    this.stored?.put(event.seq, event.data);
     // Trimmed in halves, so the copy happens once every MAX_KEPT_EVENTS / 2 events, not on each one.
     if (this.events.length > MAX_KEPT_EVENTS) {
       const drop = this.events.length - MAX_KEPT_EVENTS / 2;
@@ -83,8 +107,14 @@ export class EventStream implements SessionStream {
 
   /** No more events: the connection closes once it has them all. */
   end(): void {
+    if (!this.ended) this.stored?.end(this.seq);
     this.ended = true;
     this.connection?.wake?.();
+  }
+
+  /** Resolves once the events sent so far are in the store too (at once without one): a Worker waits for it. */
+  kept(): Promise<void> {
+    return this.stored?.kept() ?? Promise.resolve();
   }
 
   /** Closes the connection without ending the stream. */

@@ -2,7 +2,7 @@
 import { LimitError, wireError } from '../../protocol';
 import type { ParleyServer } from '../../engine';
 import { parseEventId } from './event-stream';
-import { openStream } from './open-stream';
+import { openStream, resumeStored } from './open-stream';
 import type { AuthInfo } from '../../model';
 import { answering, openSession } from './post';
 
@@ -16,7 +16,11 @@ export async function handleLegacyGet(server: ParleyServer, request: Request, gi
   const lastEventId = request.headers.get('last-event-id');
   if (lastEventId !== null) {
     const at = parseEventId(lastEventId);
-    const stream = at && session.streams?.get(at.streamId);
+    // Held here, or (with a shared store) kept in the store by the instance its call runs on. The store's names are
+    // digests of this session's id with the stream's: another session's stream id finds nothing.
+    const stream =
+      at && (session.streams?.get(at.streamId) ?? (await answering(server, null, () => resumeStored(server, session, at.streamId))));
+    if (stream instanceof Response) return stream;
     if (!at || !stream)
       return server.respond.error(null, wireError('INVALID_REQUEST', 'Bad Request: Last-Event-ID names no stream this server can resume'));
     return stream.connect(server.respond, at.seq);
