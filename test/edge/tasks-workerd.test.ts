@@ -10,16 +10,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient } from 'parley-mcp/client';
 import { bundleWorker } from '../helpers/bundle';
 import { mcpRequest } from '../helpers/requests';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
-import { startWorker, type RunningWorker } from '../helpers/workerd';
+import { startWorkerPair, splitTasksClient, upstashBindings } from '../helpers/worker-pair';
+import { startWorker } from '../helpers/workerd';
 
 let redis: RunningRedis;
 let upstash: UpstashServer;
-const running: RunningWorker[] = [];
+const running: { dispose(): Promise<void> }[] = [];
 beforeAll(async () => {
   redis = await startRedis();
   upstash = await startUpstashServer(redis.url);
@@ -32,24 +32,9 @@ afterAll(async () => {
 
 /** Two isolates of one Worker sharing the store, and a client whose tools/call goes to A and every tasks/* to B. */
 async function pair(entry: string, extra: Record<string, string> = {}) {
-  const { code, nodeImports } = await bundleWorker(entry);
-  expect(nodeImports).toEqual([]);
-  const bindings = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token, ...extra };
-  const [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
-  running.push(a, b);
-  const urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
-  const routed: string[] = [];
-  const client = new McpClient({
-    url: urls.a,
-    tasks: { minPollMs: 20 },
-    fetch: (request) => {
-      const method = request.headers.get('mcp-method') ?? '';
-      const to = method.startsWith('tasks/') ? 'b' : 'a';
-      routed.push(`${method} ${to}`);
-      return fetch(new Request(urls[to], request));
-    },
-  });
-  return { a, b, client, routed };
+  const workers = await startWorkerPair(entry, { ...upstashBindings(upstash), ...extra });
+  running.push(workers);
+  return { ...workers, ...splitTasksClient(workers) };
 }
 
 describe('tasks on Cloudflare Workers, Redis over HTTP', () => {
@@ -166,7 +151,7 @@ describe('a Worker with a task tool that cannot keep tasks', () => {
   }
 
   it('refuses to start without enableTasks() in its entry, naming it', async () => {
-    const output = await refusal({ TASKS: 'off', UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
+    const output = await refusal({ TASKS: 'off', ...upstashBindings(upstash) });
     expect(output).toContain(
       `Tool "approve_export" may run as a task (execution.taskSupport): tasks are not in this bundle: an edge bundle leaves them out unless the entry calls enableTasks() from 'parley-mcp/tasks'`,
     );
@@ -185,15 +170,12 @@ describe('a Worker with a task tool that cannot keep tasks', () => {
 
 describe('2025-11-25 tasks on Cloudflare Workers, Redis over HTTP', () => {
   it('runs a task whose tool asks, polled on another isolate, answered on the tasks/result stream', { timeout: 30_000 }, async () => {
-    const { code } = await bundleWorker('test/edge/entries/task-worker.ts');
-    const bindings = {
-      UPSTASH_REDIS_REST_URL: upstash.url,
-      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+    const workers = await startWorkerPair('test/edge/entries/task-worker.ts', {
+      ...upstashBindings(upstash),
       MCP_SESSION_SECRET: 'shared-session-secret',
-    };
-    const [a, b] = [startWorker(code, bindings), startWorker(code, bindings)];
-    running.push(a, b);
-    const urls = { a: new URL('/mcp', await a.mf.ready), b: new URL('/mcp', await b.mf.ready) };
+    });
+    running.push(workers);
+    const { urls } = workers;
     const routed: string[] = [];
     const balance = async (_input: string | URL | Request, init?: RequestInit) => {
       const body = typeof init?.body === 'string' ? init.body : '';
