@@ -5,7 +5,7 @@ type Command = { usage: string; run: (args: string[]) => Promise<number> };
 const COMMANDS = new Map<string, Command>(
   Object.entries({
     init: {
-      usage: 'parley init <dir>   make a new project: a server with a tool that asks, its tests, Node, Workers and Next.js entries',
+      usage: 'parley init <dir> [--worker]   make a new project: a server with a tool that asks, its tests, its entries',
       run: async (a) => (await import('./init')).init(a),
     },
     dev: {

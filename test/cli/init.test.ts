@@ -1,9 +1,9 @@
-// parley init from the source: the files it makes, the names it writes, and what it refuses (test/package installs and
-// runs what it makes from the packed tarball).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// parley init from the source: the files it makes (the Node project, and with --worker the Worker project), the names it
+// writes, and what it refuses (test/package installs and runs what it makes from the packed tarball).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { entryOf } from '../../src/cli/dev';
 import { init } from '../../src/cli/init';
 
@@ -84,4 +84,41 @@ it('prints its usage for --help, and asks for a directory when given none', asyn
   stderr = '';
   expect(await init([])).toBe(1);
   expect(stderr).toContain('give one directory to make the project in');
+});
+
+describe('parley init --worker', () => {
+  it('makes a Worker project: Durable Objects bound, tasks on, npm run dev in wrangler dev, no Node or Next.js entry', async () => {
+    expect(await init([join(parent, 'Edge Tools'), '--worker'])).toBe(0);
+    const dir = join(parent, 'Edge Tools');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ name: 'edge-tools', dependencies: { 'parley-mcp': `^${own.version}` } });
+    expect(pkg.devDependencies.wrangler).toBe('4.86.0');
+    expect(pkg.scripts).toEqual({
+      dev: 'wrangler dev',
+      test: 'vitest run',
+      typecheck: 'tsc',
+      build: 'wrangler deploy --dry-run --outdir dist',
+      deploy: 'wrangler deploy',
+    });
+    for (const file of ['src/main.ts', 'app', 'next.config.mjs']) expect(existsSync(join(dir, file))).toBe(false);
+    const toml = readFileSync(join(dir, 'wrangler.toml'), 'utf8');
+    expect(toml).toContain('name = "edge-tools"');
+    expect(toml).toMatch(/\[\[durable_objects\.bindings\]\]\nname = "PARLEY_STORE"\nclass_name = "ParleyStore"/);
+    expect(toml).toMatch(/\[\[migrations\]\]\ntag = "v1"\nnew_sqlite_classes = \["ParleyStore"\]/);
+    const worker = readFileSync(join(dir, 'src/worker.ts'), 'utf8');
+    for (const line of ["export { ParleyStore } from 'parley-mcp/cloudflare';", 'enableDurableObjects();', 'enableTasks();'])
+      expect(worker).toContain(line);
+    expect(readFileSync(join(dir, 'src/greet.tool.ts'), 'utf8')).toContain("execution: { taskSupport: 'optional' }");
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['.dev.vars', '.wrangler/', 'dist/']));
+    expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).not.toContain('__NAME__');
+  });
+
+  it('names the secrets to set, and says plainly that the inbox is not on Workers yet', async () => {
+    expect(await init([join(parent, 'edge'), '--worker'])).toBe(0);
+    const readme = readFileSync(join(parent, 'edge', 'README.md'), 'utf8');
+    expect(readme).toContain('npx wrangler secret put VAULT_SECRET');
+    expect(readme).toContain('npx wrangler secret put MCP_SESSION_SECRET');
+    expect(readme).toContain('.dev.vars');
+    expect(readme).toMatch(/## Not on Workers yet\n\nPersistent questions .*, the inbox page/);
+  });
 });

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { describe, expect, it } from 'vitest';
 import { McpClient } from 'parley-mcp/client';
-import { TASK_WORKER_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../helpers/bundle';
+import { DURABLE_OBJECTS_WORKER_BUDGET_BYTES, TASK_WORKER_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../helpers/bundle';
 import { startRedis } from '../helpers/redis';
 import { mcpRequest } from '../helpers/requests';
 import { startUpstashServer } from '../helpers/upstash-server';
@@ -135,7 +135,7 @@ describe('wrangler deploy --dry-run', () => {
       const { stdout } = await dryRun(outdir, '--env', 'durable-objects');
       expect(stdout).toMatch(/env\.PARLEY_STORE \(ParleyStore\)\s+Durable Object/);
       const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);
-      expect(gzipKiB * 1024).toBeLessThan(TASK_WORKER_BUDGET_BYTES);
+      expect(gzipKiB * 1024).toBeLessThan(DURABLE_OBJECTS_WORKER_BUDGET_BYTES);
       const code = await readFile(join(outdir, 'worker-durable-objects.js'), 'utf8');
       const workers = startDurableWorkers({ code });
       try {

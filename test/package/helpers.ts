@@ -150,11 +150,11 @@ export interface CheckCall {
   answer: Record<string, unknown>;
 }
 
-/** Both official clients complete a round against `url` (node check.mjs, from the project). */
+/** Both official clients complete a round against `url` (node check.mjs, from the project); `v1-task` as a task. */
 export async function checkClients(
   dir: string,
   url: string,
-  clients: ('v1' | 'v2')[] = ['v2', 'v1'],
+  clients: ('v1' | 'v2' | 'v1-task')[] = ['v2', 'v1'],
   node = process.execPath,
   call?: CheckCall,
 ) {

@@ -1,12 +1,15 @@
 // A project as `npx parley-mcp init` makes it from the installed tarball: it installs, its tests pass, `npm start` serves
 // a round; then it deploys as its README says: the Worker wrangler builds from it runs in workerd (miniflare), and its
 // Next.js route is built by `next build` and served by `next start`. Every round is a real official client's.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedBlocks } from '../docs/markdown';
 import { WORKER_BUDGET_BYTES } from '../helpers/bundle';
+import { startRedis } from '../helpers/redis';
+import { startUpstashServer } from '../helpers/upstash-server';
 import {
   checkClients,
   CLIENT_PACKAGES,
@@ -156,6 +159,49 @@ describe('the project it makes', () => {
       expect(await checkClients(maker, url, ['v2', 'v1'], process.execPath, GREET)).toEqual([V2, V1]);
     } finally {
       await server.stop();
+    }
+  });
+
+  it("its route on Next.js's edge runtime with Upstash, as docs/deployment.md shows it, serves both official clients", {
+    timeout: 420_000,
+  }, async () => {
+    // The docs' route in place of the project's, @upstash/redis installed, and an Upstash endpoint over a real redis-server.
+    const docs = readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8');
+    const route = checkedBlocks(docs).find((block) => block.name === 'app/api/mcp/route-edge.ts')!;
+    writeFileSync(join(app, 'app/api/mcp/route.ts'), route.code);
+    await npmInstall(app, [...NEXT, '@upstash/redis@1.39.0']);
+    const redis = await startRedis();
+    const upstash = await startUpstashServer(redis.url);
+    const env = {
+      NEXT_TELEMETRY_DISABLED: '1',
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      VAULT_SECRET: 'next-edge-vault-secret-of-some-length',
+      MCP_SESSION_SECRET: 'next-edge-session-secret-of-some-length',
+    };
+    try {
+      const { stdout } = await sh(app, process.execPath, ['node_modules/next/dist/bin/next', 'build'], env);
+      expect(stdout).toMatch(/ƒ \/api\/mcp/);
+      const port = await freePort();
+      const server = await startApp(
+        app,
+        process.execPath,
+        ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
+        env,
+        /(Ready)/,
+      );
+      try {
+        const url = `http://127.0.0.1:${port}/api/mcp`;
+        expect(await checkClients(maker, url, ['v2', 'v1'], process.execPath, GREET)).toEqual([V2, V1]);
+        expect(server.output()).not.toContain('unhandledRejection');
+        // The older client's session went through Redis over HTTP.
+        expect(upstash.log.length).toBeGreaterThan(0);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await upstash.close();
+      await redis.stop();
     }
   });
 });
