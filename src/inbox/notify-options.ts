@@ -9,7 +9,7 @@ import { standardWebhookKey } from './standard-webhooks';
 /** Links that answer from the nudge: accept and decline for a yes/no form, else one to the question in the inbox. */
 export type ActionLinkAnswers = { accept: string; decline: string } | { form: string };
 
-/** What the nudge says about a question that landed in an inbox: never its answer code or link unless asked for. */
+/** What the nudge says about a question that landed in an inbox: never a sign-in code unless asked for. */
 export interface InboxNotice {
   type: 'question.filed';
   /** The server's name (`info.name`). */
