@@ -21,7 +21,8 @@ interface RouteHelpers {
 interface UsableLink {
   link: VerifiedLink;
   record: LinkRecord;
-  question: StoredQuestion;
+  /** Undefined on a GET that brought no session: the link is fine, but nobody may be shown the question yet. */
+  question?: StoredQuestion;
 }
 
 const refusals = {
@@ -46,7 +47,7 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
    * says why. `confirming`: a GET without a session may still show the confirm page (a click from another site does
    * not send the inbox's SameSite=Strict cookie; the page's POST does), without the question.
    */
-  const usable = async (c: InboxContext, confirming: boolean): Promise<UsableLink | Response | 'no-session'> => {
+  const usable = async (c: InboxContext, confirming: boolean): Promise<UsableLink | Response> => {
     const links = service.actionLinks;
     if (!links) return refusals.off();
     const link = await links.verify(new URL(c.req.url).searchParams);
@@ -58,7 +59,7 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
     const subject = await helpers.signedIn(c);
     if (!links.mayUse(record, subject)) {
       if (subject !== undefined) return refusals.someoneElse();
-      return confirming ? 'no-session' : refusals.signIn();
+      return confirming ? { link, record } : refusals.signIn();
     }
     const question = await service.store.byId(record.subject, record.questionId);
     if (!question || !(await service.store.isOpen(record.subject, question.id))) return refusals.answered();
@@ -68,9 +69,8 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
   app.get('/act', async (c) => {
     const found = await usable(c, true);
     if (found instanceof Response) return found;
-    const path = `${INBOX_BASE}/act${new URL(c.req.url).search}`;
-    const action = new URL(c.req.url).searchParams.get('a') === 'accept' ? 'accept' : 'decline';
-    return confirmPage(action, found === 'no-session' ? undefined : found.question.message, path);
+    const action = found.link.action === 'accept' ? 'accept' : 'decline';
+    return confirmPage(action, found.question?.message, `${INBOX_BASE}/act${new URL(c.req.url).search}`);
   });
 
   app.post('/act', async (c) => {
@@ -78,8 +78,8 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
     if (refused) return refused;
     const found = await usable(c, false);
     if (found instanceof Response) return found;
-    if (found === 'no-session') return refusals.signIn();
     const { link, record, question } = found;
+    if (!question) return refusals.signIn(); // usable() already refuses a POST without a session; this narrows the type
     const content = link.action === 'accept' ? yesNoContent(question.requestedSchema) : undefined;
     if (link.action === 'accept' && (content === undefined || checkFlatForm(content, question.requestedSchema) !== undefined))
       return refusals.invalid();

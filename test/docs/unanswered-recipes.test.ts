@@ -85,7 +85,7 @@ afterAll(async () => {
 describe("docs/unanswered.md's Slack recipe", () => {
   it('posts the question with Approve and Decline link buttons, and Approve answers', async () => {
     expect((await s.call('uma', 'publish', { post: 'launch' })).resultType).toBe('input_required');
-    for (let i = 0; i < 200 && slackMessages.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && relayed.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(relayed).toEqual([204]);
     const [message] = slackMessages;
     expect(message!.text).toBe('Publish <launch> & tell everyone?');
