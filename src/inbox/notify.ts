@@ -37,6 +37,13 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
       const { code } = await context.people!.createCode({ subject });
       return `${origin}${INBOX_BASE}/inbox#code=${code}`;
     });
+  // The webhook's action links; none while the server has no HTTP address (a stdio server's).
+  const createActions =
+    context.actionLinks &&
+    (async (subject: string, question: StoredQuestion) => {
+      const origin = context.origin();
+      return origin ? context.actionLinks!.create(subject, question, origin) : undefined;
+    });
   return (subject, question) => {
     const notice: InboxNotice = {
       type: 'question.filed',
@@ -51,7 +58,10 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
     const sent =
       typeof option === 'function'
         ? Promise.resolve().then(() => option(notice, createLink ? { createLink: () => createLink(subject) } : {}))
-        : withLinks(option, notice, subject, question, context).then((body) => deliver(option, body, notice.questionId, context));
+        : withLinks(notice, {
+            link: option.includeLink && createLink ? () => createLink(subject) : undefined,
+            actions: createActions && (() => createActions(subject, question)),
+          }).then((body) => deliver(option, body, notice.questionId, context));
     void sent.catch((error: unknown) =>
       context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -63,19 +73,11 @@ const sleep = (ms: number) => new Promise((resolve) => (setTimeout(resolve, ms) 
 
 /** The webhook's body: the notice, the one-time inbox link with `includeLink`, and the action links when they are on. */
 async function withLinks(
-  options: WebhookOptions,
   notice: InboxNotice,
-  subject: string,
-  question: StoredQuestion,
-  context: NotifyContext,
+  make: { link?: () => Promise<string>; actions?: () => Promise<InboxNotice['actions']> },
 ): Promise<string> {
-  const origin = context.origin();
-  let link: string | undefined;
-  if (options.includeLink && context.people) {
-    if (!origin) throw new Error('the server has no HTTP address yet to link the inbox to');
-    link = `${origin}${INBOX_BASE}/inbox#code=${(await context.people.createCode({ subject })).code}`;
-  }
-  const actions = context.actionLinks && origin ? await context.actionLinks.create(subject, question, origin) : undefined;
+  const link = await make.link?.();
+  const actions = await make.actions?.();
   return JSON.stringify({ ...notice, ...(link ? { link } : {}), ...(actions ? { actions } : {}) });
 }
 
