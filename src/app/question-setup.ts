@@ -18,6 +18,7 @@ import {
   QuestionService,
   createNotify,
   readNotifyOption,
+  ActionLinks,
 } from '../inbox';
 
 /** Persistent questions from options that passed (inbox/options.ts checks them): their store, codec and people auth. */
@@ -48,13 +49,23 @@ export async function buildQuestionService(
   if (oidc && issuer) service.signIn = createPersonSignIn(oidc, issuer, logger);
   const notify = readNotifyOption(options.notify);
   if (notify) {
-    if (typeof notify !== 'function' && notify.includeLink && !people)
-      throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
+    if (typeof notify !== 'function') {
+      if (notify.includeLink && !people)
+        throw new InvalidQuestionStoreError("notify.includeLink needs people auth: set http: { auth: { people: 'loopback-token' } }");
+      if (notify.actionLinks === 'signed-in' && !people)
+        throw new InvalidQuestionStoreError(
+          "notify.actionLinks: 'signed-in' needs people auth (set http: { auth: { people: 'loopback-token' } }), or use 'possession'",
+        );
+      // Signed-in links by default where people can sign in; none where nobody can.
+      const access = notify.actionLinks ?? (people ? 'signed-in' : 'off');
+      if (access !== 'off') service.actionLinks = new ActionLinks(service.store, notify.secret, access, notify.actionLinkMaxAgeMs);
+    }
     service.notify = createNotify(notify, {
       server: config.info.name,
       logger,
       people,
       origin: () => service.origin ?? service.fallbackOrigin,
+      ...(service.actionLinks ? { actionLinks: service.actionLinks } : {}),
     });
   }
   return service;

@@ -2,6 +2,7 @@
 import type { RequestScope } from '../model';
 import type { LoopbackTokenAuth } from './people';
 import type { PersonSignIn } from '../auth';
+import type { ActionLinks } from './action-links';
 import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer } from './question-store';
 
 export interface InboxView {
@@ -14,6 +15,8 @@ export interface Inbox {
   readonly people: LoopbackTokenAuth | undefined;
   /** OpenID Connect sign-in for people (`http.auth.oidc`), beside one-time codes. */
   readonly signIn?: PersonSignIn;
+  /** The nudge's action links, when its webhook sends them. */
+  readonly actionLinks?: ActionLinks;
   view(subject: string): Promise<InboxView>;
   /** Takes the person's answer to a question of theirs (a task's question goes to its task). */
   answer(subject: string, id: string, answer: StoredAnswer, keepAlive?: RequestScope['keepAlive']): Promise<AnswerOutcome>;

@@ -12,3 +12,4 @@ export { QuestionStore } from './question-store';
 export type { InboxNotice, NotifyFunction } from './notify-options';
 export { createNotify } from './notify';
 export { readNotifyOption } from './notify-options';
+export { ActionLinks } from './action-links';

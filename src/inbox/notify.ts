@@ -1,11 +1,14 @@
 // The nudge: when a question lands in an inbox, `persistent.notify` is called, or its webhook gets a signed POST
-// (HMAC-SHA256 of `<timestamp>.<body>`, retried with backoff). The body names no code or link unless `includeLink`.
+// (Parley's HMAC-SHA256 of `<timestamp>.<body>` and Standard Webhooks' headers beside it, retried with backoff). The
+// body holds no sign-in code unless `includeLink`; its action links answer only as `actionLinks` allows.
 import { hmac, importHmacKey, toHex } from '../crypto';
 import { INBOX_BASE } from '../protocol';
 import type { Logger } from '../runtime';
 import type { InboxNotice, NotifyOption, WebhookOptions } from './notify-options';
 import type { LoopbackTokenAuth } from './people';
 import type { StoredQuestion } from './question-store';
+import type { ActionLinks } from './action-links';
+import { standardWebhookHeaders, standardWebhookKey } from './standard-webhooks';
 
 const NOTIFY_HEADERS = { timestamp: 'parley-timestamp', signature: 'parley-signature', delivery: 'parley-delivery' } as const;
 
@@ -15,6 +18,8 @@ interface NotifyContext {
   people?: LoopbackTokenAuth;
   /** Where inbox links point (the server's HTTP origin), when known. */
   origin: () => string | undefined;
+  /** Makes the webhook's action links, when they are on. */
+  actionLinks?: ActionLinks;
 }
 
 /** `v1=` and the hex HMAC-SHA256, under the secret, of `<timestamp>.<body>`: what a receiver recomputes to verify. */
@@ -32,6 +37,13 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
       const { code } = await context.people!.createCode({ subject });
       return `${origin}${INBOX_BASE}/inbox#code=${code}`;
     });
+  // The webhook's action links; none while the server has no HTTP address (a stdio server's).
+  const createActions =
+    context.actionLinks &&
+    (async (subject: string, question: StoredQuestion) => {
+      const origin = context.origin();
+      return origin ? context.actionLinks!.create(subject, question, origin) : undefined;
+    });
   return (subject, question) => {
     const notice: InboxNotice = {
       type: 'question.filed',
@@ -46,7 +58,10 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
     const sent =
       typeof option === 'function'
         ? Promise.resolve().then(() => option(notice, createLink ? { createLink: () => createLink(subject) } : {}))
-        : deliver(option, notice, context, option.includeLink && createLink ? () => createLink(subject) : undefined);
+        : withLinks(notice, {
+            link: option.includeLink && createLink ? () => createLink(subject) : undefined,
+            actions: createActions && (() => createActions(subject, question)),
+          }).then((body) => deliver(option, body, notice.questionId, context));
     void sent.catch((error: unknown) =>
       context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -56,10 +71,21 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
 /** A retry's wait, which does not keep a stopping process alive (Node's unref; elsewhere a plain timer). */
 const sleep = (ms: number) => new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
 
+/** The webhook's body: the notice, the one-time inbox link with `includeLink`, and the action links when they are on. */
+async function withLinks(
+  notice: InboxNotice,
+  make: { link?: () => Promise<string>; actions?: () => Promise<InboxNotice['actions']> },
+): Promise<string> {
+  const link = await make.link?.();
+  const actions = await make.actions?.();
+  return JSON.stringify({ ...notice, ...(link ? { link } : {}), ...(actions ? { actions } : {}) });
+}
+
 /** POSTs the notice, retrying a refused connection, a timeout, 408, 429 and 5xx; a 2xx ends it, any other status too. */
-async function deliver(options: WebhookOptions, notice: InboxNotice, context: NotifyContext, link?: () => Promise<string>): Promise<void> {
-  const body = JSON.stringify(link ? { ...notice, link: await link() } : notice);
+async function deliver(options: WebhookOptions, body: string, questionId: string, context: NotifyContext): Promise<void> {
+  // One id for every attempt: `parley-delivery` and Standard Webhooks' `webhook-id`, a receiver's idempotency key.
   const delivery = crypto.randomUUID();
+  const key = standardWebhookKey(options.secret)!; // checked when the options were read
   // Only the receiver's origin is ever logged: its path or query may carry a token of its own.
   const where = new URL(options.url).origin;
   let last = '';
@@ -73,6 +99,7 @@ async function deliver(options: WebhookOptions, notice: InboxNotice, context: No
       [NOTIFY_HEADERS.timestamp]: timestamp,
       [NOTIFY_HEADERS.delivery]: delivery,
       [NOTIFY_HEADERS.signature]: await signNotice(options.secret, timestamp, body),
+      ...(await standardWebhookHeaders(key, delivery, timestamp, body)),
     };
     try {
       const response = await fetch(options.url, {
@@ -92,6 +119,6 @@ async function deliver(options: WebhookOptions, notice: InboxNotice, context: No
     }
   }
   context.logger.warn(
-    `Question notify webhook ${where} did not take question ${notice.questionId} (${last}); the question waits in the inbox all the same`,
+    `Question notify webhook ${where} did not take question ${questionId} (${last}); the question waits in the inbox all the same`,
   );
 }

@@ -1,5 +1,5 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in (a one-time code or OpenID Connect) and sign-out, the JSON
-// view, its SSE, answers.
+// view, its SSE, answers, and the nudge's action links.
 import { Hono, type Context } from 'hono';
 import {
   fetchResponder,
@@ -16,6 +16,7 @@ import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import type { Inbox } from './inbox';
 import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
 import { questionEvents } from './events';
+import { addActionRoutes } from './action-routes';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 const ACTIONS = ['accept', 'decline', 'cancel'] as const;
@@ -161,6 +162,11 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
     return fetchResponder.json({ status: 'answered', action, delivered }, 200, {
       'cache-control': 'no-store',
     });
+  });
+
+  addActionRoutes(app, service, {
+    crossSite,
+    signedIn: async (c) => (await service.people?.session(c.req.header('cookie') ?? null))?.subject,
   });
 
   app.all('*', () => problem(404, 'not_found', 'Not found'));

@@ -12,6 +12,7 @@ import { claimQuestion, fileQuestion } from './filing';
 import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
 import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
+import type { ActionLinks } from './action-links';
 import { questionSubjectOf } from '../model';
 
 type KeepAlive = RequestScope['keepAlive'];
@@ -51,6 +52,8 @@ export class QuestionService implements Inbox {
   signIn?: PersonSignIn;
   /** The tasks whose questions this inbox answers too, set when the server is built with both. */
   tasks?: TaskAnswering;
+  /** The nudge's action links (`persistent.notify.actionLinks`), set when the server is built. */
+  actionLinks?: ActionLinks;
 
   constructor(
     readonly store: QuestionStore,

@@ -66,7 +66,7 @@ async function serverWith(notify: unknown, logs: string[] = []): Promise<PolicyS
 const askRound = (s: PolicyServer, sub: string, version: string) => s.call(sub, 'deploy', { version });
 
 describe('persistent.notify as a webhook', () => {
-  it('POSTs a signed notice naming the question, its caller and why it is there, and no code or link', async () => {
+  it('POSTs a signed notice naming the question, its caller and why it is there, a signed form link and no code', async () => {
     const hook = await receiver([204]);
     cleanups.push(hook.close);
     const s = await serverWith({ url: hook.url, secret: HOOK_SECRET });
@@ -87,8 +87,10 @@ describe('persistent.notify as a webhook', () => {
       from: { tool: 'deploy', reason: 'filed-with-round', afterMs: 300 },
       createdAt: q!.createdAt,
       expiresAt: q!.expiresAt,
+      // Its form has two fields, so one signed link to the inbox (test/inbox/action-links.test.ts tests them).
+      actions: { form: expect.stringMatching(new RegExp(`^${s.url.origin}/_frontmcp/act\\?`)), expiresAt: expect.any(Number) },
     });
-    expect(notice!.body).not.toMatch(/code|_frontmcp/);
+    expect(notice!.body).not.toMatch(/code=|_frontmcp\/inbox/);
     // The same question asked again is not filed again, so nobody is nudged twice.
     await askRound(s, 'ida', '7.0');
     await new Promise((r) => setTimeout(r, 200));

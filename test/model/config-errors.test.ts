@@ -31,7 +31,7 @@ describe('startup errors for a config written with process.env', () => {
 
   it("a value that fits no branch at all keeps the option's own words", () => {
     expect(errorOf(() => readNotifyOption(42))).toBe(
-      'Invalid elicitation.persistent: notify: expected a function, or { url, secret, includeLink?, attempts?, timeoutMs?, backoffMs? }',
+      'Invalid elicitation.persistent: notify: expected a function, or { url, secret, includeLink?, actionLinks?, actionLinkMaxAgeMs?, attempts?, timeoutMs?, backoffMs? }',
     );
     const message = errorOf(() => parseConfig({ info: { name: 'x', version: '1' }, apps: [], auth: { jwksUrl: 'not a url' } }));
     expect(message).toContain('auth.jwksUrl: Invalid URL');
