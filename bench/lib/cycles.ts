@@ -6,9 +6,11 @@ import { getPriority } from 'node:os';
 import { createFetchHandler } from 'parley-mcp';
 import { NODE_PLATFORM } from '../../src/adapters/node-platform';
 import { benchConfig } from '../servers/parley-app';
-import { cycle, type ScenarioName, taskPolls } from './in-process-cycle';
+import { cycle, requestKind, type ScenarioName, taskPolls } from './in-process-cycle';
 
-const name = process.argv[2] as ScenarioName;
+// `<scenario>@node`: the same cycles through parley-mcp/node's light request (in-process-cycle.ts, requestKind).
+const [name, via] = process.argv[2]!.split('@') as [ScenarioName, string | undefined];
+if (via === 'node') requestKind.via = 'node';
 const count = Number(process.argv[3]);
 const warmUp = Number(process.argv[4] ?? 0);
 // The task tools (and THREE_TOOL), as rows 10 to 13's servers serve them.

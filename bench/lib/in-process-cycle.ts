@@ -1,6 +1,8 @@
 // One cycle of a scenario straight into a fetch handler, no HTTP: for bench/in-process.ts and the driver that
 // bench/callgrind-in-process.ts runs under valgrind (bench/lib/cycles.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { createFetchHandler } from 'parley-mcp';
+import { mcpPostRequest } from '../../src/adapters/node-request';
 import { PlainResponse } from '../../src/adapters/node-response';
 import * as scenarios from '../scenarios';
 import { SIMPLE_ARGS, SIMPLE_TEXT, TASK_TOOL, THREE_TOOL, threeDone, threeQuestion } from '../servers/fixture';
@@ -12,8 +14,22 @@ import { isTextResult, modernRequest, resultOf, type WireRequest } from './wire'
 export type ScenarioName = keyof typeof scenarios | 'taskCycle' | 'taskThreeReplays';
 type Handler = ReturnType<typeof createFetchHandler>;
 
-const freshRequest = (wire: WireRequest) =>
-  new Request(`http://127.0.0.1:3000${wire.path}`, { method: 'POST', headers: { ...wire.headers, host: '127.0.0.1:3000' } });
+/**
+ * How the cycles hand a request over: `fetch`, a Fetch Request (undici's, whose Headers every header read goes
+ * through: what the gate counts), or `node`, the light request parley-mcp/node builds for an MCP POST from Node's
+ * parsed headers (src/adapters/node-request.ts), for the gap between the two (`<scenario>@node`).
+ */
+export const requestKind = { via: 'fetch' as 'fetch' | 'node' };
+
+// What parley-mcp/node's light request reads of Node's response: its signal only (built on first read).
+const NO_RESPONSE = { once: () => NO_RESPONSE, writableFinished: true } as unknown as ServerResponse;
+
+const freshRequest = (wire: WireRequest) => {
+  const headers = { ...wire.headers, host: '127.0.0.1:3000' };
+  const url = `http://127.0.0.1:3000${wire.path}`;
+  if (requestKind.via === 'node') return mcpPostRequest({ headers } as unknown as IncomingMessage, NO_RESPONSE, url);
+  return new Request(url, { method: 'POST', headers });
+};
 
 // The body is handed over as parley-mcp/node reads it from the socket, so one Request serves every call of a step.
 const requests = new Map<string, Request>();

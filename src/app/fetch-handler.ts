@@ -86,7 +86,7 @@ function pathOf(url: string): string {
 
 /** The MCP endpoint by method: POST for every client; GET and DELETE only for sessions of clients before 2026-07-28. */
 function mcpRoute(server: ParleyServer, request: Request, options: HandlerOptions): Promise<Response> | Response {
-  const session = request.headers.has(HEADER.sessionId);
+  const session = request.headers.has(HEADER.sessionId); // read once: the route's, and the POST's era
   // A host's caller in the SDK's shape becomes Parley's; one in no shape it knows is kept as it came.
   const auth = options.auth && ((toCaller(options.auth) ?? options.auth) as AuthInfo);
   const postOnly = () => server.respond.error(null, methodNotAllowed('POST'), { allow: 'POST' });
@@ -94,6 +94,7 @@ function mcpRoute(server: ParleyServer, request: Request, options: HandlerOption
     case 'POST':
       return handlePost(server, request, {
         auth,
+        session,
         readBody: options.readBody,
         keepAlive: options.ctx,
         client: clientAddress(request, server.config.http.clientAddressHeader, options.client),
@@ -229,8 +230,18 @@ function handlerOver(
     return !closing && built !== undefined && (await storesAnswer(built));
   };
 
-  const handle = async (request: Request, options: HandlerOptions = {}): Promise<Response> => {
+  // Not async: on every request's path, an async function returning the route's promise would cost it a promise and
+  // two ticks (the route's promise is returned as it is; a route's own answer or throw becomes one).
+  const handle = (request: Request, options: HandlerOptions = {}): Promise<Response> => {
     // Probes come first, ahead of the Host and Origin checks; an MCP POST pays one comparison.
+    if (!route || (probes.size > 0 && (request.method === 'GET' || request.method === 'HEAD'))) return slowHandle(request, options);
+    try {
+      return Promise.resolve(route(request, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const slowHandle = async (request: Request, options: HandlerOptions): Promise<Response> => {
     if (probes.size > 0 && (request.method === 'GET' || request.method === 'HEAD')) {
       const probe = probes.get(pathOf(request.url));
       if (probe) return probeAnswer(request, probe === 'live' || (await isReady(options.env)));

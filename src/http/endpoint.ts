@@ -69,6 +69,8 @@ interface HostFacts {
   keepAlive?: KeepAlive;
   /** The caller's address, for the request span's client.address and the count of an anonymous caller's tasks. */
   client?: string;
+  /** Whether the request carries an Mcp-Session-Id header, when the route has read it already; read here otherwise. */
+  session?: boolean;
 }
 
 export async function handlePost(server: ParleyServer, request: Request, host: HostFacts = {}): Promise<Response> {
@@ -84,7 +86,7 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     const headers = request.headers;
     const version = headers.get(HEADER.protocolVersion); // read once: the era, the envelope's check
     // Clients before 2026-07-28 (initialize, a session, a legacy version header) have a transport of their own.
-    if (isLegacyMessage(message, { session: headers.has(HEADER.sessionId), version }))
+    if (isLegacyMessage(message, { session: host.session ?? headers.has(HEADER.sessionId), version }))
       return await handleLegacyPost(server, request, message, caller, host);
     if (isResponse(message)) throw wireError('INVALID_REQUEST', 'Invalid request: a 2026-07-28 client must not send responses');
     if (isRequest(message)) id = message.id;

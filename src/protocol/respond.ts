@@ -47,7 +47,10 @@ export class Responder {
   }
 
   result(id: JsonRpcId, result: unknown): Response {
-    return this.json({ jsonrpc: '2.0', id, result });
+    // Fast path: the envelope's fixed parts written as text, only the id and the result serialized (the same JSON).
+    const text = typeof id === 'number' || typeof id === 'string' ? JSON.stringify(result) : undefined;
+    if (text === undefined) return this.json({ jsonrpc: '2.0', id, result });
+    return this.#make(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`, 200, { 'content-type': 'application/json' });
   }
 
   /** The one way a JSON-RPC error goes out over HTTP: its body, its status, and Retry-After for a refusal to retry. */
