@@ -2,15 +2,13 @@
 // with the task; what must happen once (the first answer to a question, the one end of a task) is a `take` of a token;
 // answers and cancels are published on the task's channel, so the instance running the work hears them. Storage names
 // are task-names.ts's, each caller's index task-owners.ts's.
-import { WEB_STORE_CRYPTO, type StoreCrypto } from '../../crypto';
+import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
-import type { ElicitationStore } from '../../stores';
 import type { RequestScope } from '../../model';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
-import { type TaskPart, TaskNames } from './task-names';
+import { type TaskHome, type TaskPart, TaskParts } from './task-parts';
 import { OwnerIndex } from './task-owners';
-import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
 import { LiveStretches, StretchTokens } from './task-stretch';
 import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS, tooLarge } from './task-limits';
@@ -36,8 +34,7 @@ interface NewTask {
   steps?: [string, unknown?][];
 }
 
-/** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
-export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
+export type { TaskHome };
 
 /** A new stretch of work (after a step or a question) starts with no cut counted. */
 const fresh = (record: TaskRecord): Pick<TaskRecord, 'cuts'> => (record.cuts ? { cuts: 0 } : {});
@@ -49,8 +46,7 @@ type StoredEnd = TaskEnd & { at: number };
 export class TaskStore {
   // Changes this instance makes to one record, one after another.
   readonly #serial = new SerialRuns();
-  readonly #names: TaskNames;
-  readonly #sealing: TaskSeal;
+  readonly #parts: TaskParts;
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
@@ -62,18 +58,17 @@ export class TaskStore {
   constructor(
     private readonly home: TaskHome,
     readonly limits: TaskLimits = TASK_DEFAULTS,
-    crypto: StoreCrypto = WEB_STORE_CRYPTO,
+    crypto?: StoreCrypto,
   ) {
-    this.#names = new TaskNames(home.keyPrefix, crypto);
-    this.#sealing = new TaskSeal(home.secret, crypto);
+    this.#parts = new TaskParts(home, crypto);
     const { ended } = limits;
-    this.#owners = new OwnerIndex(home.backend, this.#sealing, {
+    this.#owners = new OwnerIndex(home.backend, this.#parts, {
       maxPerOwner: limits.maxPerOwner,
       maxEnded: ended.maxPerCaller,
       maxEndedBytes: ended.maxBytesPerCaller,
     });
     this.#ledger = new TaskLedger({ maxTotal: limits.maxTotal, maxEndedTotal: ended.maxTotal, maxEndedBytesTotal: ended.maxBytesTotal });
-    this.#tokens = new StretchTokens(home.backend, (taskId, part) => this.#name(taskId, part));
+    this.#tokens = new StretchTokens(this.#parts);
   }
 
   /** How a cut stretch that a reader of this store claimed is resumed (the runtime replays it); unset, nothing resumes. */
@@ -95,7 +90,7 @@ export class TaskStore {
   async create(task: NewTask): Promise<TaskRecord> {
     const now = Date.now();
     const { owner, address } = task;
-    const index = await this.#names.owner(owner, address);
+    const index = await this.#parts.owner(owner, address);
     const record: TaskRecord = {
       taskId: newTaskId(),
       ...(owner === undefined ? {} : { owner }),
@@ -121,16 +116,12 @@ export class TaskStore {
     await this.#owners.admit(index, who, { taskId, expiresAt: now + record.ttlMs }, async () => {
       this.#ledger.admit(taskId);
       try {
-        const [r, l] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l')]);
-        await this.home.backend.set(l, '1', record.ttlMs);
+        await this.#parts.mark(taskId, 'l', record.ttlMs);
         // Work that may be replayed runs in stretches (task-stretch.ts); other work only holds its lease.
         if (record.run) await this.#tokens.begin(taskId, this.limits.leaseMs, record.ttlMs);
-        else await this.home.backend.set(await this.#name(taskId, 'w'), '1', Math.min(this.limits.leaseMs, record.ttlMs));
-        await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
-        for (const [key, answer] of task.answers ?? []) {
-          const name = await this.#name(taskId, 'a', key);
-          await this.home.backend.set(name, await this.#seal(answer, name), record.ttlMs);
-        }
+        else await this.#parts.mark(taskId, 'w', Math.min(this.limits.leaseMs, record.ttlMs));
+        await this.#parts.put(taskId, 'r', record, record.ttlMs);
+        for (const [key, answer] of task.answers ?? []) await this.#parts.put(taskId, 'a', answer, record.ttlMs, key);
       } catch (error) {
         this.#ledger.release(taskId);
         throw error;
@@ -170,10 +161,7 @@ export class TaskStore {
     }
     const open = await this.#outstanding(record);
     // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
-    const due =
-      open.length === 0 &&
-      record.inputRequests.length > 0 &&
-      (await this.home.backend.get(await this.#name(record.taskId, 'p'))) !== undefined;
+    const due = open.length === 0 && record.inputRequests.length > 0 && (await this.#parts.has(record.taskId, 'p'));
     return {
       ...base,
       status: open.length > 0 ? 'input_required' : 'working',
@@ -228,7 +216,7 @@ export class TaskStore {
       asked.add(key);
     }
     const ttl = this.#left(record);
-    await Promise.all(questions.map(async ([key]) => this.home.backend.set(await this.#name(record.taskId, 'q', key), '1', ttl)));
+    await Promise.all(questions.map(([key]) => this.#parts.mark(record.taskId, 'q', ttl, key)));
     return {
       ...record,
       inputRequests: [...record.inputRequests, ...questions],
@@ -251,10 +239,8 @@ export class TaskStore {
     const taken: string[] = [];
     for (const key of Object.keys(responses)) {
       if (!open.has(key)) continue;
-      const token = await this.#name(record.taskId, 'q', key);
-      if ((await this.home.backend.take(token)) === undefined) continue;
-      const name = await this.#name(record.taskId, 'a', key);
-      await this.home.backend.set(name, await this.#seal(responses[key], name), ttl);
+      if (!(await this.#parts.claim(record.taskId, 'q', key))) continue;
+      await this.#parts.put(record.taskId, 'a', responses[key], ttl, key);
       taken.push(key);
     }
     if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
@@ -265,12 +251,7 @@ export class TaskStore {
   async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
     const record = keys ? undefined : await this.#raw(taskId);
     const wanted = keys ?? record?.asked ?? [];
-    const found = await Promise.all(
-      wanted.map(async (key): Promise<[string, unknown]> => {
-        const name = await this.#name(taskId, 'a', key);
-        return [key, await this.#sealing.open(await this.home.backend.get(name), name)];
-      }),
-    );
+    const found = await Promise.all(wanted.map(async (key): Promise<[string, unknown]> => [key, await this.#parts.read(taskId, 'a', key)]));
     return new Map(found.filter(([, value]) => value !== undefined));
   }
 
@@ -345,7 +326,7 @@ export class TaskStore {
    * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
    */
   async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
-    return this.home.backend.subscribe(await this.#names.channel(taskId), (message) => {
+    return this.home.backend.subscribe(await this.#parts.channel(taskId), (message) => {
       const event = parseEvent(message);
       if (event) onEvent(event);
     });
@@ -353,7 +334,7 @@ export class TaskStore {
 
   /** The owner's tasks that have not expired, oldest first (2025-11-25 tasks/list; never for anonymous callers). */
   async list(owner: string): Promise<TaskSnapshot[]> {
-    const ids = await this.#owners.taskIds(await this.#names.owner(owner));
+    const ids = await this.#owners.taskIds(await this.#parts.owner(owner));
     const found = await Promise.all(ids.map((id) => this.snapshot(id, owner)));
     return found.filter((s): s is TaskSnapshot => s !== undefined).sort((a, b) => a.createdAt - b.createdAt);
   }
@@ -366,45 +347,43 @@ export class TaskStore {
   }
 
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
-    const name = await this.#name(taskId, 'r');
-    const record = await this.#sealing.open<TaskRecord>(await this.home.backend.get(name), name);
+    const record = await this.#parts.read<TaskRecord>(taskId, 'r');
     if (!isObject(record) || record.taskId !== taskId) return undefined;
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
   }
 
   async #readEnd(taskId: string): Promise<StoredEnd | undefined> {
-    const name = await this.#name(taskId, 'e');
-    const end = await this.#sealing.open<StoredEnd>(await this.home.backend.get(name), name);
+    const end = await this.#parts.read<StoredEnd>(taskId, 'e');
     return isObject(end) ? end : undefined;
   }
 
   async #endOnce(record: TaskRecord, end: TaskEnd): Promise<boolean> {
     const { taskId } = record;
-    if ((await this.home.backend.take(await this.#name(taskId, 'l'))) === undefined) return false;
+    if (!(await this.#parts.claim(taskId, 'l'))) return false;
     const ttl = Math.max(1, record.createdAt + record.ttlMs - Date.now());
-    const name = await this.#name(taskId, 'e');
+    const { records } = this.#parts;
+    const name = await records.name('task', taskId, 'e');
     // What the store keeps for it from now on: its end and its record (the record's size is about its JSON's).
     const recordBytes = JSON.stringify(record).length;
     const max = this.limits.ended.maxBytesPerCaller;
     let final = end;
-    let sealed = await this.#seal({ ...final, at: Date.now() }, name);
+    let sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     if (sealed.length + recordBytes > max) {
       final = tooLarge(sealed.length + recordBytes, max);
-      sealed = await this.#seal({ ...final, at: Date.now() }, name);
+      sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     }
     await this.home.backend.set(name, sealed, ttl);
     // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
     if (record.steps || record.run) {
       const { steps: _steps, run: _run, ...rest } = record;
-      const r = await this.#name(taskId, 'r');
-      await this.home.backend.set(r, await this.#seal(rest, r), ttl);
+      await this.#parts.put(taskId, 'r', rest, ttl);
     }
     await this.#tokens.ended(taskId);
     // Its open questions close with it: a late answer is ignored, as an unknown key is.
-    await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
+    await Promise.all(record.inputRequests.map(([key]) => this.#parts.drop(taskId, 'q', key)));
     await this.#publish(taskId, { kind: 'end', status: final.status });
     const bytes = sealed.length + recordBytes;
-    const index = record.index ?? (await this.#names.owner(record.owner));
+    const index = record.index ?? (await this.#parts.owner(record.owner));
     const forget = [...(await this.#owners.ended(index, taskId, bytes)), ...this.#ledger.ended(taskId, bytes, Date.now() + ttl)];
     await Promise.all(forget.map((id) => this.#forget(id)));
     return true;
@@ -418,7 +397,7 @@ export class TaskStore {
       ['a', key],
     ]);
     const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ['s'], ...asked];
-    await Promise.all(parts.map(async ([part, key]) => this.home.backend.delete(await this.#name(taskId, part, key))));
+    await Promise.all(parts.map(([part, key]) => this.#parts.drop(taskId, part, key)));
   }
 
   /** The work of this task stopped on this instance: it no longer counts among the tasks this process runs. */
@@ -457,9 +436,7 @@ export class TaskStore {
 
   /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */
   async #outstanding(record: TaskRecord): Promise<[string, InputRequest][]> {
-    const open = await Promise.all(
-      record.inputRequests.map(async ([key]) => (await this.home.backend.get(await this.#name(record.taskId, 'q', key))) !== undefined),
-    );
+    const open = await Promise.all(record.inputRequests.map(([key]) => this.#parts.has(record.taskId, 'q', key)));
     return record.inputRequests.filter((_, i) => open[i]);
   }
 
@@ -471,37 +448,28 @@ export class TaskStore {
       const next = { ...(await change(record)), lastUpdatedAt: Date.now() };
       const ttl = next.createdAt + next.ttlMs - next.lastUpdatedAt;
       if (ttl <= 0) return false;
-      const name = await this.#name(taskId, 'r');
-      await this.home.backend.set(name, await this.#seal(next, name), ttl);
+      await this.#parts.put(taskId, 'r', next, ttl);
       await this.#publish(taskId, { kind: 'changed' });
       return true;
     });
   }
 
   async #publish(taskId: string, event: TaskEvent): Promise<void> {
-    await this.home.backend.publish(await this.#names.channel(taskId), JSON.stringify(event));
-  }
-
-  #seal(value: unknown, name: string): Promise<string> {
-    return this.#sealing.seal(value, name);
-  }
-
-  #name(taskId: string, part: TaskPart, key?: string): Promise<string> {
-    return this.#names.part(taskId, part, key);
+    await this.home.backend.publish(await this.#parts.channel(taskId), JSON.stringify(event));
   }
 
   /** Tells the instances holding a 2025-11-25 session's GET stream that it has a new task (the id sealed, a handle). */
   async announce(sessionId: string, taskId: string): Promise<void> {
-    const channel = await this.#names.session(sessionId);
-    await this.home.backend.publish(channel, await this.#sealing.seal({ taskId }, channel));
+    const channel = await this.#parts.session(sessionId);
+    await this.home.backend.publish(channel, await this.#parts.sealAt({ taskId }, channel));
   }
 
   /** Hears the new tasks announced for the session, on any instance (this store object's only, without pub/sub). */
   async hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>> {
-    const channel = await this.#names.session(sessionId);
+    const channel = await this.#parts.session(sessionId);
     return this.home.backend.subscribe(channel, (message) => {
-      void this.#sealing
-        .open<unknown>(message, channel)
+      void this.#parts
+        .openAt<unknown>(message, channel)
         .then((value) => {
           if (isObject(value) && typeof value.taskId === 'string') onTask(value.taskId);
         })
