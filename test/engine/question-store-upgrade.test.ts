@@ -58,7 +58,7 @@ describe('a task written before the question store', () => {
       expect(answered.flat()).toEqual(['approve']);
       expect((await one.answers(taskId)).get('approve')).toMatchObject({ action: answered[0]!.length ? 'accept' : 'decline' });
       // The old claim token is taken once; the record (now rewritten under the new name) keeps its steps.
-      expect(await Promise.all([one.claim(taskId), two.claim(taskId)])).toEqual(expect.arrayContaining([true, false]));
+      expect(await Promise.all([one.claim(taskId, 60_000), two.claim(taskId, 60_000)])).toEqual(expect.arrayContaining([true, false]));
       await one.recordStep(taskId, 'mail', 'sent');
       expect((await two.record(taskId, 'carol'))?.steps).toEqual([
         ['charge', { id: 'ch_1' }],

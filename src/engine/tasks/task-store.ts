@@ -1,10 +1,11 @@
 // The task store: each task's record, end, questions and answers on the configured StoreBackend, sealed and expiring
 // with the task; what must happen once (the first answer to a question, the one end of a task) is a `take` of a token;
-// answers and cancels are published on the task's channel, so the instance running the work hears them. Storage names
-// are task-names.ts's, each caller's index task-owners.ts's.
+// answers and cancels are published on the task's channel, so the instance running the work hears them. Where each part
+// sits is task-parts.ts's (the question store's records), each caller's index task-owners.ts's.
 import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
 import type { RequestScope } from '../../model';
+import { leftOf, TaskAnswers } from './task-answers';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
 import { type TaskHome, type TaskPart, TaskParts } from './task-parts';
@@ -47,6 +48,7 @@ export class TaskStore {
   // Changes this instance makes to one record, one after another.
   readonly #serial = new SerialRuns();
   readonly #parts: TaskParts;
+  readonly #answers: TaskAnswers;
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
@@ -61,6 +63,7 @@ export class TaskStore {
     crypto?: StoreCrypto,
   ) {
     this.#parts = new TaskParts(home, crypto);
+    this.#answers = new TaskAnswers(this.#parts);
     const { ended } = limits;
     this.#owners = new OwnerIndex(home.backend, this.#parts, {
       maxPerOwner: limits.maxPerOwner,
@@ -159,7 +162,7 @@ export class TaskStore {
         ...(end.status === 'failed' ? { error: end.error } : {}),
       };
     }
-    const open = await this.#outstanding(record);
+    const open = await this.#answers.outstanding(record);
     // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
     const due = open.length === 0 && record.inputRequests.length > 0 && (await this.#parts.has(record.taskId, 'p'));
     return {
@@ -184,7 +187,7 @@ export class TaskStore {
   async hold(taskId: string): Promise<boolean> {
     const record = await this.#raw(taskId);
     if (!record || (await this.#readEnd(taskId))) return false;
-    await this.#tokens.renew(taskId, Math.min(this.limits.leaseMs, this.#left(record)));
+    await this.#tokens.renew(taskId, Math.min(this.limits.leaseMs, leftOf(record)));
     return true;
   }
 
@@ -206,22 +209,7 @@ export class TaskStore {
    * until every one is answered. A key already asked in this task's life is a programming error (keys never repeat).
    */
   async ask(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
-    return this.#change(taskId, (record) => this.#asking(record, questions));
-  }
-
-  async #asking(record: TaskRecord, questions: [string, InputRequest][]): Promise<TaskRecord> {
-    const asked = new Set(record.asked);
-    for (const [key] of questions) {
-      if (asked.has(key)) throw new Error(`Task question key ${JSON.stringify(key)} was already asked in this task`);
-      asked.add(key);
-    }
-    const ttl = this.#left(record);
-    await Promise.all(questions.map(([key]) => this.#parts.mark(record.taskId, 'q', ttl, key)));
-    return {
-      ...record,
-      inputRequests: [...record.inputRequests, ...questions],
-      asked: [...record.asked, ...questions.map(([key]) => key)],
-    };
+    return this.#change(taskId, (record) => this.#answers.asking(record, questions));
   }
 
   /**
@@ -234,15 +222,7 @@ export class TaskStore {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     if (await this.#readEnd(record.taskId)) return [];
-    const open = new Map(record.inputRequests);
-    const ttl = record.createdAt + record.ttlMs - Date.now();
-    const taken: string[] = [];
-    for (const key of Object.keys(responses)) {
-      if (!open.has(key)) continue;
-      if (!(await this.#parts.claim(record.taskId, 'q', key))) continue;
-      await this.#parts.put(record.taskId, 'a', responses[key], ttl, key);
-      taken.push(key);
-    }
+    const taken = await this.#answers.take(record, responses);
     if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
     return taken;
   }
@@ -250,9 +230,7 @@ export class TaskStore {
   /** The answers stored for the given keys (default: every key the task asked), for the work to take in. */
   async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
     const record = keys ? undefined : await this.#raw(taskId);
-    const wanted = keys ?? record?.asked ?? [];
-    const found = await Promise.all(wanted.map(async (key): Promise<[string, unknown]> => [key, await this.#parts.read(taskId, 'a', key)]));
-    return new Map(found.filter(([, value]) => value !== undefined));
+    return this.#answers.read(taskId, keys ?? record?.asked ?? []);
   }
 
   /**
@@ -263,24 +241,23 @@ export class TaskStore {
   async park(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
     const record = await this.#raw(taskId);
     if (!record) return false;
-    await this.#tokens.park(taskId, this.#left(record));
+    await this.#tokens.park(taskId, leftOf(record));
     if (questions.length === 0 && !record.cuts) return true;
-    return this.#change(taskId, async (now) => ({ ...(await this.#asking(now, questions)), ...fresh(now) }));
+    return this.#change(taskId, async (now) => ({ ...(await this.#answers.asking(now, questions)), ...fresh(now) }));
   }
 
   /**
    * Claims parked work to replay it: of every instance that tries, on any backend, exactly the first gets true. The
-   * lease is set first, so the task is never without both (a reader would take it for orphaned).
+   * lease is set first, so the task is never without both (a reader would take it for orphaned). `ttlMs`: the ms the
+   * task has left to live (the caller read its record), what the lease and stretch tokens live at most.
    */
-  async claim(taskId: string): Promise<boolean> {
-    const record = await this.#raw(taskId);
-    return record !== undefined && this.#tokens.claim(taskId, this.limits.leaseMs, this.#left(record));
+  claim(taskId: string, ttlMs: number): Promise<boolean> {
+    return this.#tokens.claim(taskId, this.limits.leaseMs, Math.max(1, ttlMs));
   }
 
   /** A replay that could not run gives its claim back: the next answer, or a look at the task, claims it again. */
-  async giveBack(taskId: string): Promise<void> {
-    const record = await this.#raw(taskId);
-    if (record) await this.#tokens.park(taskId, this.#left(record));
+  giveBack(taskId: string, ttlMs: number): Promise<void> {
+    return this.#tokens.park(taskId, Math.max(1, ttlMs));
   }
 
   /**
@@ -360,7 +337,7 @@ export class TaskStore {
   async #endOnce(record: TaskRecord, end: TaskEnd): Promise<boolean> {
     const { taskId } = record;
     if (!(await this.#parts.claim(taskId, 'l'))) return false;
-    const ttl = Math.max(1, record.createdAt + record.ttlMs - Date.now());
+    const ttl = leftOf(record);
     const { records } = this.#parts;
     const name = await records.name('task', taskId, 'e');
     // What the store keeps for it from now on: its end and its record (the record's size is about its JSON's).
@@ -379,8 +356,7 @@ export class TaskStore {
       await this.#parts.put(taskId, 'r', rest, ttl);
     }
     await this.#tokens.ended(taskId);
-    // Its open questions close with it: a late answer is ignored, as an unknown key is.
-    await Promise.all(record.inputRequests.map(([key]) => this.#parts.drop(taskId, 'q', key)));
+    await this.#answers.close(record);
     await this.#publish(taskId, { kind: 'end', status: final.status });
     const bytes = sealed.length + recordBytes;
     const index = record.index ?? (await this.#parts.owner(record.owner));
@@ -417,7 +393,7 @@ export class TaskStore {
       return true;
     }
     // Another reader resumed it first (or it parked or ended meanwhile): it runs, or its state shows.
-    if (!(await this.#tokens.takeCut(taskId, this.limits.leaseMs, this.#left(record)))) return false;
+    if (!(await this.#tokens.takeCut(taskId, this.limits.leaseMs, leftOf(record)))) return false;
     const now = (await this.#raw(taskId)) ?? record;
     const cuts = (now.cuts ?? 0) + 1;
     if (cuts >= this.limits.attempts || !this.#resume) {
@@ -427,17 +403,6 @@ export class TaskStore {
     await this.#change(taskId, (latest) => ({ ...latest, cuts }));
     this.#resume({ taskId, owner: now.owner }, keepAlive);
     return false;
-  }
-
-  /** The ms the task has left to live (at least 1: a store's TTL must be positive). */
-  #left(record: TaskRecord): number {
-    return Math.max(1, record.createdAt + record.ttlMs - Date.now());
-  }
-
-  /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */
-  async #outstanding(record: TaskRecord): Promise<[string, InputRequest][]> {
-    const open = await Promise.all(record.inputRequests.map(([key]) => this.#parts.has(record.taskId, 'q', key)));
-    return record.inputRequests.filter((_, i) => open[i]);
   }
 
   /** A change the work makes to its live record, one at a time in this instance; false once it expired or is gone. */
