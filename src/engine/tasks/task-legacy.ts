@@ -14,11 +14,22 @@ export function legacyTaskRecords(
   crypto: StoreCrypto = WEB_STORE_CRYPTO,
 ): LegacyRecords {
   const { keyPrefix, secret } = home;
+  // The digests of the tasks looked up last: a miss under the new names looks here on every poll.
+  const ids = new Map<string, string | Promise<string>>();
+  const idOf = (taskId: string) => {
+    let id = ids.get(taskId);
+    if (id === undefined) {
+      if (ids.size >= 1_024) ids.delete(ids.keys().next().value!);
+      id = crypto.digest(`task\u0000${taskId}`);
+      ids.set(taskId, id);
+    }
+    return id;
+  };
   return {
     async name(kind, owner, part) {
       if (kind !== 'task' || part === 'channel') return undefined;
       const [which, key] = part.split('\u0000');
-      const id = await crypto.digest(`task\u0000${owner}`);
+      const id = await idOf(owner);
       return `${keyPrefix}task:${id}:${which}${key === undefined ? '' : `:${await crypto.digest(key)}`}`;
     },
     async open(raw, _owner, key) {

@@ -5,6 +5,8 @@ import { createHmacKey, type HmacKey, secretList, type StoreCrypto, WEB_STORE_CR
 
 /** What the naming keys are made from: the inbox's names since its first release, so its keys never changed. */
 const NAMING = 'parley-persistent-questions-v1:keys:';
+/** How many names are kept made. */
+const KEPT_NAMES = 4_096;
 
 /**
  * Names under a secret setting (comma-separated, newest first): the first names what is written, and a read looks under
@@ -13,6 +15,8 @@ const NAMING = 'parley-persistent-questions-v1:keys:';
 export class QuestionKeys {
   // #private: the keys made from the secrets are never serialized or inspected from here.
   readonly #keys: Promise<HmacKey>[];
+  // The names made last under the first secret, by what they name (about 150 bytes each).
+  readonly #made = new Map<string, Promise<string>>();
 
   constructor(
     readonly prefix: string,
@@ -28,7 +32,16 @@ export class QuestionKeys {
 
   /** Where a record is written: its name under the first secret (a digest without one). */
   name(kind: string, owner: string, part = ''): Promise<string> {
-    return this.#name(this.#keys[0], kind, owner, part);
+    // Fast path: a task's parts are named on every poll and change; a name made lately is not made again.
+    const text = `${kind}\u0000${owner}\u0000${part}`;
+    let name = this.#made.get(text);
+    if (name === undefined) {
+      if (this.#made.size >= KEPT_NAMES) this.#made.delete(this.#made.keys().next().value!);
+      name = this.#name(this.#keys[0], kind, owner, part);
+      this.#made.set(text, name);
+      name.catch(() => this.#made.delete(text));
+    }
+    return name;
   }
 
   /** Every name a record may be under, the first secret's first. */
