@@ -2,6 +2,8 @@
 // round trip per SHA-256, HKDF or AES-GCM as WebCrypto's has on Node.
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hash, hkdfSync, randomFillSync, type KeyObject } from 'node:crypto';
 import { secretList, type AesSealed, type StoreCrypto } from '../crypto';
+import { nodeAead } from './node-aead';
+import { nodeHmac } from './node-hmac';
 
 const TAG = 16;
 const IV = 12;
@@ -46,6 +48,9 @@ function keyOf(ring: RingKey, ownerId: string, purpose: string): KeyObject {
 
 export const NODE_STORE_CRYPTO: StoreCrypto = {
   digest: (text) => hash('sha256', text, 'base64url'),
+  hkdf: (secret, salt, info) => new Uint8Array(hkdfSync('sha256', secret, salt, info, 32)),
+  hmac: nodeHmac,
+  aead: nodeAead,
 
   seal(secret, ownerId, value, purpose): AesSealed {
     const primary = ringOf(secret)[0]!;

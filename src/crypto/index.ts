@@ -1,6 +1,6 @@
 // The crypto subsystem's door: encodings and WebCrypto primitives.
-export { fromBase64Url, fromUtf8, canonicalEnd, toBase64Url, toHex, utf8 } from './encoding';
-export { deriveAesKey, hmac, importHmacKey, randomBytes, sha256 } from './keys';
+export { fromBase64Url, canonicalEnd, toBase64Url, toHex, utf8 } from './encoding';
+export { hmac, importHmacKey, randomBytes, sha256 } from './keys';
 export { createHmacKey, sameSignature } from './hmac-key';
 export type { HmacFactory, HmacKey } from './hmac-key';
 export { aesSeal, decryptJson, encryptJson } from './aes';

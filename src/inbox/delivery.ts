@@ -146,11 +146,11 @@ function waitFor(
     options.signal?.addEventListener('abort', onAbort, { once: true });
     void store
       .questionChannel(subject, question.id)
-      .then((channel) => store.backend.subscribe(channel, check))
+      // Listening, then a look (an answer kept before), and a look each time the store's connection is back.
+      .then((channel) => store.records.wait(channel, check, check))
       .then((off) => {
         if (settled) void off().catch(() => {});
         else unsubscribe = off;
-        check();
       })
       .catch((error: unknown) => settle(() => reject(error)));
   });

@@ -1,5 +1,5 @@
 // The question store: persistent questions of one server on a StoreBackend, per subject, with a small index to list them.
-import type { StoreBackend } from '../stores';
+import type { QuestionRecords, StoreBackend } from '../stores';
 import type { QuestionCodec } from './codec';
 import type { QuestionOrigin, TaskLink } from '../elicitation';
 
@@ -38,34 +38,31 @@ export type AnswerOutcome = { ok: true; waiting: boolean; task?: true } | { ok: 
  */
 export class QuestionStore {
   private readonly indexLocks = new Map<string, Promise<unknown>>();
+  /** The question store's records (stores/questions): names, sealing, the first-answer claim, the kept answer. */
+  readonly records: QuestionRecords;
 
   constructor(
     readonly backend: StoreBackend,
     readonly codec: QuestionCodec,
-  ) {}
+  ) {
+    this.records = codec.records(backend);
+  }
 
   async create(subject: string, question: StoredQuestion): Promise<void> {
     const ttl = question.expiresAt - Date.now();
-    const [q, k, o] = await Promise.all([
-      this.k('q', subject, question.id),
-      this.k('k', subject, question.key),
-      this.k('o', subject, question.id),
-    ]);
-    await this.backend.set(q, await this.codec.seal(question, subject, q), ttl);
-    await this.backend.set(o, '1', ttl);
-    await this.backend.set(k, await this.codec.seal(question.id, subject, k), ttl);
+    await this.records.put('q', subject, question.id, question, ttl);
+    await this.records.mark('o', subject, question.id, ttl);
+    await this.records.put('k', subject, question.key, question.id, ttl);
     await this.updateIndex(subject, (ids) => (ids.includes(question.id) ? ids : [...ids, question.id]), ttl);
   }
 
   async byId(subject: string, id: string): Promise<StoredQuestion | undefined> {
-    const found = await this.find('q', subject, id);
-    const question = found && (await this.codec.open<StoredQuestion>(found.raw, subject, found.key));
+    const question = await this.records.read<StoredQuestion>('q', subject, id);
     return question && question.expiresAt > Date.now() ? question : undefined;
   }
 
   async byKey(subject: string, key: string): Promise<StoredQuestion | undefined> {
-    const found = await this.find('k', subject, key);
-    const id = found && (await this.codec.open<string>(found.raw, subject, found.key));
+    const id = await this.records.read<string>('k', subject, key);
     const question = typeof id === 'string' ? await this.byId(subject, id) : undefined;
     return question?.key === key ? question : undefined;
   }
@@ -88,17 +85,18 @@ export class QuestionStore {
     // A task's question: its task waits for it (the task's own record says when it was answered). Its key is shown as
     // the task asked it, without the task's id, which is an anonymous task's bearer handle.
     if (task) return { ...question, key: question.key.replace(/^task:[^:]*:/, ''), state: 'open', waiting: true };
-    const [answer, waiter] = await Promise.all([this.find('a', subject, id), this.waiter(subject, id)]);
-    return { ...question, state: answer === undefined ? 'open' : 'answered', waiting: waiter !== undefined };
+    const [answered, waiter] = await Promise.all([this.records.has('a', subject, id), this.waiter(subject, id)]);
+    return { ...question, state: answered ? 'answered' : 'open', waiting: waiter !== undefined };
   }
 
   /** Accepts the first answer to a question; a second one finds the open token gone. */
   async answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome> {
     const question = await this.byId(subject, id);
     if (!question) return { ok: false, reason: 'not-found' };
-    if ((await this.find('o', subject, id, true)) === undefined) return { ok: false, reason: 'already-answered' };
-    const a = await this.k('a', subject, id);
-    await this.backend.set(a, await this.codec.seal(answer, subject, a), Math.max(1, question.expiresAt - Date.now()));
+    if (!(await this.records.claim('o', subject, id))) return { ok: false, reason: 'already-answered' };
+    // Kept before it is published: the waiting call takes it when it hears, when it starts listening, or when its
+    // store's connection is back (a publish lost meanwhile), on whichever instance it waits.
+    await this.records.put('a', subject, id, answer, question.expiresAt - Date.now());
     const waiting = (await this.waiter(subject, id)) !== undefined;
     await this.publish(subject, id, 'answered');
     return { ok: true, waiting };
@@ -106,18 +104,17 @@ export class QuestionStore {
 
   /** Takes the open token for an answer from elsewhere (a client's, on 2026-07-28): true for the one taker, atomic in every backend. */
   async takeOpen(subject: string, id: string): Promise<boolean> {
-    return (await this.find('o', subject, id, true)) !== undefined;
+    return this.records.claim('o', subject, id);
   }
 
   /** Whether the question still waits for its first answer: nobody (client or inbox) took its open token. */
   async isOpen(subject: string, id: string): Promise<boolean> {
-    return (await this.find('o', subject, id)) !== undefined;
+    return this.records.has('o', subject, id);
   }
 
   /** Hands the answer to one caller only. */
   async takeAnswer(subject: string, id: string): Promise<StoredAnswer | undefined> {
-    const found = await this.find('a', subject, id, true);
-    return found && this.codec.open<StoredAnswer>(found.raw, subject, found.key);
+    return this.records.take<StoredAnswer>('a', subject, id);
   }
 
   /**
@@ -125,10 +122,9 @@ export class QuestionStore {
    * unlisted and under no key, so a late answer to its id is told it was answered (409), not that it never was.
    */
   async finish(subject: string, question: StoredQuestion, keepRecord = false): Promise<void> {
-    const keys = await Promise.all((keepRecord ? ['o', 'w'] : ['q', 'o', 'w']).map((kind) => this.codec.keys(kind, subject, question.id)));
-    await Promise.all(keys.flat().map((key) => this.backend.delete(key)));
-    const k = await this.find('k', subject, question.key);
-    if (k && (await this.codec.open<string>(k.raw, subject, k.key)) === question.id) await this.backend.delete(k.key);
+    await Promise.all((keepRecord ? ['o', 'w'] : ['q', 'o', 'w']).map((kind) => this.records.drop(kind, subject, question.id)));
+    const k = await this.records.find('k', subject, question.key);
+    if (k && (await this.records.open<string>(k, subject)) === question.id) await this.backend.delete(k.key);
     await this.updateIndex(subject, (ids) => ids.filter((i) => i !== question.id));
     await this.publish(subject, question.id, 'delivered');
   }
@@ -140,45 +136,32 @@ export class QuestionStore {
   }
 
   async setWaiter(subject: string, id: string, token: string, ttlMs: number): Promise<void> {
-    await this.backend.set(await this.k('w', subject, id), token, Math.max(1, ttlMs));
+    await this.records.mark('w', subject, id, ttlMs, token);
   }
 
   async waiter(subject: string, id: string): Promise<string | undefined> {
-    return (await this.find('w', subject, id))?.raw;
+    return (await this.records.find('w', subject, id))?.raw;
   }
 
   /** Stops waiting, unless a newer call already took over. */
   async clearWaiter(subject: string, id: string, token: string): Promise<void> {
-    const w = await this.find('w', subject, id);
+    const w = await this.records.find('w', subject, id);
     if (w?.raw === token) await this.backend.delete(w.key);
   }
 
-  questionChannel = (subject: string, id: string) => this.k('c', subject, id);
-  subjectChannel = (subject: string) => this.k('s', subject);
+  questionChannel = (subject: string, id: string) => this.records.name('c', subject, id);
+  subjectChannel = (subject: string) => this.records.name('s', subject);
 
   /** Tells the question's waiting call and the subject's inbox views that something changed. */
   async publish(subject: string, id: string, event: string): Promise<void> {
     // On every listed secret's channel names, so a process that still names channels under an older secret hears it too.
-    const channels = await Promise.all([this.codec.keys('c', subject, id), this.codec.keys('s', subject)]);
+    const { keys } = this.records;
+    const channels = await Promise.all([keys.names('c', subject, id), keys.names('s', subject)]);
     await Promise.all(channels.flat().map((channel) => this.backend.publish(channel, event)));
   }
 
-  /** The first value stored under any of a record's names (the first secret's name first), and that name; `take` removes it. */
-  private async find(kind: string, subject: string, part: string, take = false): Promise<{ key: string; raw: string } | undefined> {
-    for (const key of await this.codec.keys(kind, subject, part)) {
-      const raw = await (take ? this.backend.take(key) : this.backend.get(key));
-      if (raw !== undefined) return { key, raw };
-    }
-    return undefined;
-  }
-
-  private k(kind: string, subject: string, part?: string): Promise<string> {
-    return this.codec.key(kind, subject, part);
-  }
-
   private async readIndex(subject: string): Promise<string[]> {
-    const found = await this.find('i', subject, '');
-    const ids = found && (await this.codec.open<unknown>(found.raw, subject, found.key));
+    const ids = await this.records.read<unknown>('i', subject);
     return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
   }
 

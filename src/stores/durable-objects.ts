@@ -2,7 +2,7 @@
 // to the object of their channel. What the objects do is durable-object.ts (ParleyStore).
 //
 // The partition is one object per key and one per channel, never one for everything. Parley's keys are already opaque
-// (SHA-256 digests, engine/tasks/task-names.ts; random session ids) and the contract has no operation over several
+// (HMACs or SHA-256 digests, stores/questions/keys.ts; random session ids) and the contract has no operation over several
 // keys, so nothing gains from grouping them: per key, every take is atomic inside one single-threaded object, every TTL is that object's
 // one alarm, and the load spreads over as many objects as there are keys, which Cloudflare does not bound.
 import { OBJECT_ORIGIN, TTL_HEADER } from './durable-object';

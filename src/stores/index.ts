@@ -8,3 +8,7 @@ export { boundedStore } from './bounded';
 // Durable Objects: in a Worker's bundle only where its entry imports them (parley-mcp/cloudflare).
 export { ParleyStore } from './durable-object';
 export { enableDurableObjects, type DurableObjectsOptions } from './durable-objects';
+// The one question store its three users (pending questions, tasks, the inbox) keep their questions in.
+export { QuestionKeys } from './questions/keys';
+export { QuestionSeal } from './questions/seal';
+export { QuestionRecords, type LegacyRecords } from './questions/records';

@@ -3,6 +3,7 @@
 // during the second after the failover, while the waiter's subscription is still moving to the new master.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PendingQuestions } from '../../src/engine/legacy/pending';
+import { QuestionKeys } from '../../src/stores';
 import { createRedisStore } from '../../src/stores/redis';
 import { quiet, storeOf } from '../helpers/pending-store';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster';
@@ -24,16 +25,18 @@ describe('pending questions across a Redis Cluster failover', () => {
     const [one, two] = [await connect(), await connect()];
     const [a, b] = [new PendingQuestions(storeOf(one), quiet), new PendingQuestions(storeOf(two), quiet)];
     try {
-      // Twelve questions whose answer channels share one shard.
-      const { master, replica } = await cluster.shardOf('mcp:result:q-0');
+      // Twelve questions whose answer channels (named as the question store keys them) share one shard.
+      const names = new QuestionKeys('mcp:', storeOf(one).secret);
+      const channel = (id: string) => names.name('result', 's1', id);
+      const { master, replica } = await cluster.shardOf(await channel('q-0'));
       const ids: string[] = [];
-      for (let n = 0; ids.length < 12; n++) if ((await cluster.shardOf(`mcp:result:q-${n}`)).master === master) ids.push(`q-${n}`);
+      for (let n = 0; ids.length < 12; n++) if ((await cluster.shardOf(await channel(`q-${n}`))).master === master) ids.push(`q-${n}`);
       const questions = await Promise.all(
         ids.map((id) => a.open({ sessionId: 's1', caller: 'c1' }, id, { message: `Sure about ${id}?` }, 60_000)),
       );
 
       expect(await cluster.cli(replica, 'cluster', 'failover')).toBe('OK');
-      await expect.poll(async () => (await cluster.shardOf('mcp:result:q-0')).master, { timeout: 10_000 }).toBe(replica);
+      await expect.poll(async () => (await cluster.shardOf(await channel('q-0'))).master, { timeout: 10_000 }).toBe(replica);
       // One answer every 20 ms from B, all before A’s subscriptions can have moved (a slots refresh is a second).
       const deliveries = await Promise.all(
         ids.map((id, i) => later(i * 20).then(() => b.deliver('s1', id, { action: 'accept', content: { id } }))),

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PendingQuestions } from '../../src/engine/legacy/pending';
 import { createRedisStore } from '../../src/stores/redis';
+import { QuestionKeys } from '../../src/stores';
 import { quiet, storeOf } from '../helpers/pending-store';
 import { startRedis, type RunningRedis } from '../helpers/redis';
 
@@ -58,17 +59,20 @@ it('an answer published while the waiting instance was cut off reaches its call 
   const inspect = new Redis(redis.url);
   try {
     const question = await a.open({ sessionId: 's1', caller: 'c1' }, 'e-1', { message: 'Sure?' }, 60_000);
-    await other.subscribe('mcp:result:e-1');
+    // Names as the question store keys them (no session or request id in plain).
+    const names = new QuestionKeys('mcp:', storeOf(one).secret);
+    const [channel, kept] = [await names.name('result', 's1', 'e-1'), await names.name('answer', 's1', 'e-1')];
+    await other.subscribe(channel);
     wire.cut();
     expect(await b.deliver('s1', 'e-1', { action: 'accept', content: { sure: true } })).toBe('delivered');
-    expect(await inspect.exists('mcp:answer:s1:e-1')).toBe(1);
+    expect(await inspect.exists(kept)).toBe(1);
     wire.mend();
     await expect(Promise.race([question.answer, new Promise((r) => setTimeout(() => r('not heard within 8 s'), 8_000))])).resolves.toEqual({
       action: 'accept',
       content: { sure: true },
     });
     await question.close();
-    expect(await inspect.exists('mcp:answer:s1:e-1')).toBe(0);
+    expect(await inspect.exists(kept)).toBe(0);
   } finally {
     other.disconnect();
     inspect.disconnect();
@@ -87,7 +91,8 @@ it('an answer nobody hears is refused and not kept', async () => {
     await new PendingQuestions(storeOf(gone), quiet).open({ sessionId: 's2', caller: 'c1' }, 'e-2', { message: 'Sure?' }, 60_000);
     await gone.close();
     expect(await b.deliver('s2', 'e-2', { action: 'decline' })).toBe('no-listener');
-    expect(await inspect.exists('mcp:answer:s2:e-2')).toBe(0);
+    const kept = await new QuestionKeys('mcp:', storeOf(store).secret).name('answer', 's2', 'e-2');
+    expect(await inspect.exists(kept)).toBe(0);
   } finally {
     inspect.disconnect();
     await store.close();

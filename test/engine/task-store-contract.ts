@@ -277,7 +277,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(resumed).toHaveLength(2);
       // The answer's claim starts the next stretch, with its lease and its token: cut, it is resumed too.
       await a.answer(taskId, 'alice', { q: { action: 'accept' } });
-      expect(await a.claim(taskId)).toBe(true);
+      expect(await a.claim(taskId, 60_000)).toBe(true);
       await a.handOver(taskId);
       expect((await b.snapshot(taskId, 'alice'))?.status).toBe('working');
       expect(resumed).toHaveLength(3);
@@ -429,7 +429,12 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(written().join('\n')).not.toContain('SECRET-ARG');
       // Nothing to claim before an answer is needed; after it, exactly one of many claims wins, on either instance.
       await b.answer(task.taskId, 'alice', { q: { action: 'accept', content: { confirm: true } } });
-      const claims = await Promise.all([a.claim(task.taskId), b.claim(task.taskId), a.claim(task.taskId), b.claim(task.taskId)]);
+      const claims = await Promise.all([
+        a.claim(task.taskId, 60_000),
+        b.claim(task.taskId, 60_000),
+        a.claim(task.taskId, 60_000),
+        b.claim(task.taskId, 60_000),
+      ]);
       expect(claims.filter(Boolean)).toHaveLength(1);
       // The replay starts with the answer that woke it: its question leaves the record.
       const replay = await TaskWork.start(b, (await b.record(task.taskId, 'alice'))!, { elicitation: {} }, undefined, true);
@@ -439,7 +444,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       // Its end drops what its runs needed.
       await b.finish(task.taskId, { status: 'completed', result: { content: [] } });
       expect((await a.record(task.taskId, 'alice'))?.run).toBeUndefined();
-      expect(await a.claim(task.taskId)).toBe(false);
+      expect(await a.claim(task.taskId, 60_000)).toBe(false);
     });
 
     it('asks only what the creating request declared: no elicitation, no question, and no sampling', async () => {

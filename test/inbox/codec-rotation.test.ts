@@ -1,7 +1,7 @@
 // Persistent questions under a rotated MCP_ELICITATION_SECRET: written under [old], read and answered under [new, old],
 // and unreachable under [new] alone; values name their key id.
 import { describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../src/crypto';
+import { hkdfBytes, keyIdOf, randomBytes, toBase64Url, utf8 } from '../../src/crypto';
 import { QuestionCodec } from '../../src/inbox/codec';
 import { QuestionStore, type StoredQuestion } from '../../src/inbox/question-store';
 import { memoryStore } from '../../src/stores';
@@ -19,16 +19,33 @@ const question = (): StoredQuestion => ({
 });
 
 describe('persistent questions across a secret rotation', () => {
-  it('seals values as v2.<key id>.<iv>.<body> under the first secret, and opens them under any listed one', async () => {
+  it('seals values as v3.<key id>.<iv>.<data>.<tag> under the first secret, and opens them under any listed one', async () => {
     const [old, both] = [new QuestionCodec('p:', OLD), new QuestionCodec('p:', `${NEW},${OLD}`)];
     const key = await old.key('q', subject, 'q-1');
     const sealed = await old.seal({ hello: 'world' }, subject, key);
-    expect(sealed).toMatch(new RegExp(`^v2\\.${await keyIdOf(OLD)}\\.`));
+    expect(sealed).toMatch(new RegExp(`^v3\\.${await keyIdOf(OLD)}\\.`));
     expect(sealed).not.toContain('world');
     expect(await both.open(sealed, subject, key)).toEqual({ hello: 'world' });
     expect(await new QuestionCodec('p:', NEW).open(sealed, subject, key)).toBeUndefined();
     expect(await both.open(sealed, subject, `${key}x`)).toBeUndefined(); // the storage key is the additional data
     expect(await both.keys('q', subject, 'q-1')).toEqual([await both.key('q', subject, 'q-1'), key]);
+  });
+
+  it('still opens what releases before the question store sealed: v2.<key id>.<iv>.<ciphertext+tag>, and v1', async () => {
+    // Written as inbox/codec.ts wrote it then: HKDF(secret, the fixed salt, `subject:<subject>`), the key as additional data.
+    const key = await new QuestionCodec('p:', OLD).key('q', subject, 'q-1');
+    const raw = await hkdfBytes(OLD, `subject:${subject}`, 'parley-persistent-questions-v1');
+    const aes = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
+    const iv = randomBytes(12);
+    const body = new Uint8Array(
+      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(key) }, aes, utf8('{"hello":"v2"}')),
+    );
+    const v2 = `v2.${await keyIdOf(OLD)}.${toBase64Url(iv)}.${toBase64Url(body)}`;
+    const codec = new QuestionCodec('p:', `${NEW},${OLD}`);
+    expect(await codec.open(v2, subject, key)).toEqual({ hello: 'v2' });
+    expect(await codec.open(`v1.${toBase64Url(iv)}.${toBase64Url(body)}`, subject, key)).toEqual({ hello: 'v2' });
+    expect(await codec.open(v2, subject, `${key}x`)).toBeUndefined();
+    expect(await codec.open(v2, 'another subject', key)).toBeUndefined();
   });
 
   it('finds, answers and delivers under [new, old] a question written under [old]; [new] alone finds nothing', async () => {

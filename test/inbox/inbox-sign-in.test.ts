@@ -170,7 +170,7 @@ describe('the sign-in routes over HTTP', () => {
     expect(to.searchParams.get('redirect_uri')).toBe(`${origin}/_frontmcp/sign-in/callback`);
     const nonce = to.searchParams.get('nonce')!;
     const flow = response.headers.get('set-cookie')!;
-    expect(flow).toMatch(/^parley_sign_in=v2\.[\w.-]+; Path=\/_frontmcp\/sign-in; HttpOnly; SameSite=Lax; Max-Age=600$/);
+    expect(flow).toMatch(/^parley_sign_in=v3\.[\w.-]+; Path=\/_frontmcp\/sign-in; HttpOnly; SameSite=Lax; Max-Age=600$/);
     // Sealed: neither the state, the nonce nor the binding can be read from it.
     for (const secret of [to.searchParams.get('state')!, nonce, BINDING]) expect(flow).not.toContain(secret);
     // Not from another page (another port's included), nor without a binding.
@@ -236,7 +236,7 @@ describe('the sign-in routes over HTTP', () => {
       expect(response.status).toBe(303);
       const to = new URL(response.headers.get('location')!);
       expect(to.searchParams.get('redirect_uri')).toBe('https://inbox.example/_frontmcp/sign-in/callback');
-      expect(response.headers.get('set-cookie')).toMatch(/^__Host-parley_sign_in=v2\.[\w.-]+; Path=\/; HttpOnly; .*; Secure$/);
+      expect(response.headers.get('set-cookie')).toMatch(/^__Host-parley_sign_in=v3\.[\w.-]+; Path=\/; HttpOnly; .*; Secure$/);
     } finally {
       await proxied.close({ graceMs: 0 });
     }

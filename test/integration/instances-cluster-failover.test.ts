@@ -2,6 +2,7 @@
 // three-master cluster with a replica each (and a password). The answer posted to the other instance after the
 // failover still reaches the waiting call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionKeys } from '../../src/stores';
 import { freshFetch as send } from '../helpers/fresh-fetch';
 import { startInstance, type Instance } from '../helpers/instances';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
@@ -34,13 +35,18 @@ describe('a Redis Cluster failover while a question waits', () => {
     expect(question.method).toBe('elicitation/create');
 
     // Every shard that holds the question: its record and the channel its answer is published on.
-    const shards = [await cluster.shardOf(`mcp:pending:${session}:${question.id}`), await cluster.shardOf(`mcp:result:${question.id}`)];
-    expect(await cluster.cli(shards[0]!.master, 'exists', `mcp:pending:${session}:${question.id}`)).toBe('1'); // the record is where we look
+    // Named as the question store keys them, under the elicitation store's secret (MCP_SESSION_SECRET here).
+    const names = new QuestionKeys('mcp:', SECRETS.MCP_SESSION_SECRET);
+    const [record, channel] = [
+      await names.name('pending', session, String(question.id)),
+      await names.name('result', session, String(question.id)),
+    ];
+    const shards = [await cluster.shardOf(record), await cluster.shardOf(channel)];
+    expect(await cluster.cli(shards[0]!.master, 'exists', record)).toBe('1'); // the record is where we look
     for (const { replica } of shards) await cluster.cli(replica, 'cluster', 'failover');
     for (const { replica } of shards)
       await expect.poll(async () => (await cluster.roles()).masters, { timeout: 15_000 }).toContain(replica);
     // A's subscription follows the slot to its new master within a slots refresh (a second).
-    const channel = `mcp:result:${question.id}`;
     await expect
       .poll(async () => (await cluster.cli((await cluster.shardOf(channel)).master, 'pubsub', 'shardnumsub', channel)).split('\n')[1], {
         timeout: 10_000,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionKeys } from '../../src/stores';
 import { startInstance, type Instance } from '../helpers/instances';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
@@ -81,7 +82,10 @@ describe('two instances sharing a real Redis', () => {
 
   it('with no secret: the answer sent to the other instance reaches the waiting tool, and the store holds plain JSON', async () => {
     const outcome = await askOnAAnswerOnB(plain[0], plain[1], 'close_ticket', async (session) => {
-      const stored = JSON.parse((await raw.get(`mcp:pending:${session}`))!);
+      // Named by a SHA-256 without a secret: no session id in a key, plain JSON in the value.
+      const name = await new QuestionKeys('mcp:', undefined).name('pending', session);
+      expect(name).not.toContain(session);
+      const stored = JSON.parse((await raw.get(name))!);
       expect(stored.params.message).toBe('Close ticket T-1? The customer will be notified.');
     });
     expect(outcome).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true, id: 'T-1', note: '' } } } });
@@ -92,23 +96,19 @@ describe('two instances sharing a real Redis', () => {
       const db = raw.duplicate({ db: 1 });
       try {
         const keys = await db.keys('mcp:*');
-        expect(keys).toEqual(expect.arrayContaining([`mcp:pending:${session}`, `mcp:session:${session}`]));
+        const name = await new QuestionKeys('mcp:', 'one secret for every instance').name('pending', session);
+        expect(keys).toEqual(expect.arrayContaining([name, `mcp:session:${session}`]));
         for (const key of keys) {
           const value = (await db.get(key))!;
           expect(value).not.toContain('Close ticket');
           expect(value).not.toContain('confirm');
           expect(value).not.toContain('elicitation');
         }
-        const pending = JSON.parse((await db.get(`mcp:pending:${session}`))!);
-        expect(Object.keys(pending).sort()).toEqual(['__encrypted', 'createdAt', 'elicitId', 'expiresAt', 'sessionId']);
-        expect(pending.sessionId).toBe(session);
-        expect(pending.__encrypted).toEqual({
-          alg: 'A256GCM',
-          kid: expect.stringMatching(/^[A-Za-z0-9_-]{8}$/),
-          iv: expect.any(String),
-          tag: expect.any(String),
-          data: expect.any(String),
-        });
+        // The question store's keys name no session; its values are sealed whole, the session id included.
+        expect(keys.filter((key) => key.startsWith('mcp:pending:') && key.includes(session))).toEqual([]);
+        const pending = (await db.get(name))!;
+        expect(pending).toMatch(/^v3\.[A-Za-z0-9_-]{8}\.[\w-]+\.[\w-]+\.[\w-]+$/);
+        expect(pending).not.toContain(session);
       } finally {
         db.disconnect();
       }
@@ -116,11 +116,11 @@ describe('two instances sharing a real Redis', () => {
     expect(outcome).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true, id: 'T-1', note: '' } } } });
   });
 
-  it('with different MCP_ELICITATION_SECRETs: the other instance logs the failure and answers 202, and the tool times out', async () => {
-    const outcome = await askOnAAnswerOnB(mismatched[0], mismatched[1], 'confirm_quickly');
-    expect(outcome.status).toBe(202);
+  it('with different MCP_ELICITATION_SECRETs: the other instance finds no question under its names (410), and the tool times out', async () => {
+    const outcome = await askOnAAnswerOnB(mismatched[0], mismatched[1], 'confirm_quickly', undefined, true);
+    expect(outcome.status).toBe(410);
+    expect(outcome.body).toMatchObject({ error: { code: -31001, data: { reason: 'no-question' } } });
     expect(outcome.final.result).toMatchObject({ isError: true, _meta: { code: 'ELICITATION_TIMEOUT' } });
-    expect(mismatched[1].log()).toContain('[EncryptedElicitationStore] Failed to decrypt pending record');
   });
 
   it('the fallback: a question asked on one instance is answered with sendElicitationResult on the other, by its session only', async () => {

@@ -3,6 +3,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../src/crypto';
+import { QuestionKeys } from '../../src/stores';
 import { startInstance, type Instance } from '../helpers/instances';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
@@ -40,9 +41,10 @@ describe('MCP_SESSION_SECRET rotation across two processes sharing a real Redis'
     const events = sseReader(await send(legacyPost(request('tools/call', { name: tool, arguments: { id: 'T-1' } }), session, {}, a.url)));
     const question = (await events.next())!;
     expect(question.data.method).toBe('elicitation/create');
-    const pending = JSON.parse((await raw.get(`mcp:pending:${session}`))!);
-    expect(pending.__encrypted.kid).toBe(await keyIdOf(sealedWith));
-    expect(JSON.stringify(pending)).not.toContain('Close ticket');
+    // Named and sealed under the asking instance's first secret: `v3.<key id>.…`.
+    const pending = (await raw.get(await new QuestionKeys('mcp:', sealedWith).name('pending', session)))!;
+    expect(pending.split('.')[1]).toBe(await keyIdOf(sealedWith));
+    expect(pending).not.toContain('Close ticket');
     const answered = await send(legacyPost({ jsonrpc: '2.0', id: question.data.id, result: CONFIRM }, session, {}, b.url));
     return { status: answered.status, final: answered.status === 202 ? (await events.next())?.data : await answered.json() };
   }

@@ -3,9 +3,10 @@
 // session lets it down. The waiting itself, in this process, is waiters.ts's.
 import { PublicMcpError, StoreUnavailableError } from '../../protocol';
 import type { Logger } from '../../runtime';
-import { memoryStore, type ElicitationStore } from '../../stores';
+import { memoryStore, QuestionKeys, QuestionRecords, QuestionSeal, type ElicitationStore } from '../../stores';
 import type { ServerSettings } from '../../model';
-import { type Asking, type PendingLimits, openRecord, sealRecord, type ElicitParams, type RawAnswer } from '../../elicitation';
+import { type Asking, type PendingLimits, sealRecord, type ElicitParams, type RawAnswer } from '../../elicitation';
+import { legacyPendingRecords } from './pending-legacy';
 import { LocalWaiters } from './waiters';
 
 export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
@@ -24,6 +25,22 @@ interface OpenQuestion {
  * `unreadable` when the stored question can't be decrypted here (another secret): whether anyone waits can't be told.
  */
 export type Delivery = 'delivered' | 'no-question' | 'no-listener' | 'unreadable';
+
+/** A question as the store keeps it (sealed whole, its session the owner of the key, its storage key the additional data). */
+interface PendingRecord {
+  sessionId: string;
+  elicitId: string;
+  createdAt: number;
+  expiresAt: number;
+  params?: Record<string, unknown>;
+}
+
+/** An answer as it is published and kept. */
+interface PublishedAnswer {
+  sessionId: string;
+  elicitId: string;
+  answer: RawAnswer;
+}
 
 /** A channel subscription shared by every question of one session that waits here. */
 interface SessionWatch {
@@ -47,6 +64,8 @@ export class PendingQuestions {
   private readonly waiters: LocalWaiters;
   private readonly sessions = new Map<string, SessionWatch>();
   private stopRestored?: () => void;
+  /** The question store's records (stores/questions): kinds `pending`, `answer`, channels `result` and `ended`. */
+  private readonly records: QuestionRecords;
   constructor(
     private readonly store: ElicitationStore,
     private readonly logger: Logger,
@@ -55,6 +74,13 @@ export class PendingQuestions {
     limits?: PendingLimits,
   ) {
     this.waiters = new LocalWaiters(limits);
+    const { backend, keyPrefix, secret } = store;
+    this.records = new QuestionRecords(
+      backend,
+      new QuestionKeys(keyPrefix, secret),
+      new QuestionSeal(secret),
+      legacyPendingRecords(keyPrefix, secret),
+    );
   }
 
   /** How many questions wait now in this process for the session. */
@@ -67,21 +93,15 @@ export class PendingQuestions {
     return this.waiters.size;
   }
 
-  private key(kind: 'pending' | 'result' | 'answer' | 'ended', id: string): string {
-    return `${this.store.keyPrefix}${kind}:${id}`;
-  }
-
   /** Records the question (an elicitation, or a sampling or roots request) and starts listening for its answer. Call it before the question is sent. */
   async open(asking: Asking, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
     const { sessionId } = asking;
     // Counted before the first await, so questions asked together cannot pass the limits together.
     const { waiter, remove } = this.waiters.add(asking, elicitId);
     this.watchRestarts();
-    const { backend, secret } = this.store;
-    const questionKey = this.key('pending', `${sessionId}:${elicitId}`);
-    const sessionKey = this.key('pending', sessionId);
-    // Where an answer is kept beside its publish: only over a store whose subscriptions can drop (see checkRecords).
-    const answerKey = backend.onRestored && this.key('answer', `${sessionId}:${elicitId}`);
+    const { backend } = this.store;
+    const { records } = this;
+    const channel = await records.name('result', sessionId, elicitId);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
       remove();
@@ -92,22 +112,22 @@ export class PendingQuestions {
     const failed = (
       await Promise.allSettled([
         backend
-          .subscribe(this.key('result', elicitId), (message) => {
-            void openRecord<{ answer: RawAnswer }>(message, secret).then((opened) => {
-              if (opened.ok && opened.record.sessionId === sessionId && opened.record.elicitId === elicitId)
-                waiter.deliver(opened.record.answer ?? {});
-              else
-                this.logger.warn(
-                  `Ignored a published answer for elicitation ${elicitId}: ${opened.ok ? 'it names another session' : opened.reason}`,
-                );
+          .subscribe(channel, (message) => {
+            void records.sealing.open<PublishedAnswer>(message, sessionId, channel).then((opened) => {
+              if (opened?.sessionId === sessionId && opened.elicitId === elicitId) waiter.deliver(opened.answer ?? {});
+              else this.logger.warn(`Ignored a published answer for elicitation ${elicitId}: it does not open here`);
             });
           })
           .then((stop) => stops.push(stop)),
         this.watchSession(sessionId).then((stop) => stops.push(stop)),
         // The question under its own key (what an answer's instance reads), and as the session's newest (the docs' key).
-        sealRecord({ sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } }, secret).then((sealed) =>
-          Promise.all([backend.set(questionKey, sealed, ttlMs), backend.set(sessionKey, sealed, ttlMs)]),
-        ),
+        (async () => {
+          const record: PendingRecord = { sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } };
+          await Promise.all([
+            records.put('pending', sessionId, elicitId, record, ttlMs),
+            records.put('pending', sessionId, '', record, ttlMs),
+          ]);
+        })(),
       ])
     ).find((result) => result.status === 'rejected');
     if (failed) {
@@ -122,10 +142,15 @@ export class PendingQuestions {
       answer: waiter.answer,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
-        Promise.all([undo(), backend.delete(questionKey), backend.get(sessionKey), answerKey && backend.delete(answerKey)])
-          .then(([, , stored]) =>
+        Promise.all([
+          undo(),
+          records.drop('pending', sessionId, elicitId),
+          records.read<PendingRecord>('pending', sessionId),
+          backend.onRestored && records.drop('answer', sessionId, elicitId),
+        ])
+          .then(([, , newest]) =>
             // A newer question of the session may have replaced this one as the newest; leave that one alone.
-            stored && (JSON.parse(stored) as { elicitId?: string }).elicitId === elicitId ? backend.delete(sessionKey) : undefined,
+            newest?.elicitId === elicitId ? records.drop('pending', sessionId) : undefined,
           )
           .catch((error: unknown) => this.logger.warn('Could not remove an answered question from the store', error)),
     };
@@ -143,32 +168,43 @@ export class PendingQuestions {
       return 'delivered';
     }
     const { backend, secret } = this.store;
-    const stored = await backend.get(this.key('pending', `${sessionId}:${elicitId}`));
-    if (!stored) return 'no-question';
-    const opened = await openRecord<{ params: ElicitParams }>(stored, secret);
-    if (!opened.ok) {
-      if (opened.reason === 'undecryptable') this.logger.warn(DECRYPT_FAILED);
-      return opened.reason === 'undecryptable' ? 'unreadable' : 'no-question';
+    const { records } = this;
+    const found = await records.find('pending', sessionId, elicitId);
+    if (!found) return 'no-question';
+    const record = await records.open<PendingRecord>(found, sessionId);
+    if (!record) {
+      if (secret !== undefined) this.logger.warn(DECRYPT_FAILED);
+      return secret !== undefined ? 'unreadable' : 'no-question';
     }
-    if (opened.record.elicitId !== elicitId || opened.record.sessionId !== sessionId) return 'no-question';
-    const { expiresAt } = opened.record;
-    const message = await sealRecord({ sessionId, elicitId, createdAt: Date.now(), expiresAt, answer }, secret);
-    const channel = this.key('result', elicitId);
+    if (record.elicitId !== elicitId || record.sessionId !== sessionId || record.expiresAt <= Date.now()) return 'no-question';
+    const { expiresAt } = record;
+    const value: PublishedAnswer = { sessionId, elicitId, answer };
+    // On every listed secret's channel name (the asking instance listens under its first secret, which may be another
+    // of the list than this one's), each message sealed for its channel.
+    const channels = await Promise.all(
+      (await records.keys.names('result', sessionId, elicitId)).map(async (channel) => ({
+        channel,
+        message: await records.sealing.seal(value, sessionId, channel),
+      })),
+    );
     // Kept before it is published, where a store can drop a subscription (a reconnection, a cluster failover): a
     // subscriber that was moving reads it once it is back (checkRecords), even if the publish reached nobody.
-    const kept = backend.onRestored && this.key('answer', `${sessionId}:${elicitId}`);
-    if (kept) await backend.set(kept, message, expiresAt - Date.now());
+    const keep = backend.onRestored !== undefined;
+    if (keep) await records.put('answer', sessionId, elicitId, value, expiresAt - Date.now());
+    // A question an instance of an older release asked (found under its legacy name) listens where it always did.
+    const legacy = found.legacy && (await legacyAnswer(this.store.keyPrefix, { sessionId, elicitId, expiresAt, answer }, secret));
     // Fast path: the asking instance hears the first publish. Nobody heard it: over a store that reaches other
     // processes, its subscriber may be moving (a reconnection, a failover's slots refresh), so keep trying for a
     // while, each wait twice the last; a local-only store never will.
     const started = Date.now();
     for (let wait = PUBLISH_RETRY_MS; ; wait *= 2) {
-      if ((await backend.publish(channel, message)) > 0) return 'delivered';
+      const heard = await Promise.all((legacy ? [legacy] : channels).map(({ channel, message }) => backend.publish(channel, message)));
+      if (heard.some((count) => count > 0)) return 'delivered';
       if (!backend.supportsPubSub || Date.now() - started + wait > PUBLISH_PATIENCE_MS) break;
       await sleep(wait);
     }
     // Refused, so not kept: the client is told nobody waits for it.
-    if (kept) await backend.delete(kept);
+    if (keep) await records.drop('answer', sessionId, elicitId);
     return 'no-listener';
   }
 
@@ -179,7 +215,11 @@ export class PendingQuestions {
   async endSession(sessionId: string, why: string): Promise<void> {
     this.waiters.failSession(sessionId, why);
     if (this.store.backend.supportsPubSub)
-      await this.store.backend.publish(this.key('ended', sessionId), JSON.stringify({ sessionId, why }));
+      await Promise.all(
+        (await this.records.keys.names('ended', sessionId)).map((channel) =>
+          this.store.backend.publish(channel, JSON.stringify({ sessionId, why })),
+        ),
+      );
   }
 
   /** Resolves once no question waits in this process (at once when none does). */
@@ -196,17 +236,19 @@ export class PendingQuestions {
   private async watchSession(sessionId: string): Promise<() => Promise<void>> {
     let watch = this.sessions.get(sessionId);
     if (!watch) {
-      const stop = this.store.backend.subscribe(this.key('ended', sessionId), (message) => {
-        let why = 'it was ended on another instance';
-        try {
-          const said = JSON.parse(message) as { sessionId?: unknown; why?: unknown };
-          if (said.sessionId !== sessionId) return;
-          if (typeof said.why === 'string') why = said.why.slice(0, 200);
-        } catch {
-          return;
-        }
-        this.waiters.failSession(sessionId, why);
-      });
+      const stop = this.records.name('ended', sessionId).then((channel) =>
+        this.store.backend.subscribe(channel, (message) => {
+          let why = 'it was ended on another instance';
+          try {
+            const said = JSON.parse(message) as { sessionId?: unknown; why?: unknown };
+            if (said.sessionId !== sessionId) return;
+            if (typeof said.why === 'string') why = said.why.slice(0, 200);
+          } catch {
+            return;
+          }
+          this.waiters.failSession(sessionId, why);
+        }),
+      );
       this.sessions.set(sessionId, (watch = { count: 0, stop }));
       stop.catch(() => this.sessions.get(sessionId) === watch && this.sessions.delete(sessionId));
     }
@@ -234,24 +276,38 @@ export class PendingQuestions {
   }
 
   private async checkRecords(): Promise<void> {
-    const { backend, secret } = this.store;
+    const { records } = this;
     await Promise.all(
       this.waiters.entries().map(async ([elicitId, waiter]) => {
-        const id = `${waiter.sessionId}:${elicitId}`;
+        const { sessionId } = waiter;
         try {
-          const [question, kept] = await Promise.all([backend.get(this.key('pending', id)), backend.get(this.key('answer', id))]);
+          const [question, kept] = await Promise.all([
+            records.has('pending', sessionId, elicitId),
+            records.read<PublishedAnswer>('answer', sessionId, elicitId),
+          ]);
           if (this.waiters.get(elicitId) !== waiter) return;
           // An answer published while this side's subscription was moving: it may have reached nobody.
-          const opened = kept === undefined ? undefined : await openRecord<{ answer: RawAnswer }>(kept, secret);
-          if (opened?.ok && opened.record.sessionId === waiter.sessionId && opened.record.elicitId === elicitId)
-            waiter.deliver(opened.record.answer ?? {});
-          else if (question === undefined) waiter.fail(new PublicMcpError(QUESTION_LOST, 'ELICITATION_LOST'));
+          if (kept?.sessionId === sessionId && kept.elicitId === elicitId) waiter.deliver(kept.answer ?? {});
+          else if (!question) waiter.fail(new PublicMcpError(QUESTION_LOST, 'ELICITATION_LOST'));
         } catch {
           // The store dropped again: the next reconnection checks once more.
         }
       }),
     );
   }
+}
+
+/**
+ * An answer to a question an instance of an older release asked: its channel `result:<request id>` and its message
+ * sealed as it reads it. Goes with pending-legacy.ts.
+ */
+async function legacyAnswer(
+  keyPrefix: string,
+  answer: { sessionId: string; elicitId: string; expiresAt: number; answer: RawAnswer },
+  secret: string | undefined,
+): Promise<{ channel: string; message: string }> {
+  const message = await sealRecord({ ...answer, createdAt: Date.now() }, secret);
+  return { channel: `${keyPrefix}result:${answer.elicitId}`, message };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

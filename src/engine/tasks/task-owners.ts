@@ -2,7 +2,7 @@
 // 2025-11-25's tasks/list reads it. One sealed value per caller, changed one write at a time on this instance.
 import { LimitError } from '../../protocol';
 import type { StoreBackend } from '../../stores';
-import type { TaskSeal } from './task-seal';
+import type { TaskParts } from './task-parts';
 import { SerialRuns } from './task-serial';
 
 /** An index entry: a task id, when it expires, 1 while it has not ended, and the bytes kept for it once it ended. */
@@ -37,13 +37,13 @@ const isIndexEntry = (entry: unknown): entry is IndexEntry =>
   (entry[2] === 0 || entry[2] === 1) &&
   (entry[3] === undefined || typeof entry[3] === 'number');
 
-/** The callers' indexes (`task-owner:<digest>`, named by TaskNames.owner), in the task store's backend, sealed with its secret. */
+/** The callers' indexes (`task-owner:<digest>`, named by TaskParts.owner), in the task store's backend, sealed with its secret. */
 export class OwnerIndex {
   readonly #serial = new SerialRuns();
 
   constructor(
     private readonly backend: StoreBackend,
-    private readonly sealing: TaskSeal,
+    private readonly sealing: Pick<TaskParts, 'sealAt' | 'openAt'>,
     private readonly limits: CallerLimits,
   ) {}
 
@@ -94,11 +94,11 @@ export class OwnerIndex {
   }
 
   async #live(name: string, now: number): Promise<IndexEntry[]> {
-    const entries = await this.sealing.open<unknown>(await this.backend.get(name), name);
+    const entries = await this.sealing.openAt<unknown>(await this.backend.get(name), name);
     return Array.isArray(entries) ? entries.filter(isIndexEntry).filter(([, until]) => until > now) : [];
   }
 
   async #write(name: string, entries: IndexEntry[], ttlMs: number): Promise<void> {
-    await this.backend.set(name, await this.sealing.seal(entries, name), ttlMs);
+    await this.backend.set(name, await this.sealing.sealAt(entries, name), ttlMs);
   }
 }

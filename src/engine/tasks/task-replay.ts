@@ -84,12 +84,18 @@ export async function claimAndReplay(
   facts: RunFacts,
 ): Promise<boolean> {
   let claimed = false;
+  let left = 0;
   try {
-    claimed = await store.claim(task.taskId);
+    // Its record says how long its tokens may live; the replay reads it again once claimed (the run that parked it may
+    // have listed its questions since).
+    const record = await store.record(task.taskId, task.owner);
+    if (!record) return false;
+    left = record.createdAt + record.ttlMs - Date.now();
+    claimed = await store.claim(task.taskId, left);
     if (claimed) await (await replayTask(server, store, task, facts))?.run;
   } catch (error) {
     server.logger.warn(`A task replay failed: ${String(error)}`);
-    if (claimed) await store.giveBack(task.taskId).catch(() => undefined);
+    if (claimed) await store.giveBack(task.taskId, left).catch(() => undefined);
   }
   return claimed;
 }

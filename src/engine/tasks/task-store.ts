@@ -1,16 +1,15 @@
 // The task store: each task's record, end, questions and answers on the configured StoreBackend, sealed and expiring
 // with the task; what must happen once (the first answer to a question, the one end of a task) is a `take` of a token;
-// answers and cancels are published on the task's channel, so the instance running the work hears them. Storage names
-// are task-names.ts's, each caller's index task-owners.ts's.
-import { WEB_STORE_CRYPTO, type StoreCrypto } from '../../crypto';
+// answers and cancels are published on the task's channel, so the instance running the work hears them. Where each part
+// sits is task-parts.ts's (the question store's records), each caller's index task-owners.ts's.
+import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
-import type { ElicitationStore } from '../../stores';
 import type { RequestScope } from '../../model';
+import { leftOf, TaskAnswers } from './task-answers';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
-import { type TaskPart, TaskNames } from './task-names';
+import { type TaskHome, type TaskPart, TaskParts } from './task-parts';
 import { OwnerIndex } from './task-owners';
-import { TaskSeal } from './task-seal';
 import { SerialRuns } from './task-serial';
 import { LiveStretches, StretchTokens } from './task-stretch';
 import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS, tooLarge } from './task-limits';
@@ -36,8 +35,7 @@ interface NewTask {
   steps?: [string, unknown?][];
 }
 
-/** Where tasks are kept: the elicitation store's backend, key prefix and secret (the same keys as every record). */
-export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
+export type { TaskHome };
 
 /** A new stretch of work (after a step or a question) starts with no cut counted. */
 const fresh = (record: TaskRecord): Pick<TaskRecord, 'cuts'> => (record.cuts ? { cuts: 0 } : {});
@@ -49,8 +47,8 @@ type StoredEnd = TaskEnd & { at: number };
 export class TaskStore {
   // Changes this instance makes to one record, one after another.
   readonly #serial = new SerialRuns();
-  readonly #names: TaskNames;
-  readonly #sealing: TaskSeal;
+  readonly #parts: TaskParts;
+  readonly #answers: TaskAnswers;
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
@@ -62,18 +60,18 @@ export class TaskStore {
   constructor(
     private readonly home: TaskHome,
     readonly limits: TaskLimits = TASK_DEFAULTS,
-    crypto: StoreCrypto = WEB_STORE_CRYPTO,
+    crypto?: StoreCrypto,
   ) {
-    this.#names = new TaskNames(home.keyPrefix, crypto);
-    this.#sealing = new TaskSeal(home.secret, crypto);
+    this.#parts = new TaskParts(home, crypto);
+    this.#answers = new TaskAnswers(this.#parts);
     const { ended } = limits;
-    this.#owners = new OwnerIndex(home.backend, this.#sealing, {
+    this.#owners = new OwnerIndex(home.backend, this.#parts, {
       maxPerOwner: limits.maxPerOwner,
       maxEnded: ended.maxPerCaller,
       maxEndedBytes: ended.maxBytesPerCaller,
     });
     this.#ledger = new TaskLedger({ maxTotal: limits.maxTotal, maxEndedTotal: ended.maxTotal, maxEndedBytesTotal: ended.maxBytesTotal });
-    this.#tokens = new StretchTokens(home.backend, (taskId, part) => this.#name(taskId, part));
+    this.#tokens = new StretchTokens(this.#parts);
   }
 
   /** How a cut stretch that a reader of this store claimed is resumed (the runtime replays it); unset, nothing resumes. */
@@ -95,7 +93,7 @@ export class TaskStore {
   async create(task: NewTask): Promise<TaskRecord> {
     const now = Date.now();
     const { owner, address } = task;
-    const index = await this.#names.owner(owner, address);
+    const index = await this.#parts.owner(owner, address);
     const record: TaskRecord = {
       taskId: newTaskId(),
       ...(owner === undefined ? {} : { owner }),
@@ -121,16 +119,12 @@ export class TaskStore {
     await this.#owners.admit(index, who, { taskId, expiresAt: now + record.ttlMs }, async () => {
       this.#ledger.admit(taskId);
       try {
-        const [r, l] = await Promise.all([this.#name(taskId, 'r'), this.#name(taskId, 'l')]);
-        await this.home.backend.set(l, '1', record.ttlMs);
+        await this.#parts.mark(taskId, 'l', record.ttlMs);
         // Work that may be replayed runs in stretches (task-stretch.ts); other work only holds its lease.
         if (record.run) await this.#tokens.begin(taskId, this.limits.leaseMs, record.ttlMs);
-        else await this.home.backend.set(await this.#name(taskId, 'w'), '1', Math.min(this.limits.leaseMs, record.ttlMs));
-        await this.home.backend.set(r, await this.#seal(record, r), record.ttlMs);
-        for (const [key, answer] of task.answers ?? []) {
-          const name = await this.#name(taskId, 'a', key);
-          await this.home.backend.set(name, await this.#seal(answer, name), record.ttlMs);
-        }
+        else await this.#parts.mark(taskId, 'w', Math.min(this.limits.leaseMs, record.ttlMs));
+        await this.#parts.put(taskId, 'r', record, record.ttlMs);
+        for (const [key, answer] of task.answers ?? []) await this.#parts.put(taskId, 'a', answer, record.ttlMs, key);
       } catch (error) {
         this.#ledger.release(taskId);
         throw error;
@@ -168,12 +162,9 @@ export class TaskStore {
         ...(end.status === 'failed' ? { error: end.error } : {}),
       };
     }
-    const open = await this.#outstanding(record);
+    const open = await this.#answers.outstanding(record);
     // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
-    const due =
-      open.length === 0 &&
-      record.inputRequests.length > 0 &&
-      (await this.home.backend.get(await this.#name(record.taskId, 'p'))) !== undefined;
+    const due = open.length === 0 && record.inputRequests.length > 0 && (await this.#parts.has(record.taskId, 'p'));
     return {
       ...base,
       status: open.length > 0 ? 'input_required' : 'working',
@@ -196,7 +187,7 @@ export class TaskStore {
   async hold(taskId: string): Promise<boolean> {
     const record = await this.#raw(taskId);
     if (!record || (await this.#readEnd(taskId))) return false;
-    await this.#tokens.renew(taskId, Math.min(this.limits.leaseMs, this.#left(record)));
+    await this.#tokens.renew(taskId, Math.min(this.limits.leaseMs, leftOf(record)));
     return true;
   }
 
@@ -218,22 +209,7 @@ export class TaskStore {
    * until every one is answered. A key already asked in this task's life is a programming error (keys never repeat).
    */
   async ask(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
-    return this.#change(taskId, (record) => this.#asking(record, questions));
-  }
-
-  async #asking(record: TaskRecord, questions: [string, InputRequest][]): Promise<TaskRecord> {
-    const asked = new Set(record.asked);
-    for (const [key] of questions) {
-      if (asked.has(key)) throw new Error(`Task question key ${JSON.stringify(key)} was already asked in this task`);
-      asked.add(key);
-    }
-    const ttl = this.#left(record);
-    await Promise.all(questions.map(async ([key]) => this.home.backend.set(await this.#name(record.taskId, 'q', key), '1', ttl)));
-    return {
-      ...record,
-      inputRequests: [...record.inputRequests, ...questions],
-      asked: [...record.asked, ...questions.map(([key]) => key)],
-    };
+    return this.#change(taskId, (record) => this.#answers.asking(record, questions));
   }
 
   /**
@@ -246,17 +222,7 @@ export class TaskStore {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     if (await this.#readEnd(record.taskId)) return [];
-    const open = new Map(record.inputRequests);
-    const ttl = record.createdAt + record.ttlMs - Date.now();
-    const taken: string[] = [];
-    for (const key of Object.keys(responses)) {
-      if (!open.has(key)) continue;
-      const token = await this.#name(record.taskId, 'q', key);
-      if ((await this.home.backend.take(token)) === undefined) continue;
-      const name = await this.#name(record.taskId, 'a', key);
-      await this.home.backend.set(name, await this.#seal(responses[key], name), ttl);
-      taken.push(key);
-    }
+    const taken = await this.#answers.take(record, responses);
     if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
     return taken;
   }
@@ -264,14 +230,7 @@ export class TaskStore {
   /** The answers stored for the given keys (default: every key the task asked), for the work to take in. */
   async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
     const record = keys ? undefined : await this.#raw(taskId);
-    const wanted = keys ?? record?.asked ?? [];
-    const found = await Promise.all(
-      wanted.map(async (key): Promise<[string, unknown]> => {
-        const name = await this.#name(taskId, 'a', key);
-        return [key, await this.#sealing.open(await this.home.backend.get(name), name)];
-      }),
-    );
-    return new Map(found.filter(([, value]) => value !== undefined));
+    return this.#answers.read(taskId, keys ?? record?.asked ?? []);
   }
 
   /**
@@ -282,24 +241,23 @@ export class TaskStore {
   async park(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
     const record = await this.#raw(taskId);
     if (!record) return false;
-    await this.#tokens.park(taskId, this.#left(record));
+    await this.#tokens.park(taskId, leftOf(record));
     if (questions.length === 0 && !record.cuts) return true;
-    return this.#change(taskId, async (now) => ({ ...(await this.#asking(now, questions)), ...fresh(now) }));
+    return this.#change(taskId, async (now) => ({ ...(await this.#answers.asking(now, questions)), ...fresh(now) }));
   }
 
   /**
    * Claims parked work to replay it: of every instance that tries, on any backend, exactly the first gets true. The
-   * lease is set first, so the task is never without both (a reader would take it for orphaned).
+   * lease is set first, so the task is never without both (a reader would take it for orphaned). `ttlMs`: the ms the
+   * task has left to live (the caller read its record), what the lease and stretch tokens live at most.
    */
-  async claim(taskId: string): Promise<boolean> {
-    const record = await this.#raw(taskId);
-    return record !== undefined && this.#tokens.claim(taskId, this.limits.leaseMs, this.#left(record));
+  claim(taskId: string, ttlMs: number): Promise<boolean> {
+    return this.#tokens.claim(taskId, this.limits.leaseMs, Math.max(1, ttlMs));
   }
 
   /** A replay that could not run gives its claim back: the next answer, or a look at the task, claims it again. */
-  async giveBack(taskId: string): Promise<void> {
-    const record = await this.#raw(taskId);
-    if (record) await this.#tokens.park(taskId, this.#left(record));
+  giveBack(taskId: string, ttlMs: number): Promise<void> {
+    return this.#tokens.park(taskId, Math.max(1, ttlMs));
   }
 
   /**
@@ -345,7 +303,7 @@ export class TaskStore {
    * object otherwise (then the work also reads the store every pollIntervalMs). Resolves once listening.
    */
   async listen(taskId: string, onEvent: (event: TaskEvent) => void): Promise<() => Promise<void>> {
-    return this.home.backend.subscribe(await this.#names.channel(taskId), (message) => {
+    return this.home.backend.subscribe(await this.#parts.channel(taskId), (message) => {
       const event = parseEvent(message);
       if (event) onEvent(event);
     });
@@ -353,7 +311,7 @@ export class TaskStore {
 
   /** The owner's tasks that have not expired, oldest first (2025-11-25 tasks/list; never for anonymous callers). */
   async list(owner: string): Promise<TaskSnapshot[]> {
-    const ids = await this.#owners.taskIds(await this.#names.owner(owner));
+    const ids = await this.#owners.taskIds(await this.#parts.owner(owner));
     const found = await Promise.all(ids.map((id) => this.snapshot(id, owner)));
     return found.filter((s): s is TaskSnapshot => s !== undefined).sort((a, b) => a.createdAt - b.createdAt);
   }
@@ -366,45 +324,42 @@ export class TaskStore {
   }
 
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
-    const name = await this.#name(taskId, 'r');
-    const record = await this.#sealing.open<TaskRecord>(await this.home.backend.get(name), name);
+    const record = await this.#parts.read<TaskRecord>(taskId, 'r');
     if (!isObject(record) || record.taskId !== taskId) return undefined;
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
   }
 
   async #readEnd(taskId: string): Promise<StoredEnd | undefined> {
-    const name = await this.#name(taskId, 'e');
-    const end = await this.#sealing.open<StoredEnd>(await this.home.backend.get(name), name);
+    const end = await this.#parts.read<StoredEnd>(taskId, 'e');
     return isObject(end) ? end : undefined;
   }
 
   async #endOnce(record: TaskRecord, end: TaskEnd): Promise<boolean> {
     const { taskId } = record;
-    if ((await this.home.backend.take(await this.#name(taskId, 'l'))) === undefined) return false;
-    const ttl = Math.max(1, record.createdAt + record.ttlMs - Date.now());
-    const name = await this.#name(taskId, 'e');
+    if (!(await this.#parts.claim(taskId, 'l'))) return false;
+    const ttl = leftOf(record);
+    const { records } = this.#parts;
+    const name = await records.name('task', taskId, 'e');
     // What the store keeps for it from now on: its end and its record (the record's size is about its JSON's).
     const recordBytes = JSON.stringify(record).length;
     const max = this.limits.ended.maxBytesPerCaller;
     let final = end;
-    let sealed = await this.#seal({ ...final, at: Date.now() }, name);
+    let sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     if (sealed.length + recordBytes > max) {
       final = tooLarge(sealed.length + recordBytes, max);
-      sealed = await this.#seal({ ...final, at: Date.now() }, name);
+      sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     }
     await this.home.backend.set(name, sealed, ttl);
     // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
     if (record.steps || record.run) {
       const { steps: _steps, run: _run, ...rest } = record;
-      const r = await this.#name(taskId, 'r');
-      await this.home.backend.set(r, await this.#seal(rest, r), ttl);
+      await this.#parts.put(taskId, 'r', rest, ttl);
     }
     await this.#tokens.ended(taskId);
-    // Its open questions close with it: a late answer is ignored, as an unknown key is.
-    await Promise.all(record.inputRequests.map(async ([key]) => this.home.backend.delete(await this.#name(taskId, 'q', key))));
+    await this.#answers.close(record);
     await this.#publish(taskId, { kind: 'end', status: final.status });
     const bytes = sealed.length + recordBytes;
-    const index = record.index ?? (await this.#names.owner(record.owner));
+    const index = record.index ?? (await this.#parts.owner(record.owner));
     const forget = [...(await this.#owners.ended(index, taskId, bytes)), ...this.#ledger.ended(taskId, bytes, Date.now() + ttl)];
     await Promise.all(forget.map((id) => this.#forget(id)));
     return true;
@@ -418,7 +373,7 @@ export class TaskStore {
       ['a', key],
     ]);
     const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ['s'], ...asked];
-    await Promise.all(parts.map(async ([part, key]) => this.home.backend.delete(await this.#name(taskId, part, key))));
+    await Promise.all(parts.map(([part, key]) => this.#parts.drop(taskId, part, key)));
   }
 
   /** The work of this task stopped on this instance: it no longer counts among the tasks this process runs. */
@@ -438,7 +393,7 @@ export class TaskStore {
       return true;
     }
     // Another reader resumed it first (or it parked or ended meanwhile): it runs, or its state shows.
-    if (!(await this.#tokens.takeCut(taskId, this.limits.leaseMs, this.#left(record)))) return false;
+    if (!(await this.#tokens.takeCut(taskId, this.limits.leaseMs, leftOf(record)))) return false;
     const now = (await this.#raw(taskId)) ?? record;
     const cuts = (now.cuts ?? 0) + 1;
     if (cuts >= this.limits.attempts || !this.#resume) {
@@ -450,19 +405,6 @@ export class TaskStore {
     return false;
   }
 
-  /** The ms the task has left to live (at least 1: a store's TTL must be positive). */
-  #left(record: TaskRecord): number {
-    return Math.max(1, record.createdAt + record.ttlMs - Date.now());
-  }
-
-  /** Questions asked and still open: their open token is in the store (an answer took it otherwise). */
-  async #outstanding(record: TaskRecord): Promise<[string, InputRequest][]> {
-    const open = await Promise.all(
-      record.inputRequests.map(async ([key]) => (await this.home.backend.get(await this.#name(record.taskId, 'q', key))) !== undefined),
-    );
-    return record.inputRequests.filter((_, i) => open[i]);
-  }
-
   /** A change the work makes to its live record, one at a time in this instance; false once it expired or is gone. */
   #change(taskId: string, change: (record: TaskRecord) => TaskRecord | Promise<TaskRecord>): Promise<boolean> {
     return this.#serial.run(taskId, async () => {
@@ -471,37 +413,28 @@ export class TaskStore {
       const next = { ...(await change(record)), lastUpdatedAt: Date.now() };
       const ttl = next.createdAt + next.ttlMs - next.lastUpdatedAt;
       if (ttl <= 0) return false;
-      const name = await this.#name(taskId, 'r');
-      await this.home.backend.set(name, await this.#seal(next, name), ttl);
+      await this.#parts.put(taskId, 'r', next, ttl);
       await this.#publish(taskId, { kind: 'changed' });
       return true;
     });
   }
 
   async #publish(taskId: string, event: TaskEvent): Promise<void> {
-    await this.home.backend.publish(await this.#names.channel(taskId), JSON.stringify(event));
-  }
-
-  #seal(value: unknown, name: string): Promise<string> {
-    return this.#sealing.seal(value, name);
-  }
-
-  #name(taskId: string, part: TaskPart, key?: string): Promise<string> {
-    return this.#names.part(taskId, part, key);
+    await this.home.backend.publish(await this.#parts.channel(taskId), JSON.stringify(event));
   }
 
   /** Tells the instances holding a 2025-11-25 session's GET stream that it has a new task (the id sealed, a handle). */
   async announce(sessionId: string, taskId: string): Promise<void> {
-    const channel = await this.#names.session(sessionId);
-    await this.home.backend.publish(channel, await this.#sealing.seal({ taskId }, channel));
+    const channel = await this.#parts.session(sessionId);
+    await this.home.backend.publish(channel, await this.#parts.sealAt({ taskId }, channel));
   }
 
   /** Hears the new tasks announced for the session, on any instance (this store object's only, without pub/sub). */
   async hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>> {
-    const channel = await this.#names.session(sessionId);
+    const channel = await this.#parts.session(sessionId);
     return this.home.backend.subscribe(channel, (message) => {
-      void this.#sealing
-        .open<unknown>(message, channel)
+      void this.#parts
+        .openAt<unknown>(message, channel)
         .then((value) => {
           if (isObject(value) && typeof value.taskId === 'string') onTask(value.taskId);
         })

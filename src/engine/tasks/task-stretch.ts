@@ -3,32 +3,27 @@
 // (set while a stretch runs; whoever finds the lease lapsed takes it and resumes the work) and the claim token `p`
 // (work parked at a question; the first answer's instance takes it and replays the work). What must happen once is a
 // `take`, atomic on every store. Here too: the stretches running in this process, which shutdown waits for or hands over.
-import type { StoreBackend } from '../../stores';
-
-type Name = (taskId: string, part: 'w' | 's' | 'p') => Promise<string>;
+import type { TaskParts } from './task-parts';
 
 /** The lease, stretch and claim tokens of tasks in one store. */
 export class StretchTokens {
-  constructor(
-    private readonly backend: StoreBackend,
-    private readonly name: Name,
-  ) {}
+  constructor(private readonly parts: TaskParts) {}
 
   /** A stretch starts (a new task's, or a replay's): its lease, then its token. */
   async begin(taskId: string, leaseMs: number, ttlMs: number): Promise<void> {
-    await this.backend.set(await this.name(taskId, 'w'), '1', Math.min(leaseMs, ttlMs));
-    await this.backend.set(await this.name(taskId, 's'), '1', ttlMs);
+    await this.parts.mark(taskId, 'w', Math.min(leaseMs, ttlMs));
+    await this.parts.mark(taskId, 's', ttlMs);
   }
 
   /** The running stretch renews its lease. */
   async renew(taskId: string, leaseMs: number): Promise<void> {
-    await this.backend.set(await this.name(taskId, 'w'), '1', leaseMs);
+    await this.parts.mark(taskId, 'w', leaseMs);
   }
 
   /** The stretch ends at a question: the claim token first, so a reader between the two finds the task held. */
   async park(taskId: string, ttlMs: number): Promise<void> {
-    await this.backend.set(await this.name(taskId, 'p'), '1', ttlMs);
-    await this.backend.delete(await this.name(taskId, 's'));
+    await this.parts.mark(taskId, 'p', ttlMs);
+    await this.parts.drop(taskId, 's');
   }
 
   /**
@@ -37,13 +32,12 @@ export class StretchTokens {
    */
   async claim(taskId: string, leaseMs: number, ttlMs: number): Promise<boolean> {
     await this.begin(taskId, leaseMs, ttlMs);
-    return (await this.backend.take(await this.name(taskId, 'p'))) !== undefined;
+    return this.parts.claim(taskId, 'p');
   }
 
   /** Someone runs the work (its lease), or it ended at a question and waits for an answer to claim it (parked). */
   async held(taskId: string): Promise<boolean> {
-    const [w, p] = await Promise.all([this.name(taskId, 'w'), this.name(taskId, 'p')]);
-    return (await this.backend.get(w)) !== undefined || (await this.backend.get(p)) !== undefined;
+    return (await this.parts.has(taskId, 'w')) || this.parts.has(taskId, 'p');
   }
 
   /**
@@ -53,10 +47,9 @@ export class StretchTokens {
    * goes back.
    */
   async takeCut(taskId: string, leaseMs: number, ttlMs: number): Promise<boolean> {
-    const [w, s] = await Promise.all([this.name(taskId, 'w'), this.name(taskId, 's')]);
-    if ((await this.backend.take(s)) === undefined) return false;
-    if ((await this.backend.get(w)) !== undefined) {
-      await this.backend.set(s, '1', ttlMs);
+    if (!(await this.parts.claim(taskId, 's'))) return false;
+    if (await this.parts.has(taskId, 'w')) {
+      await this.parts.mark(taskId, 's', ttlMs);
       return false;
     }
     await this.begin(taskId, leaseMs, ttlMs);
@@ -65,12 +58,12 @@ export class StretchTokens {
 
   /** This instance stops running the stretch without ending it: its lease goes, so the next reader resumes the work. */
   async handOver(taskId: string): Promise<void> {
-    await this.backend.delete(await this.name(taskId, 'w'));
+    await this.parts.drop(taskId, 'w');
   }
 
   /** The task ended: nothing is left to claim or resume. */
   async ended(taskId: string): Promise<void> {
-    await Promise.all([this.name(taskId, 'p'), this.name(taskId, 's')].map(async (name) => this.backend.delete(await name)));
+    await Promise.all([this.parts.drop(taskId, 'p'), this.parts.drop(taskId, 's')]);
   }
 }
 

@@ -274,7 +274,8 @@ export class TaskWork implements Asker {
       await this.store.park(this.task.taskId, this.#asking.splice(0));
       for (const file of filing) file(); // in the store first, so an inbox answer finds the task's question open
       const found = await this.store.answers(this.task.taskId, keys);
-      if (found.size > 0 && (await this.store.claim(this.task.taskId))) {
+      const left = this.task.createdAt + this.task.ttlMs - Date.now();
+      if (found.size > 0 && (await this.store.claim(this.task.taskId, left))) {
         await this.#collect(keys, true);
         if (this.#waiting.size > 0) this.#parkTurn();
         return;

@@ -1,0 +1,101 @@
+// Records written before the question store, read after it (an upgrade with work waiting): a task (it may wait a day)
+// and an older client's pending question, each written with the old naming and sealing, are found, answered, claimed
+// and ended by this release; the inbox's names never changed with a secret (test/inbox/codec-rotation.test.ts).
+import { describe, expect, it } from 'vitest';
+import { WEB_STORE_CRYPTO } from '../../src/crypto';
+import { sealRecord } from '../../src/elicitation';
+import { PendingQuestions } from '../../src/engine/legacy/pending';
+import { TaskStore } from '../../src/engine/tasks/task-store';
+import { newTaskId, type TaskRecord } from '../../src/engine/tasks/task-record';
+import { MemoryStore } from '../../src/stores';
+import { quiet } from '../helpers/pending-store';
+
+const SECRET = 'a secret from before the upgrade';
+const digest = (text: string) => WEB_STORE_CRYPTO.digest(text) as Promise<string>;
+
+describe('a task written before the question store', () => {
+  for (const secret of [SECRET, undefined]) {
+    it(`is found, answered once, claimed once and ended by this release (${secret ? 'sealed' : 'plain'})`, async () => {
+      const backend = new MemoryStore();
+      const keyPrefix = 'mcp:';
+      // As releases before it wrote a parked task: `task:<SHA-256 of the id>:<part>`, a question's parts
+      // `:<SHA-256 of its key>`, values `{"__encrypted": …}` sealed with the storage key as the owner.
+      const taskId = newTaskId();
+      const name = async (part: string, key?: string) =>
+        `${keyPrefix}task:${await digest(`task\u0000${taskId}`)}:${part}${key === undefined ? '' : `:${await digest(key)}`}`;
+      const seal = async (value: unknown, key: string) =>
+        secret === undefined
+          ? JSON.stringify(value)
+          : JSON.stringify({ __encrypted: await WEB_STORE_CRYPTO.seal(secret, key, value, 'parley task store v1') });
+      const now = Date.now();
+      const question = { method: 'elicitation/create', params: { message: 'Refund 40 EUR?' } } as const;
+      const record: TaskRecord = {
+        taskId,
+        owner: 'carol',
+        tool: 'refund',
+        inputRequests: [['approve', question]],
+        asked: ['approve'],
+        steps: [['charge', { id: 'ch_1' }]],
+        run: { args: {}, auth: { user: { sub: 'carol' } }, capabilities: {} },
+        cuts: 0,
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: 86_400_000,
+        pollIntervalMs: 1000,
+      };
+      await backend.set(await name('r'), await seal(record, await name('r')), 86_400_000);
+      for (const part of ['l', 'p']) await backend.set(await name(part), '1', 86_400_000);
+      await backend.set(await name('q', 'approve'), '1', 86_400_000);
+
+      const [one, two] = [new TaskStore({ backend, keyPrefix, secret }), new TaskStore({ backend, keyPrefix, secret })];
+      expect(await one.snapshot(taskId, 'carol')).toMatchObject({ status: 'input_required', inputRequests: [['approve', question]] });
+      expect(await one.snapshot(taskId, 'mallory')).toBeUndefined();
+      // Two instances answer at once: the old open token is taken once.
+      const answered = await Promise.all([
+        one.answer(taskId, 'carol', { approve: { action: 'accept' } }),
+        two.answer(taskId, 'carol', { approve: { action: 'decline' } }),
+      ]);
+      expect(answered.flat()).toEqual(['approve']);
+      expect((await one.answers(taskId)).get('approve')).toMatchObject({ action: answered[0]!.length ? 'accept' : 'decline' });
+      // The old claim token is taken once; the record (now rewritten under the new name) keeps its steps.
+      expect(await Promise.all([one.claim(taskId, 60_000), two.claim(taskId, 60_000)])).toEqual(expect.arrayContaining([true, false]));
+      await one.recordStep(taskId, 'mail', 'sent');
+      expect((await two.record(taskId, 'carol'))?.steps).toEqual([
+        ['charge', { id: 'ch_1' }],
+        ['mail', 'sent'],
+      ]);
+      // The old live token ends it, once.
+      expect(await one.finish(taskId, { status: 'completed', result: { content: [] } })).toBe(true);
+      expect(await two.finish(taskId, { status: 'failed', error: { code: -1, message: 'late' } } as never)).toBe(false);
+      expect(await two.snapshot(taskId, 'carol')).toMatchObject({ status: 'completed' });
+    });
+  }
+});
+
+describe("an older client's pending question written before the question store", () => {
+  it('is answered by this release on the channel the asking instance of the older release listens on', async () => {
+    const backend = new MemoryStore();
+    const now = Date.now();
+    // As releases before it wrote the question: `pending:<session id>:<request id>`, sealRecord's value.
+    const sealed = await sealRecord(
+      { sessionId: 's-old', elicitId: 'e-old', createdAt: now, expiresAt: now + 60_000, params: { message: 'Sure?' } },
+      SECRET,
+    );
+    await backend.set('mcp:pending:s-old:e-old', sealed, 60_000);
+    const heard: string[] = [];
+    await backend.subscribe('mcp:result:e-old', (message) => heard.push(message));
+    const store = {
+      backend,
+      keyPrefix: 'mcp:',
+      secret: SECRET,
+      info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: true },
+    };
+    const pending = new PendingQuestions(store, quiet);
+    expect(await pending.deliver('s-old', 'e-old', { action: 'accept', content: { sure: true } })).toBe('delivered');
+    expect(await pending.deliver('s-other', 'e-old', { action: 'accept' })).toBe('no-question');
+    // The older release's subscriber opens it as it always did.
+    expect(heard).toHaveLength(1);
+    const { openRecord } = await import('../../src/elicitation');
+    expect(await openRecord(heard[0]!, SECRET)).toMatchObject({ ok: true, record: { elicitId: 'e-old', answer: { action: 'accept' } } });
+  });
+});
