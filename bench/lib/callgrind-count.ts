@@ -15,6 +15,10 @@ import { build } from 'esbuild';
  *   how many collections a run made, and the count moved with the machine's load;
  * - `--no-incremental-marking`: a full collection in the counted cycles (the task scenario's heap grows) marks all at
  *   once, where incremental marking sizes its steps by the milliseconds elapsed: the task cycle moved by 5% without it;
+ * - `--expose-gc`: a task scenario's driver collects fully after its warm-up and warms up again (cycles.ts), so its
+ *   counted cycles start from the same heap whatever start-up allocated: without it the task cycle moved by up to 24%
+ *   with the size of the bundle alone (a branch adding inbox modules that nothing on its path runs), as a full
+ *   collection fell inside the counted cycles or outside them;
  * - `--hash-seed`, `--random-seed`: a fixed seed, where each run otherwise draws its own and with it other hash-table
  *   probes and rehashes (~0.1% of a short run).
  */
@@ -25,7 +29,8 @@ const VALGRIND = execFileSync('sh', ['-c', 'command -v valgrind || echo valgrind
 export const removeDriver = (driver: string) => rmSync(dirname(driver), { recursive: true, force: true });
 
 export const NODE_FLAGS = (
-  process.env.CALLGRIND_NODE_FLAGS ?? '--single-threaded --predictable-gc-schedule --no-incremental-marking --hash-seed=1 --random-seed=1'
+  process.env.CALLGRIND_NODE_FLAGS ??
+  '--expose-gc --single-threaded --predictable-gc-schedule --no-incremental-marking --hash-seed=1 --random-seed=1'
 )
   .split(' ')
   .filter(Boolean);

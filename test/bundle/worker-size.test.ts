@@ -1,4 +1,4 @@
-// The bundle budget: the help-desk Worker, minified and gzipped as wrangler builds it, stays under 119 KB; what an edge
+// The bundle budget: the help-desk Worker, minified and gzipped as wrangler builds it, stays under 123 KB; what an edge
 // bundle leaves out (Redis over HTTP, Durable Objects, tasks, persistent questions) stays out until an entry asks for
 // it, and a Worker that asks for tasks, or for tasks in Durable Objects, has a budget of its own.
 import { describe, expect, it } from 'vitest';
