@@ -94,16 +94,26 @@ export class PendingQuestions {
   }
 
   /** Records the question (an elicitation, or a sampling or roots request) and starts listening for its answer. Call it before the question is sent. */
-  async open(asking: Asking, elicitId: string, params: ElicitParams | Record<string, unknown>, ttlMs: number): Promise<OpenQuestion> {
+  async open(
+    asking: Asking,
+    elicitId: string,
+    params: ElicitParams | Record<string, unknown>,
+    ttlMs: number,
+    callEnded?: AbortSignal,
+  ): Promise<OpenQuestion> {
     const { sessionId } = asking;
     // Counted before the first await, so questions asked together cannot pass the limits together.
     const { waiter, remove } = this.waiters.add(asking, elicitId);
+    // Its call may end while the question is still being kept (another question of the call refused at a limit): it
+    // stops counting then, not once the store is done, so the session's next call can ask.
+    callEnded?.addEventListener('abort', remove, { once: true });
     this.watchRestarts();
     const { backend } = this.store;
     const { records } = this;
     const channel = await records.name('result', sessionId, elicitId);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
+      callEnded?.removeEventListener('abort', remove);
       remove();
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };

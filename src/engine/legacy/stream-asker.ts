@@ -69,11 +69,15 @@ export class StreamAsker implements Asker {
   ): Promise<RawAnswer> {
     if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
     const id = crypto.randomUUID();
-    const question = await this.call.pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl);
+    const asking = { sessionId: this.call.sessionId, caller: this.call.caller };
+    const question = await this.call.pending.open(asking, id, params, ttl, this.call.signal);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     let onStop: (() => void) | undefined;
     try {
+      // The call may have ended while the question was being kept (another question of the call refused at a limit):
+      // then it is never sent.
+      if (this.call.signal.aborted) throw endedBy(this.call.signal);
       this.call.send({ jsonrpc: '2.0', id, method, params });
       const ended = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ElicitationTimeoutError(timedOut)), ttl);
