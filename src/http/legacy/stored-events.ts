@@ -96,7 +96,8 @@ export class StoredEvents implements EventKeeper {
     private readonly place: Promise<StreamPlace>,
     private readonly logger: Logger,
   ) {
-    this.#chain = place.then((p) => this.#writeHead(p));
+    // Caught like every later step: a store that refuses the head (full, down) must not reject where nobody listens.
+    this.#chain = place.then((p) => this.#writeHead(p)).catch((error: unknown) => this.#warn(error));
   }
 
   /** Keeps event `seq`. */
@@ -138,10 +139,12 @@ export class StoredEvents implements EventKeeper {
     this.#chain = this.#chain
       .then(() => this.place)
       .then(step)
-      .catch((error: unknown) => {
-        if (this.#warned) return;
-        this.#warned = true;
-        this.logger.warn('Could not keep a stream event in the store: a client that resumes on another instance misses it', error);
-      });
+      .catch((error: unknown) => this.#warn(error));
+  }
+
+  #warn(error: unknown): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    this.logger.warn('Could not keep a stream event in the store: a client that resumes on another instance misses it', error);
   }
 }
