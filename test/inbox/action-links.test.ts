@@ -1,10 +1,9 @@
 // The nudge's Standard Webhooks headers and action links, against a real Node server and a real local receiver: the
 // headers verified by the official `standardwebhooks` package, and the links used by raw fetch as the person and as an
 // attacker (forged, expired, replayed, another person's session, `__proto__`, a GET that must not answer, cross-site).
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Received, receiver } from '../helpers/webhook-receiver';
 import { App, LoopbackTokenAuth, Tool, ToolContext, z } from 'parley-mcp';
 import { ISSUER, policyServer, type PolicyServer } from './unanswered-helpers';
 
@@ -30,27 +29,6 @@ class Plan extends ToolContext {
 
 @App({ id: 'links', tools: [Ship, Plan] })
 class Links {}
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function receiver(statuses: number[]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));

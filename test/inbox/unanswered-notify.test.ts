@@ -1,34 +1,11 @@
 // persistent.notify against real local HTTP receivers (node:http on 127.0.0.1): a signed POST when a question lands in
 // an inbox, retried after a 500, given up on a receiver that is down; and the function form.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Received, receiver } from '../helpers/webhook-receiver';
 import { policyServer, type PolicyServer } from './unanswered-helpers';
 
 const HOOK_SECRET = 'whsec-unanswered-test-0123456789';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver that answers each POST with the next status of `statuses` (the last one repeats). */
-async function receiver(statuses: number[]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks/parley`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** How a receiver checks a notice: HMAC-SHA256 of `<timestamp>.<body>` under the shared secret, compared in constant time. */
 function verified({ headers, body }: Received): boolean {
