@@ -4,6 +4,7 @@ import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
 import { createRedactor, secretsIn } from '../runtime';
 import type { RedisClusterOptions } from './options';
 import { CLOSE_WAIT_MS, quitWithin } from './quit';
+import { type ChannelCommands, RedisChannels, RedisKeys, RestoredListeners } from './redis-shared';
 import type { MessageHandler, StoreBackend } from './types';
 
 /**
@@ -12,73 +13,38 @@ import type { MessageHandler, StoreBackend } from './types';
  */
 const SLOTS_REFRESH_MS = 1_000;
 
-export class RedisClusterStore implements StoreBackend {
+export class RedisClusterStore extends RedisKeys implements StoreBackend {
   readonly type = 'redis-cluster';
   readonly supportsPubSub = true;
   readonly distributed = true;
   // #private: the client carries its options, password included.
   readonly #client: Cluster;
-  readonly #onError: (error: Error) => void;
-  readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
-  readonly #restored = new Set<() => void>();
+  readonly #channels: RedisChannels;
+  readonly #restored: RestoredListeners;
   #closed?: Promise<void>;
   readonly #closeWaitMs: number;
+  // ioredis's sharded commands, as the channels tell Redis of theirs.
+  readonly #commands: ChannelCommands;
 
   /** `closeWaitMs`: how long close() waits for QUIT before it drops the connections. */
   constructor(client: Cluster, onError: (error: Error) => void, closeWaitMs = CLOSE_WAIT_MS) {
+    super(client);
     this.#client = client;
-    this.#onError = onError;
+    this.#channels = new RedisChannels(onError);
+    this.#restored = new RestoredListeners(onError);
     this.#closeWaitMs = closeWaitMs;
+    this.#commands = { subscribe: (channel) => client.ssubscribe(channel), unsubscribe: (channel) => client.sunsubscribe(channel) };
     // Connected already: a later `ready` follows a reconnection, `subscribersReady` a new topology (a failover); a
     // replica that took over may lack the newest writes, so both count as "the store may have lost data".
-    client.on('ready', () => this.#tellRestored());
+    client.on('ready', () => this.#restored.tell());
     // ioredis subscribes again without waiting for the replies: tell once each channel is live on its new master, so
     // what a listener reads then (an answer kept while the subscription moved) is not older than what it will hear.
     client.on('subscribersReady', () => {
-      const channels = [...this.#channels.keys()];
-      void Promise.all(channels.map((channel) => this.#client.ssubscribe(channel)))
-        .catch((error: unknown) => this.#onError(error instanceof Error ? error : new Error(String(error))))
-        .finally(() => this.#tellRestored());
+      void Promise.all(this.#channels.names().map((channel) => client.ssubscribe(channel)))
+        .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))))
+        .finally(() => this.#restored.tell());
     });
-    client.on('smessage', (channel: string, message: string) => {
-      for (const handler of this.#channels.get(channel)?.handlers ?? []) {
-        try {
-          handler(message);
-        } catch (error) {
-          this.#onError(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    });
-  }
-
-  #tellRestored(): void {
-    for (const listener of this.#restored) {
-      try {
-        listener();
-      } catch (error) {
-        this.#onError(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-  }
-
-  async get(key: string): Promise<string | undefined> {
-    return (await this.#client.get(key)) ?? undefined;
-  }
-
-  async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    if (ttlMs === undefined) await this.#client.set(key, value);
-    else if (ttlMs <= 0)
-      await this.#client.del(key); // already expired
-    else await this.#client.set(key, value, 'PX', Math.ceil(ttlMs));
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.#client.del(key);
-  }
-
-  /** GETDEL on the key's master: of several callers exactly one gets the value. */
-  async take(key: string): Promise<string | undefined> {
-    return (await this.#client.getdel(key)) ?? undefined;
+    client.on('smessage', (channel: string, message: string) => this.#channels.deliver(channel, message));
   }
 
   /**
@@ -101,32 +67,13 @@ export class RedisClusterStore implements StoreBackend {
   }
 
   onRestored(listener: () => void): () => void {
-    this.#restored.add(listener);
-    return () => void this.#restored.delete(listener);
+    return this.#restored.add(listener);
   }
 
   /** SSUBSCRIBE once per channel, on the connection ioredis keeps to the channel's master; resolves once live. */
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
     if (this.#closed) throw new Error('The Redis Cluster store is closed');
-    let entry = this.#channels.get(channel);
-    if (!entry) {
-      const ready = this.#client.ssubscribe(channel).then(() => undefined);
-      this.#channels.set(channel, (entry = { handlers: new Set(), ready }));
-    }
-    const handler: MessageHandler = (m) => onMessage(m);
-    entry.handlers.add(handler);
-    const unsubscribe = async () => {
-      if (!entry.handlers.delete(handler) || entry.handlers.size > 0 || this.#channels.get(channel) !== entry) return;
-      this.#channels.delete(channel);
-      if (!this.#closed) await this.#client.sunsubscribe(channel);
-    };
-    try {
-      await entry.ready;
-    } catch (error) {
-      await unsubscribe().catch(() => undefined);
-      throw error;
-    }
-    return unsubscribe;
+    return this.#channels.add(channel, onMessage, this.#commands, () => this.#closed !== undefined);
   }
 
   close(): Promise<void> {

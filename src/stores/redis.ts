@@ -4,6 +4,7 @@ import { createRedactor, secretsIn } from '../runtime';
 import type { RedisClusterOptions, RedisTcpOptions } from './options';
 import { createRedisClusterStore, type RedisClusterStore } from './redis-cluster';
 import { CLOSE_WAIT_MS, quitWithin } from './quit';
+import { RedisChannels, RedisKeys, RestoredListeners } from './redis-shared';
 import type { MessageHandler, StoreBackend } from './types';
 
 export interface RedisStoreOptions {
@@ -13,7 +14,7 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
 }
 
-export class RedisStore implements StoreBackend {
+export class RedisStore extends RedisKeys implements StoreBackend {
   readonly type = 'redis';
   readonly supportsPubSub = true;
   readonly distributed = true;
@@ -21,47 +22,20 @@ export class RedisStore implements StoreBackend {
   readonly #client: Redis;
   readonly #onError: (error: Error) => void;
   #subscriber?: Redis;
-  readonly #channels = new Map<string, { handlers: Set<MessageHandler>; ready: Promise<void> }>();
+  readonly #channels: RedisChannels;
+  readonly #restored: RestoredListeners;
   #closed?: Promise<void>;
-  readonly #restored = new Set<() => void>();
   readonly #closeWaitMs: number;
 
   constructor(client: Redis, onError: (error: Error) => void, closeWaitMs = CLOSE_WAIT_MS) {
+    super(client);
     this.#client = client;
     this.#onError = onError;
+    this.#channels = new RedisChannels(onError);
+    this.#restored = new RestoredListeners(onError);
     this.#closeWaitMs = closeWaitMs;
     // The client is connected already: its next `ready` follows a reconnection.
-    client.on('ready', () => this.#tellRestored());
-  }
-
-  #tellRestored(): void {
-    for (const listener of this.#restored) {
-      try {
-        listener();
-      } catch (error) {
-        this.#onError(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-  }
-
-  async get(key: string): Promise<string | undefined> {
-    return (await this.#client.get(key)) ?? undefined;
-  }
-
-  async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    if (ttlMs === undefined) await this.#client.set(key, value);
-    else if (ttlMs <= 0)
-      await this.#client.del(key); // already expired
-    else await this.#client.set(key, value, 'PX', Math.ceil(ttlMs));
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.#client.del(key);
-  }
-
-  /** GETDEL is one command, so of several callers exactly one gets the value. */
-  async take(key: string): Promise<string | undefined> {
-    return (await this.#client.getdel(key)) ?? undefined;
+    client.on('ready', () => this.#restored.tell());
   }
 
   /** PUBLISH answers how many subscribers, over all connections to this Redis, received the message. */
@@ -71,32 +45,13 @@ export class RedisStore implements StoreBackend {
 
   /** Every `ready` after the first on either connection is a reconnection: Redis may have restarted meanwhile. */
   onRestored(listener: () => void): () => void {
-    this.#restored.add(listener);
-    return () => void this.#restored.delete(listener);
+    return this.#restored.add(listener);
   }
 
   /** One subscriber connection per store; Redis is told once per channel, and orders SUBSCRIBE/UNSUBSCRIBE as sent. */
   async subscribe(channel: string, onMessage: MessageHandler): Promise<() => Promise<void>> {
     const subscriber = this.#subscriberConnection();
-    let entry = this.#channels.get(channel);
-    if (!entry) {
-      const ready = subscriber.subscribe(channel).then(() => undefined);
-      this.#channels.set(channel, (entry = { handlers: new Set(), ready }));
-    }
-    const handler: MessageHandler = (m) => onMessage(m);
-    entry.handlers.add(handler);
-    const unsubscribe = async () => {
-      if (!entry.handlers.delete(handler) || entry.handlers.size > 0 || this.#channels.get(channel) !== entry) return;
-      this.#channels.delete(channel);
-      if (!this.#closed) await subscriber.unsubscribe(channel);
-    };
-    try {
-      await entry.ready; // a second subscriber to a channel also waits until it is live
-    } catch (error) {
-      await unsubscribe().catch(() => undefined);
-      throw error;
-    }
-    return unsubscribe;
+    return this.#channels.add(channel, onMessage, subscriber, () => this.#closed !== undefined);
   }
 
   close(): Promise<void> {
@@ -115,18 +70,10 @@ export class RedisStore implements StoreBackend {
     // ioredis subscribes again on each reconnection; after the first `ready`, the channels are live again.
     let connected = false;
     subscriber.on('ready', () => {
-      if (connected) this.#tellRestored();
+      if (connected) this.#restored.tell();
       connected = true;
     });
-    subscriber.on('message', (channel: string, message: string) => {
-      for (const handler of this.#channels.get(channel)?.handlers ?? []) {
-        try {
-          handler(message);
-        } catch (error) {
-          this.#onError(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    });
+    subscriber.on('message', (channel: string, message: string) => this.#channels.deliver(channel, message));
     return (this.#subscriber = subscriber);
   }
 }
