@@ -1,11 +1,12 @@
 // Starts a real Redis Cluster for a test: three masters (and a replica each, on request) from redis-server on spare
 // loopback ports, joined with redis-cli --cluster create; stopped and its files removed after.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sparePort } from './ports';
+import { spawnRedisServer } from './redis';
 
 const run = promisify(execFile);
 
@@ -33,22 +34,7 @@ function launch(port: number, dir: string, password?: string): Promise<ChildProc
   const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   const args = [...auth, '--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir];
   const cluster = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000'];
-  const child = spawn('redis-server', [...args, ...cluster], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', (error) => reject(new Error(`redis-server could not start (is it installed?): ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
-  });
+  return spawnRedisServer([...args, ...cluster]);
 }
 
 const end = (child: ChildProcess, signal: NodeJS.Signals) =>

@@ -12,13 +12,9 @@ export interface RunningRedis {
   signal(signal: NodeJS.Signals): void;
 }
 
-function launch(port: number, password?: string, aofDir?: string): Promise<ChildProcess> {
-  const auth = password === undefined ? [] : ['--requirepass', password];
-  // With aofDir, every write is appended (fsync always) there, so a restart on the same dir loses nothing.
-  const persistence = aofDir === undefined ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', aofDir];
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', ...persistence, ...auth], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Spawns redis-server with these arguments and resolves once it accepts connections; rejects with its output if it exits. */
+export function spawnRedisServer(args: string[]): Promise<ChildProcess> {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -34,6 +30,13 @@ function launch(port: number, password?: string, aofDir?: string): Promise<Child
     child.once('error', (error) => reject(new Error(`redis-server could not start (is it installed?): ${error.message}`)));
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
   });
+}
+
+function launch(port: number, password?: string, aofDir?: string): Promise<ChildProcess> {
+  const auth = password === undefined ? [] : ['--requirepass', password];
+  // With aofDir, every write is appended (fsync always) there, so a restart on the same dir loses nothing.
+  const persistence = aofDir === undefined ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', aofDir];
+  return spawnRedisServer(['--bind', '127.0.0.1', '--port', String(port), '--save', '', ...persistence, ...auth]);
 }
 
 /**

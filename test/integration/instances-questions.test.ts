@@ -11,7 +11,7 @@ import { startInstance, type Instance } from '../helpers/instances';
 import { freshFetch } from '../helpers/fresh-fetch';
 import { legacyPost, openLegacySession, request, sseReader } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
-import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { SHARED_REDIS, type SharedRedis } from '../helpers/shared-redis';
 
 const PASSWORD = 'a redis password';
 const SECRETS = { VAULT_SECRET: 'one vault secret for every instance', MCP_SESSION_SECRET: 'one session secret for every instance' };
@@ -50,27 +50,8 @@ async function ending(events: Reader): Promise<{ final?: any; closed: boolean }>
   }
 }
 
-interface Setup {
-  name: string;
-  store: string;
-  redis: RunningRedis;
-}
-
-const redisTcp = async () => {
-  const redis = await startRedis({ password: PASSWORD });
-  return { redis, store: `redis:${redis.url}`, stop: () => redis.stop() };
-};
-const redisHttp = async () => {
-  const redis = await startRedis({ password: PASSWORD });
-  const upstash: UpstashServer = await startUpstashServer(redis.url);
-  return { redis, store: `upstash:${upstash.url}#${upstash.token}`, stop: async () => (await upstash.close(), await redis.stop()) };
-};
-
-describe.each([
-  ['Redis over TCP', redisTcp],
-  ['Redis over HTTP', redisHttp],
-] as const)('three instances sharing %s', (name, open) => {
-  let setup: Setup & { stop(): Promise<void> };
+describe.each(SHARED_REDIS)('three instances sharing %s', (name, open) => {
+  let setup: SharedRedis & { name: string };
   let a: Instance, b: Instance, c: Instance, doomed: Instance;
   beforeAll(async () => {
     const opened = await open();

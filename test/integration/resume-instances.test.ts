@@ -13,7 +13,7 @@ import { startInstance, type Instance } from '../helpers/instances';
 import { freshFetch as send } from '../helpers/fresh-fetch';
 import { LEGACY, legacyPost, openLegacySession, request, sseReader, type SseEvent } from '../helpers/legacy';
 import { startRedis, type RunningRedis } from '../helpers/redis';
-import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
+import { SHARED_REDIS } from '../helpers/shared-redis';
 
 const PASSWORD = 'a redis password';
 const SECRETS = { VAULT_SECRET: 'one vault secret for every instance', MCP_SESSION_SECRET: 'one session secret for every instance' };
@@ -46,20 +46,7 @@ async function readUntil(events: Reader, stop: (event: SseEvent) => boolean): Pr
 const seqOf = (event: SseEvent) => Number(event.id!.split(':')[1]);
 const isQuestion = (event: SseEvent) => event.data.method === 'elicitation/create';
 
-const redisTcp = async () => {
-  const redis = await startRedis({ password: PASSWORD });
-  return { redis, store: `redis:${redis.url}`, stop: () => redis.stop() };
-};
-const redisHttp = async () => {
-  const redis = await startRedis({ password: PASSWORD });
-  const upstash: UpstashServer = await startUpstashServer(redis.url);
-  return { redis, store: `upstash:${upstash.url}#${upstash.token}`, stop: async () => (await upstash.close(), await redis.stop()) };
-};
-
-describe.each([
-  ['Redis over TCP', redisTcp],
-  ['Redis over HTTP', redisHttp],
-] as const)('two instances sharing %s', (_name, open) => {
+describe.each(SHARED_REDIS)('two instances sharing %s', (_name, open) => {
   let redis: RunningRedis;
   let stop: () => Promise<void>;
   let a: Instance, b: Instance;
