@@ -1,11 +1,11 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10,11,12,13 --pending 10000
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10,11,12,13,14 --pending 10000
 // --waiting-tasks 10000 (row 11)
 // --questions-sessions 16 --questions-per-session 8 (row 7) --runtimes node@20,node@22,node@24,bun,deno (row 8)
 // --max-other 0.3 --retries 2 (a run during which other processes used more than 0.3 cores is run again, at most twice)
 // --skip-peers (leave out the servers of bench/peers) --write (bench/RESULTS.md) --profile (cpu-prof Parley).
 // It always prints the table: a row that fails says why (with its servers' last log lines) and the others still report.
-// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 13 = 128).
+// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 14 = 128).
 import { execFile } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,7 @@ import { killAll, startServer, type ServerProcess, type StartOptions } from './l
 import { runtimeCommand, runtimeVersion, type RuntimeSpec } from './lib/runtimes';
 import { cellRows, loadCell, markdownTable, ms, times, type TableRow } from './lib/table';
 import { measureWorkerd } from './lib/workerd';
+import { startWaitingWorker } from './lib/waiting-worker';
 import { discover, elicitationRound, simpleCall, simpleJsonCall, toolsList, twoPlainCalls } from './scenarios';
 import { authenticatedCall, startJwks } from './lib/signed-in';
 
@@ -49,7 +50,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14' },
     pending: { type: 'string', default: '10000' },
     'waiting-tasks': { type: 'string', default: '10000' },
     'questions-sessions': { type: 'string', default: '16' },
@@ -717,6 +718,42 @@ try {
     goals.push(
       `- Three questions, one process: the task answered one at a time (three replays) p50 ${ms(replays.p50)} ms, ${Math.round(replays.cpu)} µs of server CPU, beside three rounds p50 ${ms(rounds.p50)} ms, ${Math.round(rounds.cpu)} µs (${times(replays.cpu / rounds.cpu)} by CPU; the task's figure includes its tasks/get polls)`,
     );
+  });
+
+  await section('14', 'what waits, on a Worker in workerd (Durable Objects) beside the same on Node', async () => {
+    const node = await serve('tasks', 'parley', { env: { ...sessionSecret, BENCH_TASKS: '1' } });
+    const worker = await startWaitingWorker();
+    try {
+      const taskP50: number[] = [];
+      for (const [where, served] of [
+        ['Node (parley-mcp/node), memory store', node],
+        ['a Worker in workerd (miniflare), Durable Objects store', worker],
+      ] as const) {
+        for (const clients of [1, 8]) {
+          await handCell(
+            '14',
+            `Parley on ${where}: the round (call, then the retry with requestState)`,
+            `elicitation round, call → result (${clients} client${clients > 1 ? 's' : ''})`,
+            [served],
+            (seconds) => runRounds(served.url, served.url, { clients, seconds }),
+          );
+          const task = await handCell(
+            '14',
+            `Parley on ${where}: a one-question task (create, poll, tasks/update, poll to completed)`,
+            '',
+            [served],
+            (seconds) => runQuestionTasks(served.url, served.url, { clients, seconds }),
+          );
+          if (clients === 1) taskP50.push(task.p50);
+        }
+      }
+      const [onNode, onWorker] = taskP50;
+      goals.push(
+        `- What waits, on a Worker: a one-question task p50 create → completed at 1 client ${ms(onWorker!)} ms in workerd with Durable Objects, ${ms(onNode!)} ms on Node with the memory store (${times(onWorker! / onNode!)})`,
+      );
+    } finally {
+      await worker.stop();
+    }
   });
 } finally {
   await Promise.all(

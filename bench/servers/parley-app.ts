@@ -94,10 +94,17 @@ class ConfirmThree extends ToolContext {
 @App({ id: 'bench-tasks', tools: [GreetTask, ConfirmOrderTask, ConfirmThree] })
 class BenchTasksApp {}
 
-/** `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or signed (row 2's A/B). */
-export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 'sealed'): FrontMcpConfigInput => ({
+/**
+ * `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or
+ * signed (row 2's A/B). `tasks`: the task tools too (BENCH_TASKS on Node; a Worker, which has no process.env, says so).
+ */
+export const benchConfig = (
+  redis?: string,
+  requestState: 'sealed' | 'signed' = 'sealed',
+  tasks = Boolean(process.env.BENCH_TASKS),
+): FrontMcpConfigInput => ({
   info: { name: 'bench', version: '1.0.0' },
-  apps: process.env.BENCH_TASKS ? [BenchApp, BenchTasksApp] : [BenchApp],
+  apps: tasks ? [BenchApp, BenchTasksApp] : [BenchApp],
   // Rows 6 and 7 hold 10,000 questions at 100 per session from one (anonymous) caller: past the defaults
   // (docs/stores-and-scaling.md, "Limits on older clients' sessions"), so the bench raises them.
   elicitation: {
@@ -112,7 +119,7 @@ export const benchConfig = (redis?: string, requestState: 'sealed' | 'signed' = 
     sessions: { maxTotal: 10_000, maxPerCaller: 10_000, maxStreams: 128 },
     ...(process.env.BENCH_INBOX ? { auth: { people: 'loopback-token' as const } } : {}),
     // Rows 11 and 12's anonymous callers are told apart by the address this header names (others send none).
-    ...(process.env.BENCH_TASKS ? { clientAddressHeader: CLIENT_ADDRESS_HEADER } : {}),
+    ...(tasks ? { clientAddressHeader: CLIENT_ADDRESS_HEADER } : {}),
   },
   logging: { level: 'warn' },
   ...(redis ? { redis } : {}),
