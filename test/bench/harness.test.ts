@@ -8,6 +8,8 @@ import { modernRequest, resultOf } from '../../bench/lib/wire';
 import { SIMPLE_ARGS, SIMPLE_TOOL } from '../../bench/servers/fixture';
 import { startRedis } from '../helpers/redis';
 import { startServer, type ServerProcess } from '../../bench/lib/processes';
+import { startWaitingWorker } from '../../bench/lib/waiting-worker';
+import { cpuSeconds } from '../../bench/lib/cpu';
 import { elicitationRound, simpleCall } from '../../bench/scenarios';
 
 let parley: ServerProcess;
@@ -125,6 +127,19 @@ describe('the benchmark harness', () => {
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await redis.stop();
+    }
+  }, 60_000);
+
+  it("row 14: the Worker with Durable Objects completes rounds and tasks, its CPU counted on workerd's process", async () => {
+    const worker = await startWaitingWorker();
+    try {
+      const before = cpuSeconds(worker.pid);
+      expect(await runRounds(worker.url, worker.url, { clients: 1, cycles: 3 })).toMatchObject({ cycles: 3, lost: 0 });
+      expect(await runQuestionTasks(worker.url, worker.url, { clients: 2, cycles: 4 })).toMatchObject({ cycles: 4, lost: 0 });
+      // The work ran in the process the row reads: its CPU moved (in 10 ms ticks, and four tasks take far more).
+      expect(cpuSeconds(worker.pid) - before).toBeGreaterThan(0);
+    } finally {
+      await worker.stop();
     }
   }, 60_000);
 });
