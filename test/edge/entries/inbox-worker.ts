@@ -1,7 +1,8 @@
 // A Worker with persistent questions and the inbox, for the edge tests: its store is Durable Objects when the env binds
 // PARLEY_STORE, else Redis over HTTP (UPSTASH_REDIS_REST_URL). The caller is whoever the `x-test-user` header names
 // (the host verified it: HandlerOptions.auth), so a test can be two people; inbox_code makes that person a one-time
-// sign-in code (a real deployment sends it to the person, never to the client).
+// sign-in code (a real deployment sends it to the person, never to the client). PERSISTENT and UNANSWERED (JSON) are
+// elicitation.persistent and elicitation.unanswered.
 import { App, createFetchHandler, type FetchHandler, LoopbackTokenAuth, questionSubjectOf, Tool, ToolContext, z } from 'parley-mcp';
 import { enableDurableObjects } from 'parley-mcp/cloudflare';
 import { enableInbox } from 'parley-mcp/inbox';
@@ -24,6 +25,15 @@ class ApproveRefund extends ToolContext {
   }
 }
 
+/** Asked as any question is: under elicitation.unanswered (the UNANSWERED binding), filed in the inbox beside its round. */
+@Tool({ name: 'confirm_refund', inputSchema: { order: z.string() }, outputSchema: { approved: z.boolean() } })
+class ConfirmRefund extends ToolContext {
+  async execute({ order }: { order: string }) {
+    const answer = await this.elicit(`Confirm refund ${order}?`, z.object({ approve: z.boolean() }));
+    return { approved: answer.status === 'accept' && answer.content?.approve === true };
+  }
+}
+
 @Tool({ name: 'inbox_code', inputSchema: {}, outputSchema: { code: z.string() } })
 class InboxCode extends ToolContext {
   async execute() {
@@ -32,7 +42,7 @@ class InboxCode extends ToolContext {
   }
 }
 
-@App({ id: 'refunds', tools: [ApproveRefund, InboxCode] })
+@App({ id: 'refunds', tools: [ApproveRefund, ConfirmRefund, InboxCode] })
 class Refunds {}
 
 let handler: FetchHandler | undefined;
@@ -47,7 +57,12 @@ export default {
         info: { name: 'inbox-worker', version: '1.0.0' },
         apps: [Refunds],
         http: { auth: { people: 'loopback-token' } },
-        elicitation: { enabled: true, persistent: JSON.parse(String(env.PERSISTENT ?? 'true')), edge: 'stateless' },
+        elicitation: {
+          enabled: true,
+          persistent: JSON.parse(String(env.PERSISTENT ?? 'true')),
+          edge: 'stateless',
+          ...(env.UNANSWERED ? { unanswered: JSON.parse(String(env.UNANSWERED)) } : {}),
+        },
       });
     }
     const user = request.headers.get('x-test-user');
