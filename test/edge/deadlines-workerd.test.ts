@@ -1,8 +1,8 @@
 // Deadlines without a process timer, in workerd with Durable Objects: under elicitation.unanswered a 2026-07-28 round
 // files its question in the inbox, and the person is nudged only if it is still open `afterMs` later. An isolate's
 // timer ends with its request, so the nudge is kept in the store and sent by whichever request finds it due: the cron
-// route (GET /_frontmcp/deadlines) on another isolate, or an inbox read; once, signed, and never for a question
-// answered in time.
+// route (GET /_frontmcp/deadlines) on another isolate, the Worker's Cron Trigger, or an inbox read; once, signed, and
+// never for a question answered in time.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../helpers/bundle';
@@ -81,5 +81,16 @@ describe('nudges that wait, on Workers with Durable Objects', () => {
     expect(notices().at(-1)).toMatchObject({ message: 'Confirm refund C-2?' });
     expect(await deadlines('b')).toEqual({ sent: 0 });
     expect(workers.output()).not.toContain('ERROR');
+  });
+
+  it("are sent by the Worker's Cron Trigger (its scheduled handler)", { timeout: 60_000 }, async () => {
+    const s = inboxClient(workers.send);
+    const before = hook.received.length;
+    await s.call('a', 'erin', 'confirm_refund', { order: 'C-4' });
+    await sleep(AFTER_MS + 100);
+    const b = await workers.mf.getWorker('b');
+    await (b as unknown as { scheduled(options: { cron: string }): Promise<unknown> }).scheduled({ cron: '* * * * *' });
+    await expect.poll(() => hook.received.length, { timeout: 10_000 }).toBe(before + 1);
+    expect(notices().at(-1)).toMatchObject({ message: 'Confirm refund C-4?', principal: 'principal:https://idp.example#erin' });
   });
 });
