@@ -3,6 +3,9 @@
 // timer ends with its request, so the nudge is kept in the store and sent by whichever request finds it due: the cron
 // route (GET /_frontmcp/deadlines) on another isolate, the Worker's Cron Trigger, or an inbox read; once, signed, and
 // never for a question answered in time.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../helpers/bundle';
@@ -94,3 +97,51 @@ describe('nudges that wait, on Workers with Durable Objects', () => {
     expect(notices().at(-1)).toMatchObject({ message: 'Confirm refund C-4?', principal: 'principal:https://idp.example#erin' });
   });
 });
+
+describe('the unanswered policy for an older client, on Workers with Durable Objects', () => {
+  it('moves the question the client leaves unanswered to the inbox after afterMs; answered on the other isolate, the call completes', {
+    timeout: 60_000,
+  }, async () => {
+    const s = inboxClient(workers.send);
+    const fred = await s.signIn('b', 'fred');
+    const asked: string[] = [];
+    const client = new Client({ name: 'v1-silent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    // It declares elicitation and never answers.
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return new Promise(() => {});
+    });
+    const viaA = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await workers.send('a', new URL(String(input)).pathname, {
+        method: init?.method ?? 'GET',
+        headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-test-user': 'fred' },
+        body: typeof init?.body === 'string' ? init.body : undefined,
+      });
+      return new Response(response.body, { status: response.status, headers: response.headers });
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://a.test/mcp'), { fetch: viaA }));
+    try {
+      const result = client.callTool({ name: 'confirm_refund', arguments: { order: 'O-1' } }, undefined, { timeout: 30_000 });
+      const q = await s.waitForQuestion('b', fred, (await waitForMessage(s, fred, 'Confirm refund O-1?')).key);
+      expect(q.from).toMatchObject({ reason: 'client-never-answered', afterMs: AFTER_MS });
+      expect(asked).toEqual(['Confirm refund O-1?']);
+      expect(
+        (await s.post('b', `/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } }, fred)).status,
+      ).toBe(200);
+      expect((await result).structuredContent).toEqual({ approved: true });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** The question with `message` once the inbox on b lists it. */
+async function waitForMessage(s: ReturnType<typeof inboxClient>, cookie: string, message: string): Promise<{ key: string }> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const found = (await s.questions('b', cookie)).body.questions.find((q: { message: string }) => q.message === message);
+    if (found) return found;
+    await sleep(100);
+  }
+  throw new Error(`no question "${message}"`);
+}
