@@ -79,6 +79,10 @@ export async function inboxAcrossIsolates(send: Send): Promise<void> {
   for (const id of ['__proto__', 'constructor', 'hasOwnProperty', 'toString'])
     expect((await s.post('b', `/_frontmcp/questions/${id}/answer`, { action: 'decline' }, dana)).status).toBe(404);
   expect((await s.questions('b')).status).toBe(401);
+  // A session named like Object.prototype's members is no session.
+  for (const id of ['__proto__', 'constructor']) expect((await s.questions('b', `${dana.split('=')[0]}=${id}`)).status).toBe(401);
+  // The cron route takes no input and no other method.
+  expect((await send('b', '/_frontmcp/deadlines', { method: 'POST' })).status).toBe(404);
   expect((await s.post('b', `/_frontmcp/questions/${q.id}/answer`, { action: 'accept', content: { approve: true } })).status).toBe(401);
   expect((await s.post('b', '/_frontmcp/sign-in', { code: '__proto__' })).status).toBe(401);
 

@@ -70,7 +70,7 @@ describe('the inbox on Workers', () => {
     );
   });
 
-  it('refuses questions kept in memory or SQLite there', async () => {
+  it('refuses questions kept in memory there (SQLite too: test/inbox/startup.test.ts)', async () => {
     expect(await refusal({ PERSISTENT: '{"storage":{"type":"memory"}}' })).toContain(
       "storage { type: 'memory' } ends with the isolate on an edge runtime",
     );
