@@ -16,6 +16,7 @@ export default defineConfig({
     'src/stores/sqlite.ts',
     'src/stores/redis-http.ts',
     'src/app/enable-tasks.ts',
+    'src/app/enable-inbox.ts',
     'src/engine/skills/define.ts',
     'src/auth/introspection.ts',
     // What package.json "imports" and the parley command load by path.

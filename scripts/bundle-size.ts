@@ -1,5 +1,11 @@
 // npm run size: the Worker bundles' sizes, minified and gzipped, and what each package adds. test/bundle enforces the goals.
-import { DURABLE_OBJECTS_WORKER_BUDGET_BYTES, measureWorker, TASK_WORKER_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../test/helpers/bundle';
+import {
+  DURABLE_OBJECTS_WORKER_BUDGET_BYTES,
+  INBOX_WORKER_BUDGET_BYTES,
+  measureWorker,
+  TASK_WORKER_BUDGET_BYTES,
+  WORKER_BUDGET_BYTES,
+} from '../test/helpers/bundle';
 
 const WORKERS = [
   { name: 'help-desk Worker (examples/cloudflare/worker.ts)', entry: 'examples/cloudflare/worker.ts', budget: WORKER_BUDGET_BYTES },
@@ -17,6 +23,11 @@ const WORKERS = [
     name: 'with Durable Objects and tasks (examples/cloudflare/worker-durable-objects.ts)',
     entry: 'examples/cloudflare/worker-durable-objects.ts',
     budget: DURABLE_OBJECTS_WORKER_BUDGET_BYTES, // tasks with their store in Durable Objects in place of Redis over HTTP
+  },
+  {
+    name: 'with Durable Objects, tasks and the inbox (examples/cloudflare/worker-inbox.ts)',
+    entry: 'examples/cloudflare/worker-inbox.ts',
+    budget: INBOX_WORKER_BUDGET_BYTES, // the Worker above with persistent questions, the inbox and the unanswered policy
   },
 ];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -88,7 +88,7 @@ export async function buildServer(
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   // A cut stretch of task work is replayed by the server below, which exists by the time a reader claims one.
   const tasks = await taskRuntimeOf(config, tools, elicitationStore, { platform, server: () => server });
-  const questions = await createQuestionService(config, env, logger);
+  const questions = await createQuestionService(config, env, logger, elicitationStore);
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
   const legacy = createLegacyState({

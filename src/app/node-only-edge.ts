@@ -5,12 +5,15 @@ import { providedRedisHttp } from '../stores';
 import { ElicitationNotSupportedError } from '../protocol';
 import type { StoreDrivers } from './node-only';
 import { providedTasks } from './provided-tasks';
+import { providedQuestions } from './provided-questions';
 
 const REDIS_HTTP_NOT_IN_BUNDLE =
   "Redis over HTTP is not in this bundle: an edge bundle leaves @upstash/redis out unless the entry calls enableRedisHttp() from 'parley-mcp/redis-http' (see Parley's docs/deployment.md, Cloudflare Workers)";
 
 const TASKS_NOT_IN_BUNDLE =
   "tasks are not in this bundle: an edge bundle leaves them out unless the entry calls enableTasks() from 'parley-mcp/tasks' (Parley's docs/deployment.md)";
+
+const INBOX_NOT_IN_BUNDLE = "not in this bundle: the Worker's entry must call enableInbox() from 'parley-mcp/inbox'";
 
 const unavailable = (what: string) => () =>
   Promise.reject(new Error(`${what} is not available in this build (an edge bundle): run on Node.js`));
@@ -23,8 +26,10 @@ export const drivers: StoreDrivers = {
     return driver ? Promise.resolve(driver) : Promise.reject(new Error(REDIS_HTTP_NOT_IN_BUNDLE));
   },
   questionsHome: unavailable('The default question file'),
-  questions: unavailable('Persistent questions'),
-  unanswered: () => Promise.reject(new ElicitationNotSupportedError('The unanswered-question policy runs on Node.js only')),
+  questions: () => providedQuestions()?.questions() ?? Promise.reject(new Error(`persistent questions are ${INBOX_NOT_IN_BUNDLE}`)),
+  unanswered: () =>
+    providedQuestions()?.unanswered() ??
+    Promise.reject(new ElicitationNotSupportedError(`The unanswered-question policy is ${INBOX_NOT_IN_BUNDLE}`)),
   tasks: () => providedTasks()?.() ?? Promise.reject(new Error(TASKS_NOT_IN_BUNDLE)),
   // Not yet on the edge: the tracing code would put the help-desk Worker over its size budget.
   otel: () => Promise.resolve(undefined),

@@ -7,6 +7,11 @@ import type { ParleyServer, TaskRuntime } from '../engine';
 import type { StoreCrypto } from '../crypto';
 import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
+/** Where persistent questions live on an edge runtime: the elicitation store (Durable Objects, Redis over HTTP), if any. */
+export interface EdgeQuestionHome {
+  store: Pick<ElicitationStore, 'backend' | 'keyPrefix'> | undefined;
+}
+
 export interface StoreDrivers {
   redis(): Promise<{
     createRedisStore(
@@ -18,12 +23,21 @@ export interface StoreDrivers {
   redisHttp(): Promise<RedisHttpDriver>;
   /** The default file of persistent questions ($FRONTMCP_HOME/questions.sqlite) and its permission checks. */
   questionsHome(): Promise<{ defaultQuestionFile(home: string | undefined, encrypted: boolean): { path: string } | { refused: string } }>;
-  /** Persistent questions once their options passed: the store, codec, people auth, delivery and inbox routes. */
+  /**
+   * Persistent questions once their options passed: the store, codec, people auth, delivery and inbox routes. In an
+   * edge bundle once its entry calls enableInbox() (parley-mcp/inbox); `edgeHome` is then the store they live in.
+   */
   questions(): Promise<{
     readPersistentOptions(value: unknown): PersistentOptions | undefined;
-    buildQuestionService(config: ParleyConfig, options: PersistentOptions, env: EnvSource, logger: Logger): Promise<QuestionService>;
+    buildQuestionService(
+      config: ParleyConfig,
+      options: PersistentOptions,
+      env: EnvSource,
+      logger: Logger,
+      edgeHome?: EdgeQuestionHome,
+    ): Promise<QuestionService>;
   }>;
-  /** The unanswered-question policy (docs/unanswered.md): Node only, like the persistent questions it moves questions to. */
+  /** The unanswered-question policy (docs/unanswered.md): in an edge bundle once its entry calls enableInbox(), like persistent questions. */
   unanswered(): Promise<UnansweredModule>;
   /** Tasks: loaded only when a tool may run as a task; in an edge bundle once its entry calls enableTasks() (parley-mcp/tasks). */
   tasks(): Promise<{

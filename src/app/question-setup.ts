@@ -1,15 +1,18 @@
 // Building a server's persistent questions from their checked options: the store they name, the codec, people auth
-// and their sign-in.
+// and their sign-in. On an edge runtime (loaded there once the entry called enableInbox()) they live in the
+// elicitation store, and nothing Node-only (the default file and its permission checks) is reached.
 import { formatRecord, readEnv, type EnvSource, type Logger } from '../runtime';
 import type { ParleyConfig } from '../model';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
 import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, redisFromEnv, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
 import { createPersonSignIn, signInIssuer } from '../auth';
-// Loaded only on Node (app/questions.ts refuses an edge runtime), through "#node-only" like the drivers it opens.
+// Node's drivers, or the edge's stand-ins (which the edge path below never asks for the default file).
 import { drivers } from '#node-only';
+import type { EdgeQuestionHome } from './node-only';
 export { readPersistentOptions } from '../inbox';
 import {
+  EDGE_REFUSAL,
   QuestionCodec,
   InvalidQuestionStoreError,
   type PersistentOptions,
@@ -19,19 +22,25 @@ import {
   createNotify,
   readNotifyOption,
   ActionLinks,
+  DueNudges,
 } from '../inbox';
 
-/** Persistent questions from options that passed (inbox/options.ts checks them): their store, codec and people auth. */
+/**
+ * Persistent questions from options that passed (inbox/options.ts checks them): their store, codec and people auth.
+ * `edgeHome` is given on an edge runtime: the elicitation store they live in there, if the isolate has one.
+ */
 export async function buildQuestionService(
   config: ParleyConfig,
   options: PersistentOptions,
   env: EnvSource,
   logger: Logger,
+  edgeHome?: EdgeQuestionHome,
 ): Promise<QuestionService> {
   const oidc = config.http.auth?.oidc;
   const issuer = oidc && signInIssuer(oidc, config.auth); // refused before any store is opened
   const secret = encryptionSecret(env);
-  const { backend, keyPrefix } = await openStore(config, options, env, logger, secret !== undefined);
+  const place = { config, options, env, logger };
+  const { backend, keyPrefix } = edgeHome ? await openEdgeStore(place, edgeHome) : await openStore(place, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
   // Sessions (and one-time codes) are people auth's, whichever way a person signs in.
   const people =
@@ -47,6 +56,8 @@ export async function buildQuestionService(
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
   if (oidc && issuer) service.signIn = createPersonSignIn(oidc, issuer, logger);
+  // An edge isolate's timers end with its request: nudges that wait are kept in the store.
+  if (edgeHome) service.dueNudges = new DueNudges(service.store);
   const notify = readNotifyOption(options.notify);
   if (notify) {
     if (typeof notify !== 'function') {
@@ -71,23 +82,48 @@ export async function buildQuestionService(
   return service;
 }
 
+interface Place {
+  config: ParleyConfig;
+  options: PersistentOptions;
+  env: EnvSource;
+  logger: Logger;
+}
+
+type Opened = { backend: StoreBackend; keyPrefix: string };
+
+/** Opens the Redis that `value` names (persistent.storage.redis or a fallback); `edge` refuses one over TCP. */
+async function openRedis({ config, env, logger }: Place, value: unknown, from: string, edge = false): Promise<Opened> {
+  const parsed = redisOptionsSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidQuestionStoreError(`${from}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  const choice = redisChoice(parsed.data, 'redis', env);
+  if (choice.refused) throw new InvalidQuestionStoreError(`${from}: ${choice.refused}`);
+  if (edge && choice.notOnEdge) throw new InvalidQuestionStoreError(`${from}: ${choice.notOnEdge}`);
+  const log = storeLog('Question store', logger);
+  return { backend: await openBounded(choice, log, config.elicitation.storeTimeoutMs), keyPrefix: choice.keyPrefix };
+}
+
+/**
+ * On an edge runtime: Redis over HTTP when persistent.storage names it, else the elicitation store (Durable Objects or
+ * Redis over HTTP), which is already open; memory (it ends with the isolate) and SQLite (no file) are refused.
+ */
+async function openEdgeStore(place: Place, home: EdgeQuestionHome): Promise<Opened> {
+  const storage = place.options.storage;
+  const other = storage?.type === 'memory' ? 'ends with the isolate' : storage?.type === 'sqlite' ? 'needs a local file' : undefined;
+  if (other)
+    throw new InvalidQuestionStoreError(
+      `storage { type: '${storage!.type}' } ${other} on an edge runtime: leave storage out, and questions are kept in the elicitation store (Durable Objects, or Redis over HTTP)`,
+    );
+  if (storage?.type === 'redis' && storage.redis !== undefined) return openRedis(place, storage.redis, 'storage.redis', true);
+  if (!home.store) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
+  return { backend: home.store.backend, keyPrefix: home.store.keyPrefix };
+}
+
 /** persistent.storage, else elicitation.redis, else the server's redis, else its sqlite, else the default file. */
-async function openStore(
-  config: ParleyConfig,
-  options: PersistentOptions,
-  env: EnvSource,
-  logger: Logger,
-  encrypted: boolean,
-): Promise<{ backend: StoreBackend; keyPrefix: string }> {
+async function openStore(place: Place, encrypted: boolean): Promise<Opened> {
+  const { config, options, env, logger } = place;
   const log = storeLog('Question store', logger);
   const timeoutMs = config.elicitation.storeTimeoutMs;
-  const redis = async (value: unknown, from: string) => {
-    const parsed = redisOptionsSchema.safeParse(value);
-    if (!parsed.success) throw new InvalidQuestionStoreError(`${from}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-    const choice = redisChoice(parsed.data, 'redis', env);
-    if (choice.refused) throw new InvalidQuestionStoreError(`${from}: ${choice.refused}`);
-    return { backend: await openBounded(choice, log, timeoutMs), keyPrefix: choice.keyPrefix };
-  };
+  const redis = (value: unknown, from: string) => openRedis(place, value, from);
   const sqlite = async (path: string) => ({
     backend: await openBounded(sqliteChoice({ path }), log, timeoutMs),
     keyPrefix: DEFAULT_KEY_PREFIX,

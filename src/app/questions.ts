@@ -1,13 +1,23 @@
 // Persistent questions at startup: their options and refusals here, the subsystem itself loaded only where it can run.
 import { isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
 import type { ParleyConfig } from '../model';
-// Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports"), after the edge refusal below.
+import type { ElicitationStore } from '../stores';
+// Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports") that has it once the entry
+// called enableInbox() (parley-mcp/inbox), and refuses it otherwise.
 import { drivers } from '#node-only';
-import { EDGE_REFUSAL, InvalidQuestionStoreError, type QuestionService } from '../inbox';
+import { InvalidQuestionStoreError, type QuestionService } from '../inbox';
 
-/** The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served. */
-export async function createQuestionService(config: ParleyConfig, env: EnvSource, logger: Logger): Promise<QuestionService | undefined> {
-  // The policy is checked where it runs: an edge bundle's stand-in refuses it (it is left out there).
+/**
+ * The server's persistent questions, undefined while `elicitation.persistent` is off; throws when they can't be served.
+ * `elicitationStore` is where they live on an edge runtime (Durable Objects or Redis over HTTP); Node opens their own.
+ */
+export async function createQuestionService(
+  config: ParleyConfig,
+  env: EnvSource,
+  logger: Logger,
+  elicitationStore?: ElicitationStore,
+): Promise<QuestionService | undefined> {
+  // The policy is checked where it runs: an edge bundle's stand-in refuses it unless the entry called enableInbox().
   if (config.elicitation.unanswered) {
     const loaded = await drivers.unanswered().then(
       (policy) => policy.unansweredConfigProblem(config.elicitation),
@@ -25,10 +35,12 @@ export async function createQuestionService(config: ParleyConfig, env: EnvSource
         );
     return undefined;
   }
-  // Refused on an edge runtime before its options are read: their checks, like the subsystem, are Node's only.
-  if (isEdgeRuntime()) throw new InvalidQuestionStoreError(EDGE_REFUSAL);
-  const subsystem = await drivers.questions();
+  const subsystem = await drivers.questions().catch((error: Error) => {
+    throw new InvalidQuestionStoreError(error.message);
+  });
   const options = subsystem.readPersistentOptions(persistent)!;
   if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
-  return subsystem.buildQuestionService(config, options, env, logger);
+  // On an edge runtime they live in the elicitation store: no file, no connection of their own.
+  const edgeHome = isEdgeRuntime() ? { store: elicitationStore } : undefined;
+  return subsystem.buildQuestionService(config, options, env, logger, edgeHome);
 }

@@ -15,7 +15,7 @@ interface AskOptions {
   /** Where the question came from, kept with it when this call files it. */
   from?: QuestionOrigin;
   /** Called when this call filed the question (it was not in the inbox yet): the nudge. */
-  onCreated?: (question: StoredQuestion) => void;
+  onCreated?: (question: StoredQuestion) => Promise<void> | void;
   /** Called as the call starts waiting for the person (not when the answer was already there). */
   onWaiting?: () => void;
 }
@@ -42,7 +42,7 @@ export async function askAndWait(
   } else {
     question = newQuestion(key, params, options.ttlMs, options.from);
     await store.create(subject, question);
-    options.onCreated?.(question);
+    await options.onCreated?.(question);
   }
   const token = crypto.randomUUID();
   const waitMs = Math.min(options.ttl, question.expiresAt - Date.now());

@@ -10,7 +10,7 @@ export async function fileQuestion(
   subject: string,
   key: string,
   params: ElicitParams,
-  kept: { ttlMs: number; from: QuestionOrigin; task?: TaskLink; onCreated?: (question: StoredQuestion) => void },
+  kept: { ttlMs: number; from: QuestionOrigin; task?: TaskLink; onCreated?: (question: StoredQuestion) => Promise<void> | void },
 ): Promise<{ id: string; created: boolean; answer?: RawAnswer }> {
   const existing = await store.byKey(subject, key);
   if (existing) {
@@ -22,7 +22,7 @@ export async function fileQuestion(
   const question = newQuestion(key, params, kept.ttlMs, kept.from, kept.task);
   await store.create(subject, question);
   await store.publish(subject, question.id, 'filed'); // an open inbox shows it now, not at its next refresh
-  kept.onCreated?.(question);
+  await kept.onCreated?.(question);
   return { id: question.id, created: true };
 }
 

@@ -18,6 +18,8 @@ export interface Inbox {
   /** The nudge's action links, when its webhook sends them. */
   readonly actionLinks?: ActionLinks;
   view(subject: string): Promise<InboxView>;
+  /** Sends the nudges kept in the store that are due (an edge runtime's, which has no timer); resolves with how many. */
+  sendDueNudges(): Promise<number>;
   /** Takes the person's answer to a question of theirs (a task's question goes to its task). */
   answer(subject: string, id: string, answer: StoredAnswer, keepAlive?: RequestScope['keepAlive']): Promise<AnswerOutcome>;
 }

@@ -13,3 +13,4 @@ export type { InboxNotice, NotifyFunction } from './notify-options';
 export { createNotify } from './notify';
 export { readNotifyOption } from './notify-options';
 export { ActionLinks } from './action-links';
+export { DueNudges } from './due-nudges';

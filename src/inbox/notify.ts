@@ -28,7 +28,7 @@ async function signNotice(secret: string, timestamp: string, body: string): Prom
 }
 
 /** What to call when a question lands in a subject's inbox: never throws, never holds up the call that asked. */
-export function createNotify(option: NotifyOption, context: NotifyContext): (subject: string, question: StoredQuestion) => void {
+export function createNotify(option: NotifyOption, context: NotifyContext): (subject: string, question: StoredQuestion) => Promise<void> {
   const createLink =
     context.people &&
     (async (subject: string) => {
@@ -62,7 +62,8 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
             link: option.includeLink && createLink ? () => createLink(subject) : undefined,
             actions: createActions && (() => createActions(subject, question)),
           }).then((body) => deliver(option, body, notice.questionId, context));
-    void sent.catch((error: unknown) =>
+    // Resolves once delivered or given up: a request that sends due nudges waits for them; a call does not.
+    return sent.catch((error: unknown) =>
       context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`),
     );
   };
@@ -106,7 +107,8 @@ async function deliver(options: WebhookOptions, body: string, questionId: string
         method: 'POST',
         headers,
         body,
-        redirect: 'error',
+        // Never followed: a 3xx is a refusal like any other 4xx ('manual', as workerd has no 'error').
+        redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       await response.body?.cancel();

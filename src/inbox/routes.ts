@@ -116,9 +116,16 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
   });
   if (service.people && service.signIn) addSignInRoutes(app, service.people, service.signIn, originOf);
 
+  // The cron route of runtimes without a timer (docs/unanswered.md): sends the nudges that are due, and says how many.
+  // Open to anyone: it sends only what is due anyway, once.
+  app.get('/deadlines', async () => fetchResponder.json({ sent: await service.sendDueNudges() }, 200, { 'cache-control': 'no-store' }));
+
   app.get('/questions', async (c) => {
     const subject = await subjectOf(c);
     if (subject instanceof Response) return subject;
+    // Each inbox read sends what is due too, after the response where the platform allows it.
+    const due = service.sendDueNudges().catch(() => 0);
+    c.env?.keepAlive?.waitUntil(due);
     return fetchResponder.json(await service.view(subject), 200, { 'cache-control': 'no-store' });
   });
 

@@ -14,6 +14,7 @@ import type { Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import type { ActionLinks } from './action-links';
 import { questionSubjectOf } from '../model';
+import type { DueNudges } from './due-nudges';
 
 type KeepAlive = RequestScope['keepAlive'];
 
@@ -54,6 +55,11 @@ export class QuestionService implements Inbox {
   tasks?: TaskAnswering;
   /** The nudge's action links (`persistent.notify.actionLinks`), set when the server is built. */
   actionLinks?: ActionLinks;
+  /**
+   * Nudges that wait kept in the store instead of a timer, set on an edge runtime (whose timers end with the request):
+   * sent by the next call that files or asks a question, an inbox read, or the cron route (docs/unanswered.md).
+   */
+  dueNudges?: DueNudges;
 
   constructor(
     readonly store: QuestionStore,
@@ -76,36 +82,52 @@ export class QuestionService implements Inbox {
       subject,
       ask: (params, options, from) => this.ask(auth, params, options, { signal, from, onWaiting }),
       printLink: () => this.printLink(auth),
-      file: (key, params, from, task) =>
-        fileQuestion(this.store, mine(), key, params, {
+      file: (key, params, from, task) => {
+        this.sweepBeside();
+        return fileQuestion(this.store, mine(), key, params, {
           ttlMs: this.options.ttlMs,
           from,
           ...(task ? { task } : {}),
           onCreated: this.nudge(mine()),
-        }),
+        });
+      },
       find: async (key) => (await this.store.byKey(mine(), key))?.id,
       claim: (id) => claimQuestion(this.store, mine(), id),
     };
   }
 
   /** What tells the person a question landed in their inbox (`persistent.notify`); nothing when unset. */
-  notify?: (subject: string, question: StoredQuestion) => void;
+  notify?: (subject: string, question: StoredQuestion) => Promise<void>;
+
+  /** Sends the nudges kept in the store that are due now (none unless `dueNudges` is set); resolves with how many. */
+  async sendDueNudges(): Promise<number> {
+    const notify = this.notify;
+    return notify && this.dueNudges ? this.dueNudges.sweep(notify) : 0;
+  }
+
+  /** The caller's next request sends what is due, never holding it up: the nudges go out beside its call. */
+  private sweepBeside(): void {
+    if (this.dueNudges && this.notify)
+      void this.dueNudges.sweep((subject, question) => void this.notify?.(subject, question)).catch(() => {});
+  }
 
   /**
    * The nudge for a question just filed. One filed beside a 2026-07-28 round is open in the client too, which mostly
    * answers in moments: the person is nudged only if it is still unanswered `afterMs` later (the instance that filed
    * it waits; a stop within that time sends none, and the question waits in the inbox all the same).
    */
-  private nudge(subject: string): ((question: StoredQuestion) => void) | undefined {
+  private nudge(subject: string): ((question: StoredQuestion) => Promise<void> | void) | undefined {
     const notify = this.notify;
     if (!notify) return undefined;
     return (question) => {
       const reason = question.from?.reason;
       const graceMs = reason === 'filed-with-round' || reason === 'task' ? question.from?.afterMs : undefined;
-      if (graceMs === undefined) return notify(subject, question);
+      if (graceMs === undefined) return void notify(subject, question);
+      // An edge runtime keeps it in the store: a timer there ends with the request.
+      if (this.dueNudges) return this.dueNudges.add(subject, question, question.createdAt + graceMs);
       const later = () =>
         void this.store.isOpen(subject, question.id).then(
-          (open) => open && notify(subject, question),
+          (open) => void (open && notify(subject, question)),
           () => notify(subject, question), // the store could not say: better one nudge too many than none
         );
       (setTimeout(later, graceMs) as { unref?: () => void }).unref?.();
@@ -128,6 +150,7 @@ export class QuestionService implements Inbox {
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
     const { signal, from, onWaiting } = call;
+    this.sweepBeside();
     return askAndWait(this.store, subject, persist.key, params, {
       ttl,
       ttlMs,

@@ -86,5 +86,6 @@ export class InvalidQuestionStoreError extends Error {
   }
 }
 
+/** Why persistent questions can't be kept on an edge runtime that has no distributed store, and what to bind or set. */
 export const EDGE_REFUSAL =
-  'it is not available on an edge runtime (redis needs a TCP connection, sqlite a local file, and memory ends with the isolate); run the server on Node.js to use persistent questions';
+  "on an edge runtime they are kept in the elicitation store, and there is none that outlives this isolate: bind the ParleyStore class as PARLEY_STORE in wrangler.toml, export it from the Worker's entry and call enableDurableObjects() from 'parley-mcp/cloudflare'; or set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or elicitation.redis: { provider: 'upstash' }) and call enableRedisHttp() from 'parley-mcp/redis-http'";

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DURABLE_OBJECTS_WORKER_BUDGET_BYTES,
+  INBOX_WORKER_BUDGET_BYTES,
   measureWorker,
   TASK_WORKER_BUDGET_BYTES,
   WORKER_BUDGET_BYTES,
@@ -11,6 +12,7 @@ import {
 } from '../helpers/bundle';
 
 const TASK_FILES = ['tasks/task-runtime.ts', 'tasks/task-call.ts', 'tasks/task-store.ts', 'tasks/task-work.ts'];
+const INBOX_FILES = ['setup.ts', 'service.ts', 'routes.ts', 'page-script.ts', 'question-store.ts', 'delivery.ts', 'codec.ts'];
 const DURABLE_FILES = ['src/stores/durable-object.ts', 'src/stores/durable-objects.ts', 'src/stores/durable-objects-socket.ts'];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const describeParts = (size: WorkerSize) => size.parts.map(([where, bytes]) => `${where} ${kb(bytes)}`).join(', ');
@@ -36,8 +38,7 @@ describe('the Worker bundle', () => {
     for (const size of [core, withHttp]) {
       expect(where(size)).not.toContain('hono');
       expect(size.files).toContain('src/app/questions.ts');
-      for (const file of ['setup.ts', 'service.ts', 'routes.ts', 'page-script.ts', 'question-store.ts', 'delivery.ts', 'codec.ts'])
-        expect(size.files).not.toContain(`src/inbox/${file}`);
+      for (const file of INBOX_FILES) expect(size.files).not.toContain(`src/inbox/${file}`);
       // Tasks come in only where the entry calls enableTasks(): their store and runs stay out.
       for (const file of TASK_FILES) expect(size.files).not.toContain(`src/engine/${file}`);
     }
@@ -64,6 +65,24 @@ describe('the Worker bundle', () => {
     for (const file of TASK_FILES) expect(size.files).toContain(`src/engine/${file}`);
     expect(size.gzip, `${kb(size.gzip)} gzip is over ${kb(TASK_WORKER_BUDGET_BYTES)}; minified: ${describeParts(size)}`).toBeLessThan(
       TASK_WORKER_BUDGET_BYTES,
+    );
+  });
+
+  it('carries persistent questions and the inbox where the entry calls enableInbox(), under a budget of its own', async () => {
+    const [withObjects, full] = await Promise.all([
+      measureWorker('examples/cloudflare/worker-durable-objects.ts'),
+      measureWorker('examples/cloudflare/worker-inbox.ts'),
+    ]);
+    // A Worker with Durable Objects and tasks but no enableInbox() carries none of it, nor hono (only the inbox uses it).
+    expect(withObjects.parts.map(([where]) => where)).not.toContain('hono');
+    for (const file of ['service.ts', 'routes.ts', 'question-store.ts', 'delivery.ts', 'codec.ts']) {
+      expect(withObjects.files).not.toContain(`src/inbox/${file}`);
+      expect(full.files).toContain(`src/inbox/${file}`);
+    }
+    expect(full.files).toContain('src/elicitation/unanswered.ts');
+    expect(full.files).not.toContain('src/inbox/home-file.ts'); // the default question file (node:fs) stays Node's
+    expect(full.gzip, `${kb(full.gzip)} gzip is over ${kb(INBOX_WORKER_BUDGET_BYTES)}; minified: ${describeParts(full)}`).toBeLessThan(
+      INBOX_WORKER_BUDGET_BYTES,
     );
   });
 });

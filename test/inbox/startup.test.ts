@@ -38,13 +38,24 @@ describe('elicitation.persistent at startup', () => {
     await expect(failure).rejects.toThrow('Invalid elicitation.persistent: it needs elicitation.enabled: true');
   });
 
-  it('fails on an edge runtime with the documented text', async () => {
+  it('fails on an edge runtime without a store that outlives the isolate, or with memory or SQLite, naming what to set', async () => {
     const g = globalThis as { EdgeRuntime?: string };
     g.EdgeRuntime = 'edge-runtime';
     try {
-      const failure = build({ storage: { type: 'memory' } });
-      await expect(failure).rejects.toBeInstanceOf(InvalidQuestionStoreError);
-      await expect(failure).rejects.toThrow(/it is not available on an edge runtime .*run the server on Node\.js/);
+      const none = build(true);
+      await expect(none).rejects.toBeInstanceOf(InvalidQuestionStoreError);
+      await expect(none).rejects.toThrow(
+        /there is none that outlives this isolate: bind the ParleyStore class as PARLEY_STORE .*enableRedisHttp\(\)/,
+      );
+      await expect(build({ storage: { type: 'memory' } })).rejects.toThrow(
+        /storage \{ type: 'memory' \} ends with the isolate on an edge runtime/,
+      );
+      await expect(build({ storage: { type: 'sqlite' } })).rejects.toThrow(
+        /storage \{ type: 'sqlite' \} needs a local file on an edge runtime/,
+      );
+      await expect(build({ storage: { type: 'redis', redis: 'redis://127.0.0.1:1' } })).rejects.toThrow(
+        /storage\.redis: Redis over TCP \(ioredis\) needs a TCP connection/,
+      );
     } finally {
       delete g.EdgeRuntime;
     }

@@ -1,0 +1,71 @@
+// The server of the edge inbox tests (a Worker's, and a Vercel edge route's): persistent questions, the inbox, and
+// elicitation.unanswered when the env's UNANSWERED says (PERSISTENT and UNANSWERED are JSON). The caller is whoever the
+// `x-test-user` header names (the host verified it: HandlerOptions.auth), so a test can be two people; inbox_code makes
+// that person a one-time sign-in code (a real deployment sends it to the person, never to the client).
+import {
+  App,
+  type AuthInfo,
+  createFetchHandler,
+  type FetchHandler,
+  LoopbackTokenAuth,
+  questionSubjectOf,
+  Tool,
+  ToolContext,
+  z,
+} from 'parley-mcp';
+
+@Tool({
+  name: 'approve_refund',
+  inputSchema: { order: z.string(), waitMs: z.number().int().positive().optional() },
+  outputSchema: { approved: z.boolean(), note: z.string().optional() },
+})
+class ApproveRefund extends ToolContext {
+  async execute({ order, waitMs }: { order: string; waitMs?: number }) {
+    const answer = await this.elicit(`Refund order ${order}?`, z.object({ approve: z.boolean(), note: z.string().max(200).optional() }), {
+      ttl: waitMs ?? 60_000,
+      persist: { key: `refund-${order}` },
+    });
+    return { approved: answer.status === 'accept' && answer.content?.approve === true, note: answer.content?.note };
+  }
+}
+
+/** Asked as any question is: under elicitation.unanswered (the UNANSWERED binding), filed in the inbox beside its round. */
+@Tool({ name: 'confirm_refund', inputSchema: { order: z.string() }, outputSchema: { approved: z.boolean() } })
+class ConfirmRefund extends ToolContext {
+  async execute({ order }: { order: string }) {
+    const answer = await this.elicit(`Confirm refund ${order}?`, z.object({ approve: z.boolean() }));
+    return { approved: answer.status === 'accept' && answer.content?.approve === true };
+  }
+}
+
+@Tool({ name: 'inbox_code', inputSchema: {}, outputSchema: { code: z.string() } })
+class InboxCode extends ToolContext {
+  async execute() {
+    const { code } = await LoopbackTokenAuth.createCode({ subject: questionSubjectOf(this.auth)!, server: 'inbox-worker' });
+    return { code };
+  }
+}
+
+@App({ id: 'refunds', tools: [ApproveRefund, ConfirmRefund, InboxCode] })
+class Refunds {}
+
+/** The server, from the env's settings. */
+export function inboxHandler(env: Record<string, unknown>): FetchHandler {
+  return createFetchHandler({
+    info: { name: 'inbox-worker', version: '1.0.0' },
+    apps: [Refunds],
+    http: { auth: { people: 'loopback-token' } },
+    elicitation: {
+      enabled: true,
+      persistent: JSON.parse(String(env.PERSISTENT ?? 'true')),
+      edge: 'stateless',
+      ...(env.UNANSWERED ? { unanswered: JSON.parse(String(env.UNANSWERED)) } : {}),
+    },
+  });
+}
+
+/** The caller the test names in `x-test-user`, as a host that verified them passes it. */
+export function callerOf(request: Request): { auth?: AuthInfo } {
+  const user = request.headers.get('x-test-user');
+  return user ? { auth: { user: { sub: user, iss: 'https://idp.example' } } } : {};
+}
