@@ -205,14 +205,6 @@ export class TaskStore {
   }
 
   /**
-   * The work asks: each question's open token is stored, then the record lists it, so the task is `input_required`
-   * until every one is answered. A key already asked in this task's life is a programming error (keys never repeat).
-   */
-  async ask(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
-    return this.#change(taskId, (record) => this.#answers.asking(record, questions));
-  }
-
-  /**
    * Answers from `tasks/update` or the inbox: of every answer to one question, on any instance, exactly the first is
    * kept. Keys not open now (never asked, answered, or of an ended task) are ignored. Resolves once the answered keys
    * have left the open set (so a `tasks/get` right after shows them gone) with the keys this call answered, or
@@ -234,9 +226,11 @@ export class TaskStore {
   }
 
   /**
-   * The work ends at a question it has no answer for: the claim token goes in first, then the new questions open, so
-   * whoever takes one of their answers finds the token to claim (`claim`) and replays the work. Its stretch is over:
-   * the next one starts with a fresh count of attempts.
+   * The work ends at a question it has no answer for: the claim token goes in first, then the new questions open (each
+   * one's open token, then the record lists it), so whoever takes one of their answers finds the token to claim
+   * (`claim`) and replays the work; the task is `input_required` until every one is answered. A key already asked in
+   * this task's life is a programming error (keys never repeat). Its stretch is over: the next one starts with a fresh
+   * count of attempts.
    */
   async park(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
     const record = await this.#raw(taskId);
