@@ -104,12 +104,14 @@ export class TaskStore {
       asked: (task.answers ?? []).map(([key]) => key),
       ...(task.steps?.length ? { steps: task.steps } : {}),
       ...(task.run ? { run: task.run, cuts: 0 } : {}),
+      keyed: true,
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: this.limits.ttlMs,
       pollIntervalMs: this.limits.pollIntervalMs,
     };
     const { taskId } = record;
+    this.#parts.keyed(taskId);
     const who =
       owner !== undefined
         ? 'this caller'
@@ -320,6 +322,7 @@ export class TaskStore {
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
     const record = await this.#parts.read<TaskRecord>(taskId, 'r');
     if (!isObject(record) || record.taskId !== taskId) return undefined;
+    if (record.keyed) this.#parts.keyed(taskId);
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
   }
 
