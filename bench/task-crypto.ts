@@ -10,10 +10,10 @@ import { MemoryStore } from '../src/stores';
 const question = { method: 'elicitation/create', params: { mode: 'form', message: 'Confirm?', requestedSchema: { type: 'object' } } };
 const answer = { action: 'accept', content: { confirm: true } };
 
-/** The store's side of the bench's one-question task: created, asked, polled, answered, taken in, ended, polled. */
+/** The store's side of the bench's one-question task: created, parked at its question, polled, answered, taken in, ended, polled. */
 async function cycle(store: TaskStore): Promise<void> {
   const task = await store.create({ tool: 'confirm_order_task' });
-  await store.ask(task.taskId, [['confirm', question]]);
+  await store.park(task.taskId, [['confirm', question]]);
   await store.snapshot(task.taskId, undefined);
   await store.answer(task.taskId, undefined, { confirm: answer });
   const got = await store.answers(task.taskId, ['confirm']);

@@ -67,7 +67,7 @@ describe('the store crypto parley-mcp/node passes, beside WebCrypto', () => {
     const [node, web] = [new TaskStore(home, undefined, NODE_STORE_CRYPTO), new TaskStore(home, undefined, WEB_STORE_CRYPTO)];
     const question = { method: 'elicitation/create', params: { mode: 'form', message: 'Go?', requestedSchema: { type: 'object' } } };
     const task = await node.create({ owner: 'alice', tool: 'export' });
-    expect(await node.ask(task.taskId, [['go', question]])).toBe(true);
+    expect(await node.park(task.taskId, [['go', question]])).toBe(true);
     expect((await web.snapshot(task.taskId, 'alice'))?.inputRequests).toEqual([['go', question]]);
     expect(await web.answer(task.taskId, 'alice', { go: { action: 'accept', content: { go: true } } })).toEqual(['go']);
     expect(await node.answers(task.taskId)).toEqual(new Map([['go', { action: 'accept', content: { go: true } }]]));

@@ -72,6 +72,33 @@ describe('a task written before the question store', () => {
   }
 });
 
+describe('a task this release created', () => {
+  it('is never looked for under the names of the releases before, on the instance that created it or another', async () => {
+    const memory = new MemoryStore();
+    const looked: string[] = [];
+    const backend = Object.assign(Object.create(memory) as MemoryStore, {
+      get: (key: string) => (looked.push(key), memory.get(key)),
+      take: (key: string) => (looked.push(key), memory.take(key)),
+      delete: (key: string) => (looked.push(key), memory.delete(key)),
+    });
+    const keyPrefix = 'mcp:';
+    const [one, two] = [new TaskStore({ backend, keyPrefix, secret: SECRET }), new TaskStore({ backend, keyPrefix, secret: SECRET })];
+    const run = { args: {}, auth: { user: { sub: 'carol' } }, capabilities: {} };
+    const { taskId } = await one.create({ owner: 'carol', tool: 'refund', run });
+    const question = { method: 'elicitation/create', params: { message: 'Refund 40 EUR?' } };
+    expect(await one.park(taskId, [['approve', question]])).toBe(true);
+    expect(await two.snapshot(taskId, 'carol')).toMatchObject({ status: 'input_required' });
+    expect(await two.answer(taskId, 'carol', { approve: { action: 'accept' } })).toEqual(['approve']);
+    expect(await two.claim(taskId, 60_000)).toBe(true);
+    expect(await two.answers(taskId)).toEqual(new Map([['approve', { action: 'accept' }]]));
+    expect(await two.finish(taskId, { status: 'completed', result: { content: [] } })).toBe(true);
+    expect(await one.snapshot(taskId, 'carol')).toMatchObject({ status: 'completed' });
+    const legacy = `${keyPrefix}task:${await digest(`task\u0000${taskId}`)}:`;
+    expect(looked.length).toBeGreaterThan(10);
+    expect(looked.filter((key) => key.startsWith(legacy))).toEqual([]);
+  });
+});
+
 describe("an older client's pending question written before the question store", () => {
   it('is answered by this release on the channel the asking instance of the older release listens on', async () => {
     const backend = new MemoryStore();

@@ -64,6 +64,19 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         backends: [one, two] as const,
       };
     };
+    /** An instance that took an answer claims the parked work and starts its replay (undefined: another claimed it). */
+    const replayOn = async (
+      store: TaskStore,
+      taskId: string,
+      owner?: string,
+      capabilities: Record<string, unknown> = { elicitation: {} },
+    ) => {
+      if (!(await store.claim(taskId, 60_000))) return undefined;
+      return TaskWork.start(store, (await store.record(taskId, owner))!, capabilities);
+    };
+    /** What the work's run does until the work parks: the answers it got, in order, or 'parked'. */
+    const until = <T>(work: TaskWork, run: Promise<T>): Promise<T | 'parked'> =>
+      Promise.race([run, new Promise<'parked'>((resolve) => work.onSuspend(() => resolve('parked')))]);
     const heard = (store: TaskStore, taskId: string) => {
       const events: TaskEvent[] = [];
       return { events, stop: store.listen(taskId, (e) => events.push(e)) };
@@ -95,7 +108,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       await stop;
       await a.progress(taskId, 'Exported 12 of 18');
       expect((await b.snapshot(taskId, undefined))?.statusMessage).toBe('Exported 12 of 18');
-      await a.ask(taskId, [
+      await a.park(taskId, [
         ['q-name', question('Name?')],
         ['q-confirm', question('Sure?')],
       ]);
@@ -136,7 +149,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(await a.settle(taskId, ['q-name', 'q-confirm'])).toBe(true);
       expect((await b.record(taskId, undefined))?.inputRequests).toEqual([]);
       expect((await b.record(taskId, undefined))?.asked).toEqual(['q-name', 'q-confirm']);
-      await expect(a.ask(taskId, [['q-name', question('Again?')]])).rejects.toThrow(/already asked/);
+      await expect(a.park(taskId, [['q-name', question('Again?')]])).rejects.toThrow(/already asked/);
       await (await stop)();
     });
 
@@ -144,7 +157,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       const { a, b } = await instances();
       for (let round = 0; round < 10; round++) {
         const { taskId } = await a.create({ tool: 'confirm' });
-        await a.ask(taskId, [['q', question('Delete?')]]);
+        await a.park(taskId, [['q', question('Delete?')]]);
         const [fromA, fromB] = await Promise.all([
           a.answer(taskId, undefined, { q: { action: 'accept', content: { by: 'a' } } }),
           b.answer(taskId, undefined, { q: { action: 'decline', content: { by: 'b' } } }),
@@ -159,7 +172,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
     it('a cancel on one instance is heard on the other, ends the task once, and the work cannot end it again', async () => {
       const { a, b, backends } = await instances();
       const { taskId } = await a.create({ owner: 'alice', tool: 'slow' });
-      await a.ask(taskId, [['q', question('Go on?')]]);
+      await a.park(taskId, [['q', question('Go on?')]]);
       // Without pub/sub across processes, the work listens on the backend the cancel is sent through (same object).
       const listener = backends[0].supportsPubSub ? a : b;
       const { events, stop } = heard(listener, taskId);
@@ -207,7 +220,6 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       const { a, b } = await instances({ leaseMs: 300 });
       const held = await a.create({ tool: 'long' });
       const orphan = await a.create({ tool: 'long' });
-      await a.ask(orphan.taskId, [['q', question('Still there?')]]);
       const renewing = setInterval(() => void a.hold(held.taskId), 50);
       try {
         await expect
@@ -289,7 +301,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       b.resumeWith((task) => resumed.push(task.taskId));
       const quick = await a.create({ tool: 'quick', run: RUN });
       const slow = await a.create({ tool: 'slow', run: RUN });
-      const [one, two] = await Promise.all([quick, slow].map((task) => TaskWork.start(a, task, {}, undefined, true)));
+      const [one, two] = await Promise.all([quick, slow].map((task) => TaskWork.start(a, task, {})));
       setTimeout(() => void one!.finish({ status: 'completed', result: { content: [] } }), 50);
       const started = Date.now();
       await a.stretches.drain(400);
@@ -308,74 +320,109 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(Date.now() - again).toBeLessThan(1_000);
     });
 
-    it('runs work that asks two questions at once; answers given on the other instance reach it, then it ends', async () => {
-      const { a, b } = await instances({ pollIntervalMs: 100 });
-      const task = await a.create({ owner: 'alice', tool: 'multi' });
-      const work = await TaskWork.start(a, task, { elicitation: { form: {} } });
-      try {
-        const asked = Promise.all([
+    it('parks work that asks two questions at once in one write; each answer on the other instance replays it there, then it ends', async () => {
+      const { a, b, published } = await instances();
+      const task = await a.create({ owner: 'alice', tool: 'multi', run: RUN });
+      const both = (work: TaskWork) =>
+        Promise.all([
           work.ask('name', { message: 'Name?', requestedSchema: { type: 'object' } }),
           work.ask('confirm', { message: 'Sure?', requestedSchema: { type: 'object' } }),
         ]);
-        await expect.poll(async () => (await b.snapshot(task.taskId, 'alice'))?.inputRequests?.length).toBe(2);
-        await b.answer(task.taskId, 'alice', { confirm: { action: 'accept', content: { confirm: true } } });
-        await b.answer(task.taskId, 'alice', { name: { action: 'accept', content: { name: 'partial-2' } } });
-        expect(await asked).toEqual([
-          { action: 'accept', content: { name: 'partial-2' } },
-          { action: 'accept', content: { confirm: true } },
-        ]);
-        await expect.poll(async () => (await b.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
-        expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('working');
-        expect(await work.finish({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })).toBe(true);
-        expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
-      } finally {
-        await work.close();
-      }
+      const form = { elicitation: { form: {} } };
+      const work = await TaskWork.start(a, task, form);
+      const changes = () => published().length / 2; // a channel and a message each
+      const before = changes();
+      expect(await until(work, both(work))).toBe('parked');
+      // One change of the record for the two questions: no reader ever sees only one of them.
+      expect(changes() - before).toBe(1);
+      expect((await b.snapshot(task.taskId, 'alice'))?.inputRequests?.map(([key]) => key)).toEqual(['name', 'confirm']);
+      // The first answer replays the work on the instance that took it: one question answered, the other parks it again.
+      expect(await b.answer(task.taskId, 'alice', { confirm: { action: 'accept', content: { confirm: true } } })).toEqual(['confirm']);
+      const first = (await replayOn(b, task.taskId, 'alice', form))!;
+      expect(first.known('confirm')).toEqual({ replayed: true });
+      expect(first.known('name')).toBeUndefined();
+      expect(await until(first, both(first))).toBe('parked');
+      const record = await a.record(task.taskId, 'alice');
+      expect(record?.inputRequests.map(([key]) => key)).toEqual(['name']);
+      expect(record?.asked).toEqual(['name', 'confirm']);
+      // The second answer, taken on the first instance, replays it there to its end with both answers in order.
+      await a.answer(task.taskId, 'alice', { name: { action: 'accept', content: { name: 'partial-2' } } });
+      const last = (await replayOn(a, task.taskId, 'alice', form))!;
+      expect(await until(last, both(last))).toEqual([
+        { action: 'accept', content: { name: 'partial-2' } },
+        { action: 'accept', content: { confirm: true } },
+      ]);
+      expect((await b.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('working');
+      expect(await last.finish({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })).toBe(true);
+      expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
     });
 
-    it("fires the work's signal on a cancel sent to the other instance; the question it waited on fails with it", async () => {
+    it("fires the work's signal on a cancel sent to the other instance while it runs; a question after it fails with it", async () => {
       const { a, b } = await instances({ pollIntervalMs: 100 });
-      const task = await a.create({ tool: 'slow' });
+      const task = await a.create({ tool: 'slow', run: RUN });
       const work = await TaskWork.start(a, task, { elicitation: {} });
       try {
-        // Its failure is caught from the start: with pub/sub in this process, the cancel rejects it before cancel() returns.
-        const waiting = work.ask('go', { message: 'Go?' }).then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
-        await b.cancel(task.taskId, undefined);
-        expect(await waiting).toBeInstanceOf(TaskStoppedError);
+        expect(await b.cancel(task.taskId, undefined)).toBe('cancelled');
+        await expect.poll(() => work.signal.aborted).toBe(true);
         expect(work.signal.reason).toMatchObject({ why: 'cancelled' });
+        await expect(work.ask('go', { message: 'Go?' })).rejects.toBeInstanceOf(TaskStoppedError);
         expect(await work.finish({ status: 'completed', result: { content: [] } })).toBe(false);
-        expect((await b.snapshot(task.taskId, undefined))?.status).toBe('cancelled');
+        expect(await b.snapshot(task.taskId, undefined)).toMatchObject({ status: 'cancelled' });
+        expect((await b.record(task.taskId, undefined))?.inputRequests).toEqual([]);
       } finally {
         await work.close();
       }
+      // Parked work cancelled: nothing is left to claim, and a late answer is ignored.
+      const parked = await a.create({ tool: 'slow', run: RUN });
+      const waiting = await TaskWork.start(a, parked, { elicitation: {} });
+      expect(await until(waiting, waiting.ask('go', { message: 'Go?' }))).toBe('parked');
+      expect(await b.cancel(parked.taskId, undefined)).toBe('cancelled');
+      expect(await a.answer(parked.taskId, undefined, { go: { action: 'accept' } })).toEqual([]);
+      expect(await a.claim(parked.taskId, 60_000)).toBe(false);
     });
 
-    it('resumes on another instance: answers given replay, a question still open is waited on, not asked again', async () => {
-      const { a, b } = await instances({ pollIntervalMs: 100 });
-      const task = await a.create({ tool: 'two-steps' });
+    it('replays on another instance: answers given return at once, a question still open parks it again, never asked twice', async () => {
+      const { a, b } = await instances();
+      const task = await a.create({ tool: 'two-steps', run: RUN });
+      const run = async (work: TaskWork) => [await work.ask('one', { message: 'First?' }), await work.ask('two', { message: 'Second?' })];
       const first = await TaskWork.start(a, task, { elicitation: {} });
-      const one = first.ask('one', { message: 'First?' });
-      await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
+      expect(await until(first, run(first))).toBe('parked');
+      expect((await b.snapshot(task.taskId, undefined))?.status).toBe('input_required');
       await b.answer(task.taskId, undefined, { one: { action: 'accept', content: { n: 1 } } });
-      expect(await one).toEqual({ action: 'accept', content: { n: 1 } });
-      void first.ask('two', { message: 'Second?' }).catch(() => undefined);
-      await expect.poll(async () => (await b.snapshot(task.taskId, undefined))?.inputRequests?.map(([k]) => k)).toEqual(['two']);
-      await first.close(); // the instance is gone
-      const again = await TaskWork.start(b, (await b.record(task.taskId, undefined))!, { elicitation: {} });
-      try {
-        expect(again.known('one')).toEqual({ replayed: true });
-        expect(await again.ask('one', { message: 'First?' })).toEqual({ action: 'accept', content: { n: 1 } });
-        const two = again.ask('two', { message: 'Second?' });
-        await a.answer(task.taskId, undefined, { two: { action: 'decline' } });
-        expect(await two).toEqual({ action: 'decline' });
-        expect((await a.record(task.taskId, undefined))?.asked).toEqual(['one', 'two']);
-      } finally {
-        await again.close();
-      }
+      const again = (await replayOn(b, task.taskId))!;
+      expect(again.known('one')).toEqual({ replayed: true });
+      expect(await until(again, run(again))).toBe('parked');
+      expect((await a.record(task.taskId, undefined))?.inputRequests.map(([key]) => key)).toEqual(['two']);
+      // Replayed before its answer (a lapsed stretch resumed, say): the open question parks it again, not asked twice.
+      const early = (await replayOn(a, task.taskId))!;
+      expect(await until(early, run(early))).toBe('parked');
+      const record = await b.record(task.taskId, undefined);
+      expect(record?.asked).toEqual(['one', 'two']);
+      expect(record?.inputRequests.map(([key]) => key)).toEqual(['two']);
+      await a.answer(task.taskId, undefined, { two: { action: 'decline' } });
+      const last = (await replayOn(b, task.taskId))!;
+      expect(await until(last, run(last))).toEqual([{ action: 'accept', content: { n: 1 } }, { action: 'decline' }]);
+      expect(await last.finish({ status: 'completed', result: { content: [] } })).toBe(true);
+    });
+
+    it('an answer that comes while a replay runs, before it parks, is taken in there: claimed by that run, by nobody else', async () => {
+      const { a, b } = await instances();
+      const task = await a.create({ owner: 'alice', tool: 'late', run: RUN });
+      const both = (work: TaskWork) => Promise.all([work.ask('one', { message: 'First?' }), work.ask('two', { message: 'Second?' })]);
+      const first = await TaskWork.start(a, task, { elicitation: {} });
+      expect(await until(first, both(first))).toBe('parked');
+      await b.answer(task.taskId, 'alice', { one: { action: 'accept' } });
+      const replay = (await replayOn(b, task.taskId, 'alice'))!;
+      // The replay runs (it holds the claim) when 'two' is answered on the other instance: that instance cannot claim it.
+      expect(await a.answer(task.taskId, 'alice', { two: { action: 'decline' } })).toEqual(['two']);
+      expect(await a.claim(task.taskId, 60_000)).toBe(false);
+      // The run reaches 'two': it parks, finds the answer, claims its own park and goes on in place.
+      expect(await until(replay, both(replay))).toEqual([{ action: 'accept' }, { action: 'decline' }]);
+      expect(replay.parked).toBe(false);
+      expect(await Promise.all([a.claim(task.taskId, 60_000), b.claim(task.taskId, 60_000)])).toEqual([false, false]);
+      await expect.poll(async () => (await a.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      expect(await replay.finish({ status: 'completed', result: { content: [] } })).toBe(true);
     });
 
     it("records the work's steps in its sealed record: a run on the other instance reads them, and nothing of them is readable", async () => {
@@ -411,7 +458,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       const { a, b, written } = await instances({ leaseMs: 60, maxTotal: 1 });
       const run = { args: { id: 'SECRET-ARG' }, auth: { user: { sub: 'alice' } }, capabilities: { elicitation: {} } };
       const task = await a.create({ owner: 'alice', tool: 'park', run, answers: [['before', { action: 'accept' }]] });
-      const work = await TaskWork.start(a, task, { elicitation: {} }, undefined, true);
+      const work = await TaskWork.start(a, task, { elicitation: {} });
       let woken = 0;
       work.onSuspend(() => woken++);
       void work.ask('q', { message: 'Sure?' });
@@ -437,7 +484,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       ]);
       expect(claims.filter(Boolean)).toHaveLength(1);
       // The replay starts with the answer that woke it: its question leaves the record.
-      const replay = await TaskWork.start(b, (await b.record(task.taskId, 'alice'))!, { elicitation: {} }, undefined, true);
+      const replay = await TaskWork.start(b, (await b.record(task.taskId, 'alice'))!, { elicitation: {} });
       expect((await a.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
       expect(await replay.ask('q', { message: 'Sure?' })).toEqual({ action: 'accept', content: { confirm: true } });
       await replay.close();
@@ -463,7 +510,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
     it('keeps questions, answers, results, ids and owners out of what it writes (sealed at rest)', async () => {
       const { a, b, written, published } = await instances();
       const { taskId } = await a.create({ owner: 'alice@example.com', tool: 'pay' });
-      await a.ask(taskId, [['q-approve', question('Refund the SECRET-ORDER?')]]);
+      await a.park(taskId, [['q-approve', question('Refund the SECRET-ORDER?')]]);
       await b.answer(taskId, 'alice@example.com', { 'q-approve': { action: 'accept', content: { note: 'SECRET-NOTE' } } });
       await a.finish(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'SECRET-RESULT' }] } });
       const all = written().join('\n');
@@ -488,7 +535,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
     it("answers another caller's task as it answers an unknown id; an anonymous task belongs to whoever holds its id", async () => {
       const { a, b } = await instances();
       const { taskId } = await a.create({ owner: 'alice', tool: 't' });
-      await a.ask(taskId, [['q', question('?')]]);
+      await a.park(taskId, [['q', question('?')]]);
       for (const stranger of ['bob', undefined]) {
         expect(await b.snapshot(taskId, stranger)).toBeUndefined();
         expect(await b.record(taskId, stranger)).toBeUndefined();
@@ -603,7 +650,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         expect(await b.cancel(id, undefined)).toBeUndefined();
       }
       // Keys from outside: prototype names are ordinary keys, open only when the work asked them.
-      await a.ask(taskId, [['__proto__', question('A key named __proto__')]]);
+      await a.park(taskId, [['__proto__', question('A key named __proto__')]]);
       const responses = JSON.parse('{"__proto__":{"action":"accept","content":{"ok":true}},"constructor":{"x":1},"toString":1}');
       expect(await b.answer(taskId, undefined, responses)).toEqual(['__proto__']);
       expect((await a.answers(taskId)).get('__proto__')).toEqual({ action: 'accept', content: { ok: true } });

@@ -85,7 +85,7 @@ for (const [name, open] of BACKENDS) {
         // Tasks: a task of a caller, asked a question and answered; an anonymous one announced to a session.
         const tasks = new TaskStore(home);
         const task = await tasks.create({ owner: SUBJECT, tool: 'refund' });
-        await tasks.ask(task.taskId, [[QUESTION_KEY, { method: 'elicitation/create', params: { message: 'Refund?' } }]]);
+        await tasks.park(task.taskId, [[QUESTION_KEY, { method: 'elicitation/create', params: { message: 'Refund?' } }]]);
         expect(await tasks.answer(task.taskId, SUBJECT, { [QUESTION_KEY]: { action: 'accept' } })).toEqual([QUESTION_KEY]);
         const other = await tasks.create({ tool: 'refund', address: '203.0.113.9' });
         await tasks.finish(other.taskId, { status: 'completed', result: { content: [] } });
@@ -136,7 +136,7 @@ for (const [name, open] of BACKENDS) {
       // A task's answer to one question, moved under another question's answer.
       const tasks = new TaskStore(home);
       const { taskId } = await tasks.create({ tool: 'refund' });
-      await tasks.ask(taskId, [['first', { method: 'elicitation/create', params: { message: '1?' } }]]);
+      await tasks.park(taskId, [['first', { method: 'elicitation/create', params: { message: '1?' } }]]);
       await tasks.answer(taskId, undefined, { first: { action: 'accept', content: { amount: 10 } } });
       const { records } = new TaskParts(home);
       const [from, to] = [await records.name('task', taskId, 'a\u0000first'), await records.name('task', taskId, 'a\u0000second')];

@@ -49,7 +49,7 @@ export async function watchTaskStatus(
     void unlisten?.().catch(() => undefined);
   };
   try {
-    unlisten = await followers.store.hearAnnounced(session.record.sessionId, (taskId) => void follow(taskId).catch(() => undefined));
+    unlisten = await followers.store.sessions.hear(session.record.sessionId, (taskId) => void follow(taskId).catch(() => undefined));
   } catch (error) {
     // The store is away: the stream serves without these (the client polls), and the next GET tries again.
     session.unwatchTasks = undefined;

@@ -91,7 +91,7 @@ export function legacyTaskRuntime(store: TaskStore, followers: TaskFollowers): L
         await unlisten();
       }
     },
-    announce: (sessionId, taskId) => store.announce(sessionId, taskId),
+    announce: (sessionId, taskId) => store.sessions.announce(sessionId, taskId),
     watchStatus: (session, auth, logger, send) => watchTaskStatus(followers, session, auth, logger, send),
   };
 }

@@ -175,7 +175,7 @@ class TaskCall implements Asker {
       run: { args, auth: { ...this.outer.auth, token: undefined }, capabilities },
       ...this.before.carried?.(),
     });
-    const work = await TaskWork.start(this.store, record, capabilities, this.inbox(), true);
+    const work = await TaskWork.start(this.store, record, capabilities, this.inbox());
     work.onSuspend(() => this.#wake?.());
     // A run that ended without awaiting startTask() answered already: its task ends at once, nobody to run it.
     if (this.answered) {

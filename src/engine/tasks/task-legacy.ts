@@ -9,9 +9,11 @@ import type { LegacyRecords } from '../../stores';
 /** HKDF's `info` of those values. */
 const TASK_PURPOSE = 'parley task store v1';
 
+/** `keyed`: whether a task has all its parts under the question store's names (none under a legacy name to look for). */
 export function legacyTaskRecords(
   home: { keyPrefix: string; secret?: string | undefined },
   crypto: StoreCrypto = WEB_STORE_CRYPTO,
+  keyed: (taskId: string) => boolean = () => false,
 ): LegacyRecords {
   const { keyPrefix, secret } = home;
   // The digests of the tasks looked up last: a miss under the new names looks here on every poll.
@@ -25,12 +27,15 @@ export function legacyTaskRecords(
     }
     return id;
   };
+  const legacyName = async (taskId: string, part: string) => {
+    const [which, key] = part.split('\u0000');
+    const id = await idOf(taskId);
+    return `${keyPrefix}task:${id}:${which}${key === undefined ? '' : `:${await crypto.digest(key)}`}`;
+  };
   return {
-    async name(kind, owner, part) {
-      if (kind !== 'task' || part === 'channel') return undefined;
-      const [which, key] = part.split('\u0000');
-      const id = await idOf(owner);
-      return `${keyPrefix}task:${id}:${which}${key === undefined ? '' : `:${await crypto.digest(key)}`}`;
+    name(kind, owner, part) {
+      if (kind !== 'task' || part === 'channel' || keyed(owner)) return undefined;
+      return legacyName(owner, part);
     },
     async open(raw, _owner, key) {
       let value: unknown;

@@ -16,6 +16,8 @@ export type TaskPart = 'r' | 'l' | 'w' | 'e' | 'q' | 'a' | 'p' | 's';
 export type TaskHome = Pick<ElicitationStore, 'backend' | 'keyPrefix' | 'secret'>;
 
 const KIND = 'task';
+/** How many tasks known to have every part under the question store's names are kept in mind. */
+const KEPT_KEYED = 4_096;
 /** A part of one task; a question's parts add its key. */
 const partOf = (part: TaskPart, key?: string): string => (key === undefined ? part : `${part}\u0000${key}`);
 
@@ -27,11 +29,21 @@ const partOf = (part: TaskPart, key?: string): string => (key === undefined ? pa
  */
 export class TaskParts {
   readonly records: QuestionRecords;
+  // Tasks seen with every part under the question store's names (TaskRecord.keyed): no read looks under a legacy name.
+  readonly #keyed = new Set<string>();
 
   constructor(home: TaskHome, crypto?: StoreCrypto) {
     const keys = new QuestionKeys(home.keyPrefix, home.secret, crypto);
     const sealing = new QuestionSeal(home.secret, crypto);
-    this.records = new QuestionRecords(home.backend, keys, sealing, legacyTaskRecords(home, crypto));
+    const legacy = legacyTaskRecords(home, crypto, (taskId) => this.#keyed.has(taskId));
+    this.records = new QuestionRecords(home.backend, keys, sealing, legacy);
+  }
+
+  /** The task's record says every part of it is under the question store's names (it was created so). */
+  keyed(taskId: string): void {
+    if (this.#keyed.has(taskId)) return;
+    if (this.#keyed.size >= KEPT_KEYED) this.#keyed.delete(this.#keyed.values().next().value!);
+    this.#keyed.add(taskId);
   }
 
   put(taskId: string, part: TaskPart, value: unknown, ttlMs: number, key?: string): Promise<string> {

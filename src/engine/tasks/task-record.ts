@@ -61,6 +61,11 @@ export interface TaskRecord {
    * since its last step, question or start; `tasks.attempts` bounds it. Absent: work that is never resumed (no `run`).
    */
   cuts?: number;
+  /**
+   * Every part of the task is under the question store's names (it was created by a release that has them): no read
+   * looks under the names of the releases before (task-legacy.ts). Absent on a task such a release created.
+   */
+  keyed?: true;
   createdAt: number;
   lastUpdatedAt: number;
   /** Counted from createdAt; Parley always sets one, so a task never outlives its store entry. */

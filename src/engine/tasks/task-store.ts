@@ -5,14 +5,16 @@
 import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
 import type { RequestScope } from '../../model';
+import { SessionAnnouncements } from './task-announce';
 import { leftOf, TaskAnswers } from './task-answers';
+import { TaskEnds } from './task-ends';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
-import { type TaskHome, type TaskPart, TaskParts } from './task-parts';
+import { type TaskHome, TaskParts } from './task-parts';
 import { OwnerIndex } from './task-owners';
 import { SerialRuns } from './task-serial';
 import { LiveStretches, StretchTokens } from './task-stretch';
-import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS, tooLarge } from './task-limits';
+import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS } from './task-limits';
 import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
 
 /** The platform's way to keep work alive after a response (a Worker's ctx.waitUntil), as the reading request has it. */
@@ -40,9 +42,6 @@ export type { TaskHome };
 /** A new stretch of work (after a step or a question) starts with no cut counted. */
 const fresh = (record: TaskRecord): Pick<TaskRecord, 'cuts'> => (record.cuts ? { cuts: 0 } : {});
 
-/** An end as stored: the end and when it happened. */
-type StoredEnd = TaskEnd & { at: number };
-
 /** Tasks in the store: each one's record, lease, end, questions and answers, and its owner's index. */
 export class TaskStore {
   // Changes this instance makes to one record, one after another.
@@ -52,9 +51,12 @@ export class TaskStore {
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
+  readonly #ends: TaskEnds;
   #resume: Resume | undefined;
   /** The stretches of work running in this process: shutdown waits for them, then hands them over. */
   readonly stretches = new LiveStretches();
+  /** A 2025-11-25 session's new tasks, announced to the instance holding its GET stream. */
+  readonly sessions: SessionAnnouncements;
 
   /** `crypto`: WebCrypto's, or the runtime's own (parley-mcp/node passes node:crypto's); either reads the other's. */
   constructor(
@@ -72,6 +74,17 @@ export class TaskStore {
     });
     this.#ledger = new TaskLedger({ maxTotal: limits.maxTotal, maxEndedTotal: ended.maxTotal, maxEndedBytesTotal: ended.maxBytesTotal });
     this.#tokens = new StretchTokens(this.#parts);
+    this.sessions = new SessionAnnouncements(home.backend, this.#parts);
+    this.#ends = new TaskEnds({
+      parts: this.#parts,
+      limits,
+      answers: this.#answers,
+      tokens: this.#tokens,
+      owners: this.#owners,
+      ledger: this.#ledger,
+      raw: (taskId) => this.#raw(taskId),
+      publish: (taskId, event) => this.#publish(taskId, event),
+    });
   }
 
   /** How a cut stretch that a reader of this store claimed is resumed (the runtime replays it); unset, nothing resumes. */
@@ -104,12 +117,14 @@ export class TaskStore {
       asked: (task.answers ?? []).map(([key]) => key),
       ...(task.steps?.length ? { steps: task.steps } : {}),
       ...(task.run ? { run: task.run, cuts: 0 } : {}),
+      keyed: true,
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: this.limits.ttlMs,
       pollIntervalMs: this.limits.pollIntervalMs,
     };
     const { taskId } = record;
+    this.#parts.keyed(taskId);
     const who =
       owner !== undefined
         ? 'this caller'
@@ -149,8 +164,8 @@ export class TaskStore {
       ttlMs: record.ttlMs,
       pollIntervalMs: record.pollIntervalMs,
     };
-    let end = await this.#readEnd(record.taskId);
-    if (!end && (await this.#lapsed(record, keepAlive))) end = await this.#readEnd(record.taskId);
+    let end = await this.#ends.read(record.taskId);
+    if (!end && (await this.#lapsed(record, keepAlive))) end = await this.#ends.read(record.taskId);
     if (end) {
       const { at, status, statusMessage } = end;
       return {
@@ -186,7 +201,7 @@ export class TaskStore {
    */
   async hold(taskId: string): Promise<boolean> {
     const record = await this.#raw(taskId);
-    if (!record || (await this.#readEnd(taskId))) return false;
+    if (!record || (await this.#ends.read(taskId))) return false;
     await this.#tokens.renew(taskId, Math.min(this.limits.leaseMs, leftOf(record)));
     return true;
   }
@@ -205,14 +220,6 @@ export class TaskStore {
   }
 
   /**
-   * The work asks: each question's open token is stored, then the record lists it, so the task is `input_required`
-   * until every one is answered. A key already asked in this task's life is a programming error (keys never repeat).
-   */
-  async ask(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
-    return this.#change(taskId, (record) => this.#answers.asking(record, questions));
-  }
-
-  /**
    * Answers from `tasks/update` or the inbox: of every answer to one question, on any instance, exactly the first is
    * kept. Keys not open now (never asked, answered, or of an ended task) are ignored. Resolves once the answered keys
    * have left the open set (so a `tasks/get` right after shows them gone) with the keys this call answered, or
@@ -221,7 +228,7 @@ export class TaskStore {
   async answer(taskId: unknown, owner: string | undefined, responses: Record<string, unknown>): Promise<string[] | undefined> {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
-    if (await this.#readEnd(record.taskId)) return [];
+    if (await this.#ends.read(record.taskId)) return [];
     const taken = await this.#answers.take(record, responses);
     if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
     return taken;
@@ -234,9 +241,11 @@ export class TaskStore {
   }
 
   /**
-   * The work ends at a question it has no answer for: the claim token goes in first, then the new questions open, so
-   * whoever takes one of their answers finds the token to claim (`claim`) and replays the work. Its stretch is over:
-   * the next one starts with a fresh count of attempts.
+   * The work ends at a question it has no answer for: the claim token goes in first, then the new questions open (each
+   * one's open token, then the record lists it), so whoever takes one of their answers finds the token to claim
+   * (`claim`) and replays the work; the task is `input_required` until every one is answered. A key already asked in
+   * this task's life is a programming error (keys never repeat). Its stretch is over: the next one starts with a fresh
+   * count of attempts.
    */
   async park(taskId: string, questions: [string, InputRequest][]): Promise<boolean> {
     const record = await this.#raw(taskId);
@@ -284,7 +293,7 @@ export class TaskStore {
    */
   async finish(taskId: string, end: TaskEnd): Promise<boolean> {
     const record = await this.#raw(taskId);
-    return record !== undefined && this.#endOnce(record, end);
+    return record !== undefined && this.#ends.once(record, end);
   }
 
   /**
@@ -295,7 +304,7 @@ export class TaskStore {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     const end: TaskEnd = statusMessage === undefined ? { status: 'cancelled' } : { status: 'cancelled', statusMessage };
-    return (await this.#endOnce(record, end)) ? 'cancelled' : 'ended';
+    return (await this.#ends.once(record, end)) ? 'cancelled' : 'ended';
   }
 
   /**
@@ -326,54 +335,8 @@ export class TaskStore {
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
     const record = await this.#parts.read<TaskRecord>(taskId, 'r');
     if (!isObject(record) || record.taskId !== taskId) return undefined;
+    if (record.keyed) this.#parts.keyed(taskId);
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
-  }
-
-  async #readEnd(taskId: string): Promise<StoredEnd | undefined> {
-    const end = await this.#parts.read<StoredEnd>(taskId, 'e');
-    return isObject(end) ? end : undefined;
-  }
-
-  async #endOnce(record: TaskRecord, end: TaskEnd): Promise<boolean> {
-    const { taskId } = record;
-    if (!(await this.#parts.claim(taskId, 'l'))) return false;
-    const ttl = leftOf(record);
-    const { records } = this.#parts;
-    const name = await records.name('task', taskId, 'e');
-    // What the store keeps for it from now on: its end and its record (the record's size is about its JSON's).
-    const recordBytes = JSON.stringify(record).length;
-    const max = this.limits.ended.maxBytesPerCaller;
-    let final = end;
-    let sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
-    if (sealed.length + recordBytes > max) {
-      final = tooLarge(sealed.length + recordBytes, max);
-      sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
-    }
-    await this.home.backend.set(name, sealed, ttl);
-    // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
-    if (record.steps || record.run) {
-      const { steps: _steps, run: _run, ...rest } = record;
-      await this.#parts.put(taskId, 'r', rest, ttl);
-    }
-    await this.#tokens.ended(taskId);
-    await this.#answers.close(record);
-    await this.#publish(taskId, { kind: 'end', status: final.status });
-    const bytes = sealed.length + recordBytes;
-    const index = record.index ?? (await this.#parts.owner(record.owner));
-    const forget = [...(await this.#owners.ended(index, taskId, bytes)), ...this.#ledger.ended(taskId, bytes, Date.now() + ttl)];
-    await Promise.all(forget.map((id) => this.#forget(id)));
-    return true;
-  }
-
-  /** An ended task past the bounds on those kept: every part of it leaves the store (a tasks/get finds it no more). */
-  async #forget(taskId: string): Promise<void> {
-    const record = await this.#raw(taskId);
-    const asked = (record?.asked ?? []).flatMap((key): [TaskPart, string][] => [
-      ['q', key],
-      ['a', key],
-    ]);
-    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ['s'], ...asked];
-    await Promise.all(parts.map(([part, key]) => this.#parts.drop(taskId, part, key)));
   }
 
   /** The work of this task stopped on this instance: it no longer counts among the tasks this process runs. */
@@ -389,7 +352,7 @@ export class TaskStore {
     const { taskId } = record;
     if (await this.#tokens.held(taskId)) return false;
     if (record.cuts === undefined) {
-      await this.#endOnce(record, ORPHANED);
+      await this.#ends.once(record, ORPHANED);
       return true;
     }
     // Another reader resumed it first (or it parked or ended meanwhile): it runs, or its state shows.
@@ -397,7 +360,7 @@ export class TaskStore {
     const now = (await this.#raw(taskId)) ?? record;
     const cuts = (now.cuts ?? 0) + 1;
     if (cuts >= this.limits.attempts || !this.#resume) {
-      await this.#endOnce(now, cutTooOften(cuts));
+      await this.#ends.once(now, cutTooOften(cuts));
       return true;
     }
     await this.#change(taskId, (latest) => ({ ...latest, cuts }));
@@ -421,24 +384,5 @@ export class TaskStore {
 
   async #publish(taskId: string, event: TaskEvent): Promise<void> {
     await this.home.backend.publish(await this.#parts.channel(taskId), JSON.stringify(event));
-  }
-
-  /** Tells the instances holding a 2025-11-25 session's GET stream that it has a new task (the id sealed, a handle). */
-  async announce(sessionId: string, taskId: string): Promise<void> {
-    const channel = await this.#parts.session(sessionId);
-    await this.home.backend.publish(channel, await this.#parts.sealAt({ taskId }, channel));
-  }
-
-  /** Hears the new tasks announced for the session, on any instance (this store object's only, without pub/sub). */
-  async hearAnnounced(sessionId: string, onTask: (taskId: string) => void): Promise<() => Promise<void>> {
-    const channel = await this.#parts.session(sessionId);
-    return this.home.backend.subscribe(channel, (message) => {
-      void this.#parts
-        .openAt<unknown>(message, channel)
-        .then((value) => {
-          if (isObject(value) && typeof value.taskId === 'string') onTask(value.taskId);
-        })
-        .catch(() => undefined); // not one of ours: nothing to follow
-    });
   }
 }

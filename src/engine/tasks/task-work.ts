@@ -1,5 +1,6 @@
 // The running side of one task, on the instance that runs its work: an Asker whose questions park the task in
-// input_required until an answer comes from any instance, the AbortSignal a cancel fires, and the lease it renews.
+// input_required (the run ends there, and whoever claims an answer replays it), the AbortSignal a cancel fires, and the
+// lease it renews while it runs.
 import {
   ELICIT_METHOD,
   elicitationModes,
@@ -36,20 +37,21 @@ export class TaskStoppedError extends PublicMcpError {
 }
 
 /**
- * One task's work on this instance. Start it right after `TaskStore.create` (or to resume a task: answers already in
- * the store are `known`, and a question asked before and still open is waited on, not asked again), hand it to the run
- * as its Asker and its signal, and `finish` or `close` it when the run is over.
+ * One stretch of a task's work on this instance. Start it right after `TaskStore.create` (or to replay a task: answers
+ * already in the store are `known`, and a question asked before and still open parks the work again, not asked twice),
+ * hand it to the run as its Asker and its signal, and `finish` or `close` it when the run is over. A question it has no
+ * answer for parks the work: the run ends there (`parked`), and the instance that claims an answer replays it.
  */
 export class TaskWork implements Asker {
   readonly #controller = new AbortController();
-  // The answers the task already has (a resumed run replays them), and the questions this run waits on.
+  // The answers the task already has (a replay returns them), and the questions of this turn the run waits on: an
+  // answer that came while it parked resumes it in place.
   readonly #known: Map<string, unknown>;
   readonly #asked: Set<string>;
   readonly #waiting = new Map<string, (answer: RawAnswer) => void>();
   // The questions of this turn, written together, and their copies to file in the inbox once they are in the store.
   readonly #asking: [string, InputRequest][] = [];
   readonly #filing: (() => void)[] = [];
-  #written: Promise<unknown> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking: Promise<void> | undefined;
   // Handed over: this run stops here without ending the task, which another instance resumes.
@@ -59,9 +61,9 @@ export class TaskWork implements Asker {
   #steps: StepLog | undefined;
   // The task's questions in its owner's inbox, when it has one.
   readonly #inbox: TaskInboxCopies | undefined;
-  // Work that ends at a question it has no answer for (parks), to be replayed by whoever claims the answer; its wake
-  // tells the run's handler it suspended. Undefined: the work waits for its answers here.
-  #park: { wake?: () => void; turn?: Promise<void>; done: boolean } | undefined;
+  // The work ends at a question it has no answer for (parks), to be replayed by whoever claims the answer; `wake`
+  // tells the run's handler it suspended, `turn` is the park under way.
+  readonly #park: { wake?: () => void; turn?: Promise<void>; done: boolean } = { done: false };
 
   private constructor(
     private readonly store: TaskStore,
@@ -77,25 +79,19 @@ export class TaskWork implements Asker {
   }
 
   /**
-   * Listens on the task's channel, reads the answers it already has, and renews its lease until closed. With `inbox`,
-   * its form questions are also filed in the owner's inbox, where the first answer wins as a `tasks/update` would.
+   * Listens on the task's channel for its end, reads the answers it already has, and renews its lease until closed.
+   * With `inbox`, its form questions are also filed in the owner's inbox, where the first answer wins as a
+   * `tasks/update` would.
    */
-  static async start(
-    store: TaskStore,
-    task: TaskRecord,
-    capabilities: Record<string, unknown>,
-    inbox?: TaskInbox,
-    parks = false,
-  ): Promise<TaskWork> {
+  static async start(store: TaskStore, task: TaskRecord, capabilities: Record<string, unknown>, inbox?: TaskInbox): Promise<TaskWork> {
     const work = new TaskWork(store, task, capabilities, new Map(), inbox);
     try {
       for (const [key, value] of await store.answers(task.taskId)) work.#known.set(key, value);
-      if (parks) work.#park = { done: false };
       work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
       // A replay starts with the answers that woke it: their questions leave the record and the inbox, as #collect's
       // would. Last, so a replay that could not start leaves them for the next one.
       const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
-      if (parks && answered.length > 0)
+      if (answered.length > 0)
         await Promise.all([store.settle(task.taskId, answered), ...answered.map((key) => work.#inbox?.withdraw(key))]);
     } catch (error) {
       // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
@@ -103,8 +99,8 @@ export class TaskWork implements Asker {
       await work.#unlisten?.().catch(() => undefined);
       throw error;
     }
-    // One timer for the lease and, on a store whose channel stays in this process, for answers given elsewhere: with
-    // pub/sub across instances it only renews the lease, a third of leaseMs apart.
+    // One timer renews the lease, a third of leaseMs apart; on a store whose channel stays in this process, it also
+    // finds a cancel sent to another instance (the task ended), every pollIntervalMs.
     const lease = store.limits.leaseMs / 3;
     const every = Math.max(50, store.channelsReachOtherInstances ? lease : Math.min(lease, task.pollIntervalMs));
     work.#timer = setInterval(() => void (work.#ticking = work.#tick()), every);
@@ -114,12 +110,12 @@ export class TaskWork implements Asker {
 
   /** The run's handler learns here that the work parked: the run is over, its questions wait in the store. */
   onSuspend(wake: () => void): void {
-    if (this.#park) this.#park.wake = wake;
+    this.#park.wake = wake;
   }
 
   /** The work parked at a question: nothing of it stays in this process, and the run must not end the task. */
   get parked(): boolean {
-    return this.#park?.done === true;
+    return this.#park.done;
   }
 
   /** Fires on a cancel from any instance, and when the task ended or expired without this run. */
@@ -229,44 +225,24 @@ export class TaskWork implements Asker {
       this.signal.addEventListener('abort', stopped, { once: true });
     });
     answer.catch(() => undefined); // the caller gets the rejection below; this only keeps it from going unhandled meanwhile
-    if (this.#park) {
-      if (!this.#asked.has(key)) {
-        this.#asked.add(key);
-        this.#asking.push([key, request]);
-        if (asked) this.#filing.push(asked);
-      }
-      this.#parkTurn();
-      return answer;
-    }
-    // A question a resumed run asked before is still open in the store: wait for it, never ask it twice.
+    // A question a replay asked before is still open in the store: it parks the work again, never asked twice.
     if (!this.#asked.has(key)) {
       this.#asked.add(key);
-      await this.#batch(key, request);
-      asked?.(); // in the store first, so an inbox answer finds the task's question open
+      this.#asking.push([key, request]);
+      if (asked) this.#filing.push(asked);
     }
-    await this.#collect([key]); // answered before this run listened (a resumed run)
+    this.#parkTurn();
     return answer;
   }
 
   /**
-   * Questions asked in one turn (Promise.all of two elicits) go to the store in one write, so a poll never shows the
-   * task in input_required with only some of them.
-   */
-  #batch(key: string, request: InputRequest): Promise<unknown> {
-    this.#asking.push([key, request]);
-    return (this.#written ??= new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
-      this.#written = undefined;
-      return this.store.ask(this.task.taskId, this.#asking.splice(0));
-    }));
-  }
-
-  /**
-   * The questions of one turn park the work: the claim token, then the new questions, in the store. An answer that came
-   * meanwhile (to a question asked before this run) is claimed here and the run goes on in place; else the run is over,
-   * and whoever takes an answer claims the work and replays it.
+   * The questions of one turn (Promise.all of two elicits) park the work in one write, so a poll never shows the task
+   * in input_required with only some of them: the claim token, then the new questions, in the store. An answer that
+   * came meanwhile (while the run went on, or to a question asked before this run) is claimed here and the run goes on
+   * in place; else the run is over, and whoever takes an answer claims the work and replays it.
    */
   #parkTurn(): void {
-    const park = this.#park!;
+    const park = this.#park;
     park.turn ??= new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
       park.turn = undefined;
       const keys = [...this.#waiting.keys()];
@@ -276,7 +252,7 @@ export class TaskWork implements Asker {
       const found = await this.store.answers(this.task.taskId, keys);
       const left = this.task.createdAt + this.task.ttlMs - Date.now();
       if (found.size > 0 && (await this.store.claim(this.task.taskId, left))) {
-        await this.#collect(keys, true);
+        await this.#collect(keys);
         if (this.#waiting.size > 0) this.#parkTurn();
         return;
       }
@@ -287,15 +263,13 @@ export class TaskWork implements Asker {
     park.turn.catch(() => this.#stop('ended'));
   }
 
+  /** An answer is for the instance that claims it (a replay, or #parkTurn here); an end stops the run. */
   #heard(event: TaskEvent): void {
-    if (event.kind === 'answer') void this.#collect(event.keys).catch(() => undefined);
-    else if (event.kind === 'end') this.#stop(event.status === 'cancelled' ? 'cancelled' : 'ended');
+    if (event.kind === 'end') this.#stop(event.status === 'cancelled' ? 'cancelled' : 'ended');
   }
 
-  /** Takes in the stored answers of questions this run waits on, and settles them in the record. */
-  async #collect(keys: readonly string[], claimed = false): Promise<void> {
-    // Parking work takes in answers only with the claim: else the instance that claimed it replays it.
-    if (this.#park && !claimed) return;
+  /** Takes in the stored answers of questions this run waits on (its claim won), and settles them in the record. */
+  async #collect(keys: readonly string[]): Promise<void> {
     const wanted = keys.filter((key) => this.#waiting.has(key));
     if (wanted.length === 0) return;
     const found = await this.store.answers(this.task.taskId, wanted);
@@ -315,10 +289,8 @@ export class TaskWork implements Asker {
     try {
       if (!(await this.store.hold(this.task.taskId))) {
         const now = await this.store.snapshot(this.task.taskId, this.task.owner);
-        return this.#stop(now?.status === 'cancelled' ? 'cancelled' : 'ended');
+        this.#stop(now?.status === 'cancelled' ? 'cancelled' : 'ended');
       }
-      if (this.#waiting.size === 0) return;
-      await this.#collect([...this.#waiting.keys()]);
     } catch {
       // The store is away for a moment: the next tick tries again, and the lease covers a few missed ones.
     }

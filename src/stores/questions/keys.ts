@@ -5,8 +5,10 @@ import { createHmacKey, type HmacKey, secretList, type StoreCrypto, WEB_STORE_CR
 
 /** What the naming keys are made from: the inbox's names since its first release, so its keys never changed. */
 const NAMING = 'parley-persistent-questions-v1:keys:';
-/** How many names are kept made. */
-const KEPT_NAMES = 4_096;
+/** How many owners' names are kept made, per kind (a task's parts are about ten names). */
+const KEPT_OWNERS = 512;
+/** How many names are kept made per owner (an inbox subject may have many questions). */
+const KEPT_PARTS = 64;
 
 /**
  * Names under a secret setting (comma-separated, newest first): the first names what is written, and a read looks under
@@ -15,8 +17,9 @@ const KEPT_NAMES = 4_096;
 export class QuestionKeys {
   // #private: the keys made from the secrets are never serialized or inspected from here.
   readonly #keys: Promise<HmacKey>[];
-  // The names made last under the first secret, by what they name (about 150 bytes each).
-  readonly #made = new Map<string, Promise<string>>();
+  // The names made last under the first secret, by kind, owner and part (about 150 bytes each): looked up without
+  // joining the three into one string, which a task's every poll would build and hash again.
+  readonly #made = new Map<string, Map<string, Map<string, Promise<string>>>>();
 
   constructor(
     readonly prefix: string,
@@ -33,13 +36,20 @@ export class QuestionKeys {
   /** Where a record is written: its name under the first secret (a digest without one). */
   name(kind: string, owner: string, part = ''): Promise<string> {
     // Fast path: a task's parts are named on every poll and change; a name made lately is not made again.
-    const text = `${kind}\u0000${owner}\u0000${part}`;
-    let name = this.#made.get(text);
+    let owners = this.#made.get(kind);
+    if (owners === undefined) this.#made.set(kind, (owners = new Map()));
+    let parts = owners.get(owner);
+    if (parts === undefined) {
+      if (owners.size >= KEPT_OWNERS) owners.delete(owners.keys().next().value!);
+      owners.set(owner, (parts = new Map()));
+    }
+    let name = parts.get(part);
     if (name === undefined) {
-      if (this.#made.size >= KEPT_NAMES) this.#made.delete(this.#made.keys().next().value!);
+      if (parts.size >= KEPT_PARTS) parts.delete(parts.keys().next().value!);
       name = this.#name(this.#keys[0], kind, owner, part);
-      this.#made.set(text, name);
-      name.catch(() => this.#made.delete(text));
+      parts.set(part, name);
+      const made = parts;
+      name.catch(() => made.delete(part));
     }
     return name;
   }

@@ -37,7 +37,9 @@ export class QuestionRecords {
   /** Every name a record may be under: each listed secret's, then its legacy name. */
   async names(kind: string, owner: string, part = ''): Promise<{ key: string; legacy?: true }[]> {
     const names = (await this.keys.names(kind, owner, part)).map((key) => ({ key }));
-    const old = this.legacy && (await this.legacy.name(kind, owner, part));
+    const legacy = this.legacy?.name(kind, owner, part);
+    // Fast path: a record that has no legacy name (its user says so) is looked for under its names alone.
+    const old = legacy === undefined ? undefined : await legacy;
     return old === undefined ? names : [...names, { key: old, legacy: true }];
   }
 
