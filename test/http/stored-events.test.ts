@@ -60,6 +60,29 @@ describe('a stream’s events in the store', () => {
     expect(settled).toBe(true);
   });
 
+  it('a reader whose subscription the store refuses still gets every event, by polling, and the end', async () => {
+    // The store answers reads and writes but refuses the subscription, as Redis over HTTP did for a moment under load.
+    class NoSubscriptions extends MemoryStore {
+      override subscribe(): Promise<() => Promise<void>> {
+        return Promise.reject(new Error('the subscription could not be opened'));
+      }
+    }
+    const place = placeIn(new NoSubscriptions(), 'polled', 'a secret');
+    const stored = new StoredEvents(Promise.resolve(place), logger);
+    stored.put(1, JSON.stringify({ n: 1 }));
+    await vi.waitFor(async () => expect(await place.backend.get(place.event(1))).toBeDefined());
+    let settled = false;
+    const stream = new StoredStream('polled', place, { onSettled: () => (settled = true), onActivity: () => {} });
+    const events = sseReader(stream.connect(fetchResponder, 0));
+    expect((await events.next())?.data).toEqual({ n: 1 });
+    // Written after the reader found nothing more: no announcement reaches it, its poll does.
+    stored.put(2, JSON.stringify({ n: 2 }));
+    stored.end(2);
+    expect((await events.next())?.data).toEqual({ n: 2 });
+    expect(await events.next()).toBeUndefined();
+    expect(settled).toBe(true);
+  });
+
   it('a sealed event opens only in its own stream, at its own position, under its secret', async () => {
     const backend = new MemoryStore();
     const place = placeIn(backend, 'mine', 'a secret');

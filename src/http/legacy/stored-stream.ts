@@ -4,7 +4,10 @@ import { KEEPALIVE, KEEPALIVE_MS, sseFrame, type Responder } from '../../protoco
 import type { SessionStream } from '../../engine';
 import { openEvent, type StreamPlace } from './stored-events';
 
-/** Without publish/subscribe between processes (SQLite shared by processes), a reader looks for new events this often. */
+/**
+ * Without publish/subscribe between processes (SQLite shared by processes), or when the subscription could not be
+ * opened (the store refused it for a moment), a reader looks for new events this often.
+ */
 const POLL_MS = 500;
 
 /** One client connection: the next event number it needs, and how to wake its writer. */
@@ -15,6 +18,8 @@ interface Connection {
   announced: boolean;
   wake?: () => void;
   unsubscribe?: Promise<() => Promise<void>>;
+  /** Set by the first pull: no announcement will come (no publish/subscribe, or the subscription failed), so it polls. */
+  polls?: boolean;
 }
 
 export class StoredStream implements SessionStream {
@@ -60,7 +65,7 @@ export class StoredStream implements SessionStream {
       connection.announced = true;
       connection.wake?.();
     });
-    connection.unsubscribe.catch(() => {}); // the first pull awaits it and ends the connection
+    connection.unsubscribe.catch(() => {}); // the first pull awaits it, and polls the store if it failed
     return respond.stream({
       pull: (controller) => this.write(connection, controller),
       cancel: () => this.close(connection),
@@ -78,7 +83,13 @@ export class StoredStream implements SessionStream {
   /** Writes the stored events the connection has not had; waits for an announcement (or a keepalive's time) when none. */
   private async write(connection: Connection, controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
     try {
-      await connection.unsubscribe;
+      // A subscription that failed costs the announcements, not the stream: its events are read by polling instead.
+      connection.polls ??=
+        !this.place.backend.supportsPubSub ||
+        !(await connection.unsubscribe!.then(
+          () => true,
+          () => false,
+        ));
       for (;;) {
         if (connection.closed) return closeQuietly(controller);
         connection.announced = false;
@@ -98,7 +109,7 @@ export class StoredStream implements SessionStream {
             this.close(connection);
             return closeQuietly(controller);
           }
-          if (!this.place.backend.supportsPubSub) continue;
+          if (connection.polls) continue;
           this.hooks.onActivity();
           return controller.enqueue(KEEPALIVE);
         }
@@ -135,10 +146,10 @@ export class StoredStream implements SessionStream {
     }
   }
 
-  /** Resolves true when an announcement woke it, false after a keepalive's quiet (a poll's, without publish/subscribe). */
+  /** Resolves true when an announcement woke it, false after a keepalive's quiet (a poll's, when it polls). */
   private woken(connection: Connection): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => settle(false), this.place.backend.supportsPubSub ? KEEPALIVE_MS : POLL_MS);
+      const timer = setTimeout(() => settle(false), connection.polls ? POLL_MS : KEEPALIVE_MS);
       (timer as { unref?: () => void }).unref?.();
       const settle = (woken: boolean) => {
         clearTimeout(timer);
