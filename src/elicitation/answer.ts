@@ -6,7 +6,15 @@ import type { RawAnswer } from './types';
 
 const STATUSES: readonly ElicitStatus[] = ['accept', 'decline', 'cancel'];
 
-export async function checkAnswer(raw: RawAnswer, schema: SchemaInput, mode: 'form' | 'url'): Promise<ElicitResult<unknown>> {
+/**
+ * The answer as the tool reads it: synchronous when the schema's check is (Zod, JSON Schema), a promise only for a
+ * library whose check is asynchronous. Every caller awaits it in an async function, so a throw is its rejection.
+ */
+export function checkAnswer(
+  raw: RawAnswer,
+  schema: SchemaInput,
+  mode: 'form' | 'url',
+): ElicitResult<unknown> | Promise<ElicitResult<unknown>> {
   const status = STATUSES.includes(raw.action as ElicitStatus) ? (raw.action as ElicitStatus) : 'cancel';
   if (status !== 'accept') return { status };
   // A URL-mode answer carries no content, so there is nothing to check.
@@ -16,7 +24,11 @@ export async function checkAnswer(raw: RawAnswer, schema: SchemaInput, mode: 'fo
     if (problem) throw mismatch(problem);
     return { status, content: raw.content };
   }
-  const checked = await toValidator(schema)(raw.content ?? {});
+  const checked = toValidator(schema)(raw.content ?? {});
+  return checked instanceof Promise ? checked.then((c) => accepted(status, c)) : accepted(status, checked);
+}
+
+function accepted(status: ElicitStatus, checked: Awaited<ReturnType<ReturnType<typeof toValidator>>>): ElicitResult<unknown> {
   if (!checked.ok) throw mismatch(checked.error);
   return { status, content: checked.value };
 }

@@ -120,7 +120,9 @@ export class ElicitRun {
     if (!known) trace?.question('asked', key, mode);
     const asking = route ? route.ask(key, params, options) : this.asker.ask(key, params, options);
     const raw = await (trace ? trace.awaitAnswer(key, mode, asking) : asking);
-    const result = await checkAnswer(raw ?? {}, schema, mode);
+    // Not awaited when the check is synchronous (Zod, JSON Schema): a tick fewer on every answered question.
+    const checking = checkAnswer(raw ?? {}, schema, mode);
+    const result = checking instanceof Promise ? await checking : checking;
     if (!known?.replayed) trace?.answered(key, mode, result.status);
     if (!known?.replayed && hooks?.result?.length)
       await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });

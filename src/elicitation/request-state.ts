@@ -6,7 +6,7 @@
 // The binding (caller, method, name, argument digest, expiry) is inside the payload in both forms, so one check reads
 // it after the seal or signature holds and the log can say which part did not match. Nothing is read before that.
 import { canonicalEnd, KEY_ID, sameSignature, sha256, toBase64Url } from '../crypto';
-import { MAX_JSON_DEPTH, parseJson, tooDeep } from '../protocol';
+import { jsonString, MAX_JSON_DEPTH, parseJson, tooDeep } from '../protocol';
 import type { StateKeys } from './state-keys';
 import type { RawAnswer } from './types';
 
@@ -74,22 +74,18 @@ function freshIv(): { iv: Uint8Array<ArrayBuffer>; text: string } {
   return { iv: ivPool.subarray(at * IV_BYTES, (at + 1) * IV_BYTES), text: ivPoolText.slice(at * IV_CHARS, (at + 1) * IV_CHARS) };
 }
 
-// What JSON.stringify writes for a string with no quote, backslash or control character: the string in quotes.
-const PLAIN = /^[^"\\\u0000-\u001f\u007f-\uffff]*$/;
-const quoted = (text: string): string => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
-
 /**
  * The payload's JSON, written here in one pass: the object a JSON.stringify of it would build is never made, and the
  * binding's plain strings are not escaped again. The same JSON as `JSON.stringify(payload)`, key for key.
  */
 function payloadJson(binding: StateBinding, content: StateContent, exp: number): string {
-  let json = `{"v":1,"caller":${quoted(binding.caller)},"method":${quoted(binding.method)},"name":${quoted(binding.name)},"digest":${quoted(binding.digest)},"exp":${exp},"answers":{`;
+  let json = `{"v":1,"caller":${jsonString(binding.caller)},"method":${jsonString(binding.method)},"name":${jsonString(binding.name)},"digest":${jsonString(binding.digest)},"exp":${exp},"answers":{`;
   let first = true;
   for (const key in content.answers) {
     if (!Object.hasOwn(content.answers, key)) continue;
     const value = JSON.stringify(content.answers[key]);
     if (value === undefined) continue;
-    json += `${first ? '' : ','}${quoted(key)}:${value}`;
+    json += `${first ? '' : ','}${jsonString(key)}:${value}`;
     first = false;
   }
   return content.steps ? `${json}},"steps":${JSON.stringify(content.steps)}}` : `${json}}}`;
@@ -188,6 +184,9 @@ export function digestArguments(args: unknown): string | Promise<string> {
 export const canonicalJson = (value: unknown): string => canonical(value, 1);
 
 function canonical(value: unknown, depth: number): string {
+  // Leaves as JSON.stringify writes them; a string or a finite number with no call into it (most arguments).
+  if (typeof value === 'string') return jsonString(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (depth > MAX_JSON_DEPTH) throw tooDeep();
   let out: string;
@@ -199,6 +198,6 @@ function canonical(value: unknown, depth: number): string {
   const keys = Object.keys(value).sort();
   out = '{';
   for (let i = 0; i < keys.length; i++)
-    out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonical((value as Record<string, unknown>)[keys[i]!], depth + 1)}`;
+    out += `${i ? ',' : ''}${jsonString(keys[i]!)}:${canonical((value as Record<string, unknown>)[keys[i]!], depth + 1)}`;
   return `${out}}`;
 }

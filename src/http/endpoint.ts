@@ -96,7 +96,8 @@ export async function handlePost(server: ParleyServer, request: Request, host: H
     const envelope = unversioned ? undefined : readEnvelope(params, version);
     if (envelope) checkHeaders(headers, message.method, params);
     const tool = envelope && message.method === 'tools/call' && typeof params.name === 'string' ? server.tools.get(params.name) : undefined;
-    if (tool) checkParamHeaders(headers, tool.headerParams, params.arguments);
+    // A tool that mirrors no argument in a header has nothing to check: no call, no loop (most tools).
+    if (tool && tool.headerParams.length > 0) checkParamHeaders(headers, tool.headerParams, params.arguments);
     // On HTTP, 2026-07-28 cancels by closing the stream; other notifications need nothing from us.
     if (!isRequest(message)) return server.respond.accepted();
     if (isClosing(server)) throw shuttingDown(); // a new call goes to another instance; calls already running go on

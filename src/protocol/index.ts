@@ -15,7 +15,7 @@ export {
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
 export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
 export { HEADER, INBOX_BASE, META } from './meta';
-export { MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
+export { jsonString, MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
 export { decodeUtf8, readBody } from './body';
 export type { BodyReader } from './body';

@@ -62,6 +62,18 @@ export function parseJson(text: string): unknown {
   return mayNameProto(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
 
+/**
+ * JSON.stringify's text for a string: the string in quotes when every character is printable ASCII other than `"` and
+ * `\\` (nothing to escape), else JSON.stringify's own. A loop over a short string costs less than the call into it.
+ */
+export function jsonString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
 /** Reads a key of an object from outside only when it is the object's own: never Object.prototype's `constructor`. */
 export const ownValue = (object: Record<string, unknown>, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : undefined);
 

@@ -50,7 +50,9 @@ export class Responder {
     // Fast path: the envelope's fixed parts written as text, only the id and the result serialized (the same JSON).
     const text = typeof id === 'number' || typeof id === 'string' ? JSON.stringify(result) : undefined;
     if (text === undefined) return this.json({ jsonrpc: '2.0', id, result });
-    return this.#make(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`, 200, { 'content-type': 'application/json' });
+    // A finite number's JSON is its String() (the same ToString, -0 as 0): no call into JSON.stringify for most ids.
+    const idJson = typeof id === 'number' && Number.isFinite(id) ? String(id) : JSON.stringify(id);
+    return this.#make(`{"jsonrpc":"2.0","id":${idJson},"result":${text}}`, 200, { 'content-type': 'application/json' });
   }
 
   /** The one way a JSON-RPC error goes out over HTTP: its body, its status, and Retry-After for a refusal to retry. */

@@ -17,9 +17,11 @@ const RESULTS: unknown[] = [
 ];
 
 describe('Responder.result', () => {
-  for (const id of [1, 0, -3, 2.5, 'abc', '', 'with "quotes" and \\ backslash', '\u00e9\u{1F600}'])
+  // Numbers as JSON writes them (-0 as 0, exponents, the shortest round trip), and the non-finite ones as null.
+  const NUMBERS = [1, 0, -0, -3, 2.5, 1e21, 1e-7, 123456789012345680000, 0.1 + 0.2, Number.MAX_VALUE, Number.NaN, Number.POSITIVE_INFINITY];
+  for (const id of [...NUMBERS, 'abc', '', 'with "quotes" and \\ backslash', '\u00e9\u{1F600}'])
     for (const result of RESULTS)
-      it(`writes JSON.stringify's bytes for id ${JSON.stringify(id)} and ${JSON.stringify(result)}`, async () => {
+      it(`writes JSON.stringify's bytes for id ${Object.is(id, -0) ? '-0' : typeof id === 'number' ? String(id) : JSON.stringify(id)} and ${JSON.stringify(result)}`, async () => {
         sent.length = 0;
         const response = responder.result(id, result);
         const expected = JSON.stringify({ jsonrpc: '2.0', id, result });
