@@ -4,7 +4,7 @@ import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
 import { createRedactor, secretsIn } from '../runtime';
 import type { RedisClusterOptions } from './options';
 import { CLOSE_WAIT_MS, quitWithin } from './quit';
-import { type ChannelCommands, RedisChannels, RedisKeys, RestoredListeners } from './redis-shared';
+import { asError, type ChannelCommands, RedisChannels, RedisKeys, RestoredListeners } from './redis-shared';
 import type { MessageHandler, StoreBackend } from './types';
 
 /**
@@ -41,7 +41,7 @@ export class RedisClusterStore extends RedisKeys implements StoreBackend {
     // what a listener reads then (an answer kept while the subscription moved) is not older than what it will hear.
     client.on('subscribersReady', () => {
       void Promise.all(this.#channels.names().map((channel) => client.ssubscribe(channel)))
-        .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))))
+        .catch((error: unknown) => onError(asError(error)))
         .finally(() => this.#restored.tell());
     });
     client.on('smessage', (channel: string, message: string) => this.#channels.deliver(channel, message));

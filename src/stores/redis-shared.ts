@@ -5,7 +5,8 @@ import type { MessageHandler } from './types';
 
 type Client = Redis | Cluster;
 
-const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+/** A thrown value as an Error, for the store's onError. */
+export const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 /** The key commands of StoreBackend on either client: SET with PX, DEL for a TTL already past, GETDEL for take. */
 export class RedisKeys {
