@@ -39,6 +39,8 @@ export async function buildQuestionService(
   const oidc = config.http.auth?.oidc;
   const issuer = oidc && signInIssuer(oidc, config.auth); // refused before any store is opened
   const secret = encryptionSecret(env);
+  // A sign-in's flow is sealed into its cookie; without a shared secret only the isolate that sealed it opens it.
+  if (oidc && edgeHome && secret === undefined) throw new Error(EDGE_SIGN_IN_SECRET);
   const place = { config, options, env, logger };
   const { backend, keyPrefix } = edgeHome ? await openEdgeStore(place, edgeHome) : await openStore(place, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
@@ -81,6 +83,9 @@ export async function buildQuestionService(
   }
   return service;
 }
+
+const EDGE_SIGN_IN_SECRET =
+  "Invalid server configuration:\n  http.auth.oidc: on an edge runtime a sign-in often ends on another isolate than the one it began on, so its cookie is sealed with the store's secret: set MCP_ELICITATION_SECRET (or MCP_SESSION_SECRET) to the same random secret for every isolate (wrangler secret put MCP_ELICITATION_SECRET)";
 
 interface Place {
   config: ParleyConfig;

@@ -1,7 +1,9 @@
 // The server of the edge inbox tests (a Worker's, and a Vercel edge route's): persistent questions, the inbox, and
-// elicitation.unanswered when the env's UNANSWERED says (PERSISTENT and UNANSWERED are JSON). The caller is whoever the
-// `x-test-user` header names (the host verified it: HandlerOptions.auth), so a test can be two people; inbox_code makes
-// that person a one-time sign-in code (a real deployment sends it to the person, never to the client).
+// elicitation.unanswered when the env's UNANSWERED says (PERSISTENT and UNANSWERED are JSON); OIDC (JSON: clientId,
+// clientSecret, issuer) signs people in at a provider, PUBLIC_URL is the origin people reach it at. The caller is whoever
+// the `x-test-user` header names, at the issuer `x-test-issuer` names (default https://idp.example; the host verified
+// them: HandlerOptions.auth), so a test can be two people; inbox_code makes that person a one-time sign-in code (a real
+// deployment sends it to the person, never to the client).
 import {
   App,
   type AuthInfo,
@@ -54,7 +56,10 @@ export function inboxHandler(env: Record<string, unknown>): FetchHandler {
   return createFetchHandler({
     info: { name: 'inbox-worker', version: '1.0.0' },
     apps: [Refunds],
-    http: { auth: { people: 'loopback-token' } },
+    http: {
+      auth: { people: 'loopback-token', ...(env.OIDC ? { oidc: JSON.parse(String(env.OIDC)) } : {}) },
+      ...(env.PUBLIC_URL ? { publicUrl: String(env.PUBLIC_URL) } : {}),
+    },
     elicitation: {
       enabled: true,
       persistent: JSON.parse(String(env.PERSISTENT ?? 'true')),
@@ -67,5 +72,5 @@ export function inboxHandler(env: Record<string, unknown>): FetchHandler {
 /** The caller the test names in `x-test-user`, as a host that verified them passes it. */
 export function callerOf(request: Request): { auth?: AuthInfo } {
   const user = request.headers.get('x-test-user');
-  return user ? { auth: { user: { sub: user, iss: 'https://idp.example' } } } : {};
+  return user ? { auth: { user: { sub: user, iss: request.headers.get('x-test-issuer') ?? 'https://idp.example' } } } : {};
 }
