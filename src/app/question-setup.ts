@@ -79,6 +79,7 @@ export async function buildQuestionService(
       people,
       origin: () => service.origin ?? service.fallbackOrigin,
       ...(service.actionLinks ? { actionLinks: service.actionLinks } : {}),
+      ...(service.dueNudges ? { retries: service.dueNudges } : {}),
     });
   }
   return service;
