@@ -1,6 +1,6 @@
 // Every store operation bounded in time: one the store does not answer within the timeout, or that fails, rejects with
 // StoreUnavailableError, a message that names the store and nothing of the command (keys and records name sessions).
-import { StoreUnavailableError } from '../protocol';
+import { PublicMcpError, StoreUnavailableError } from '../protocol';
 import type { MessageHandler, StoreBackend, StoreSortedSets } from './types';
 
 interface StoreBounds {
@@ -42,8 +42,10 @@ export function boundedStore(backend: StoreBackend, { timeoutMs, onError, onBack
         },
         (error: unknown) => {
           clearTimeout(timer);
-          failing = true;
           onError(error instanceof Error ? error : new Error(String(error)));
+          // The caller's to read (a value too large to keep): not an outage, and trying again would not help.
+          if (error instanceof PublicMcpError) return reject(error);
+          failing = true;
           reject(new StoreUnavailableError(`The server's store (${name}) failed; ${LATER}`));
         },
       );

@@ -5,6 +5,7 @@
 // (HMACs or SHA-256 digests, stores/questions/keys.ts; random session ids) and the contract has no operation over several
 // keys, so nothing gains from grouping them: per key, every take is atomic inside one single-threaded object, every TTL is that object's
 // one alarm, and the load spreads over as many objects as there are keys, which Cloudflare does not bound.
+import { InvalidInputError } from '../protocol';
 import { COUNT_HEADER, OBJECT_ORIGIN, SCORE_HEADER, TTL_HEADER } from './durable-object';
 import { provideDurableObjects, type DurableObjectNamespaceLike } from './provided';
 import { openSocket, type WorkerSocket } from './durable-objects-socket';
@@ -131,12 +132,15 @@ class DurableObjectsStore implements StoreBackend {
   }
 }
 
-/** Refuses a value a Durable Object would not keep, before it is sent (the store keeps what it had). */
+/**
+ * Refuses a value a Durable Object would not keep, before it is sent (the store keeps what it had): an error the caller
+ * reads (INVALID_INPUT), since trying again would not help.
+ */
 function checkSize(value: string): void {
   // Fast path: a string of n UTF-16 units is at most 3n UTF-8 bytes, so most values need no encoding to be checked.
   const bytes = value.length * 3 <= MAX_VALUE_BYTES ? 0 : new TextEncoder().encode(value).byteLength;
   if (bytes > MAX_VALUE_BYTES)
-    throw new DurableObjectsStoreError(
+    throw new InvalidInputError(
       `Durable Objects store: a value of ${bytes} bytes can't be kept; a Durable Object keeps at most ${MAX_VALUE_BYTES} bytes under one key`,
     );
 }

@@ -40,6 +40,18 @@ class ConfirmRefund extends ToolContext {
   }
 }
 
+/** A persistent question `chars` characters long: past what one store value may hold, once sealed. */
+@Tool({ name: 'long_question', inputSchema: { chars: z.number().int().positive() }, outputSchema: { approved: z.boolean() } })
+class LongQuestion extends ToolContext {
+  async execute({ chars }: { chars: number }) {
+    const answer = await this.elicit(`Approve ${'x'.repeat(chars)}?`, z.object({ approve: z.boolean() }), {
+      ttl: 200,
+      persist: { key: `long-${chars}` },
+    });
+    return { approved: answer.status === 'accept' && answer.content?.approve === true };
+  }
+}
+
 @Tool({ name: 'inbox_code', inputSchema: {}, outputSchema: { code: z.string() } })
 class InboxCode extends ToolContext {
   async execute() {
@@ -48,7 +60,7 @@ class InboxCode extends ToolContext {
   }
 }
 
-@App({ id: 'refunds', tools: [ApproveRefund, ConfirmRefund, InboxCode] })
+@App({ id: 'refunds', tools: [ApproveRefund, ConfirmRefund, LongQuestion, InboxCode] })
 class Refunds {}
 
 /** The server, from the env's settings. */
