@@ -86,7 +86,7 @@ export async function buildQuestionService(
 }
 
 const EDGE_SIGN_IN_SECRET =
-  "Invalid server configuration:\n  http.auth.oidc: on an edge runtime a sign-in often ends on another isolate than the one it began on, so its cookie is sealed with the store's secret: set MCP_ELICITATION_SECRET (or MCP_SESSION_SECRET) to the same random secret for every isolate (wrangler secret put MCP_ELICITATION_SECRET)";
+  "Invalid server configuration:\n  http.auth.oidc on an edge runtime needs MCP_ELICITATION_SECRET, the same for every isolate: a sign-in's cookie is sealed with it";
 
 interface Place {
   config: ParleyConfig;

@@ -15,7 +15,7 @@ interface Due {
 }
 
 /** Where a webhook's nudge is after a failed attempt: the next attempt's number, and the delivery id every attempt keeps. */
-export interface NudgeRetry {
+interface NudgeRetry {
   attempt: number;
   delivery: string;
 }
@@ -35,15 +35,14 @@ export class DueNudges {
   private readonly sets: StoreSortedSets;
 
   constructor(private readonly store: QuestionStore) {
-    const sets = store.records.backend.sortedSets;
-    if (!sets)
-      throw new Error(
-        `Nudges that wait on an edge runtime are kept in a store with sorted sets (Durable Objects, Redis over HTTP); the ${store.records.backend.type} store has none`,
-      );
-    this.sets = sets;
+    // Every store an edge runtime keeps questions in has them (Durable Objects, Redis over HTTP).
+    this.sets = store.records.backend.sortedSets!;
   }
 
-  /** Keeps `question`'s nudge until `at`: its token (taken by the one request that sends it) and its entry in the set. */
+  /**
+   * Keeps `question`'s nudge until `at`: its token (taken by the one request that sends it) and its entry in the set;
+   * with `retry`, a webhook's next attempt after `retry.attempt - 1` failed.
+   */
   async add(subject: string, question: StoredQuestion, at: number, retry?: NudgeRetry): Promise<void> {
     const ttlMs = question.expiresAt - Date.now();
     if (!(ttlMs > 0)) return;
@@ -53,11 +52,6 @@ export class DueNudges {
     const key = await records.name(...SET);
     const entry: Due = { subject, id: question.id, at, until: question.expiresAt };
     await this.sets.add(key, await records.sealing.seal(entry, '', key), at, { ttlMs, max: MAX_WAITING });
-  }
-
-  /** A webhook's next attempt at `at`, after `retry.attempt - 1` failed: sent as any due nudge is. */
-  retryLater(subject: string, question: StoredQuestion, retry: NudgeRetry, at: number): Promise<void> {
-    return this.add(subject, question, at, retry);
   }
 
   /** Where the question's nudge is, when an earlier attempt failed (taken: read once); undefined for a first attempt. */
@@ -88,14 +82,8 @@ export class DueNudges {
   }
 }
 
+/** A member as this class seals it (what it opens was sealed here, so only its shape is checked). */
 const isDue = (value: unknown): value is Due => {
-  const d = value as Partial<Due> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    typeof d.subject === 'string' &&
-    typeof d.id === 'string' &&
-    typeof d.at === 'number' &&
-    typeof d.until === 'number'
-  );
+  const d = value as Partial<Due> | undefined;
+  return typeof d?.subject === 'string' && typeof d.id === 'string' && typeof d.until === 'number';
 };

@@ -23,7 +23,7 @@ interface NotifyContext {
   /** Makes the webhook's action links, when they are on. */
   actionLinks?: ActionLinks;
   /** Where a webhook's next attempt waits on an edge runtime, whose timers end with the request. */
-  retries?: Pick<DueNudges, 'retryOf' | 'retryLater'>;
+  retries?: Pick<DueNudges, 'retryOf' | 'add'>;
 }
 
 /** `v1=` and the hex HMAC-SHA256, under the secret, of `<timestamp>.<body>`: what a receiver recomputes to verify. */
@@ -65,9 +65,7 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
         : withLinks(notice, {
             link: option.includeLink && createLink ? () => createLink(subject) : undefined,
             actions: createActions && (() => createActions(subject, question)),
-          }).then((body) =>
-            context.retries ? deliverOnce(option, body, { subject, question }, context) : deliver(option, body, notice.questionId, context),
-          );
+          }).then((body) => deliver(option, body, { subject, question }, context));
     // Resolves once delivered or given up: a request that sends due nudges waits for them; a call does not.
     return sent.catch((error: unknown) =>
       context.logger.warn(`Question notify failed for question ${question.id}: ${error instanceof Error ? error.message : String(error)}`),
@@ -125,44 +123,31 @@ async function attemptOnce(options: WebhookOptions, body: string, delivery: stri
   }
 }
 
-/** Only the receiver's origin is ever logged: its path or query may carry a token of its own. */
-const gaveUp = (options: WebhookOptions, questionId: string, last: string, context: NotifyContext) =>
-  context.logger.warn(
-    `Question notify webhook ${new URL(options.url).origin} did not take question ${questionId} (${last}); the question waits in the inbox all the same`,
-  );
-
-/** POSTs the notice, retrying a refused connection, a timeout, 408, 429 and 5xx; a 2xx ends it, any other status too. */
-async function deliver(options: WebhookOptions, body: string, questionId: string, context: NotifyContext): Promise<void> {
-  // One id for every attempt: `parley-delivery` and Standard Webhooks' `webhook-id`, a receiver's idempotency key.
-  const delivery = crypto.randomUUID();
-  let last = '';
-  for (let attempt = 1; attempt <= options.attempts; attempt++) {
-    if (attempt > 1) await sleep(options.backoffMs * 2 ** (attempt - 2));
-    const outcome = await attemptOnce(options, body, delivery);
-    if (outcome.ok) return;
-    last = outcome.last;
-    if (!outcome.again) break;
-  }
-  gaveUp(options, questionId, last, context);
-}
-
 /**
- * On an edge runtime: this nudge's attempt (the first, or the one kept after a failure), and after a failure that may
- * pass, the next one kept in the store `backoffMs` (doubling) later, with the same delivery id, for whichever request
- * finds it due (docs/unanswered.md, "Deadlines on the edge").
+ * POSTs the notice, retrying a refused connection, a timeout, 408, 429 and 5xx; a 2xx ends it, any other status too.
+ * On an edge runtime (`retries`) each attempt is its own: after a failure that may pass, the next is kept in the store
+ * `backoffMs` (doubling) later, with the same delivery id, for whichever request finds it due.
  */
-async function deliverOnce(
+async function deliver(
   options: WebhookOptions,
   body: string,
   { subject, question }: { subject: string; question: StoredQuestion },
   context: NotifyContext,
 ): Promise<void> {
-  const retries = context.retries!;
-  const kept = await retries.retryOf(subject, question.id);
-  const attempt = kept?.attempt ?? 1;
+  const { retries } = context;
+  const kept = await retries?.retryOf(subject, question.id);
+  // One id for every attempt: `parley-delivery` and Standard Webhooks' `webhook-id`, a receiver's idempotency key.
   const delivery = kept?.delivery ?? crypto.randomUUID();
-  const outcome = await attemptOnce(options, body, delivery);
-  if (outcome.ok) return;
-  if (!outcome.again || attempt >= options.attempts) return gaveUp(options, question.id, outcome.last, context);
-  await retries.retryLater(subject, question, { attempt: attempt + 1, delivery }, Date.now() + options.backoffMs * 2 ** (attempt - 1));
+  for (let attempt = kept?.attempt ?? 1; ; attempt++) {
+    const outcome = await attemptOnce(options, body, delivery);
+    if (outcome.ok) return;
+    if (!outcome.again || attempt >= options.attempts)
+      // Only the receiver's origin is ever logged: its path or query may carry a token of its own.
+      return context.logger.warn(
+        `Question notify webhook ${new URL(options.url).origin} did not take question ${question.id} (${outcome.last}); the question waits in the inbox all the same`,
+      );
+    const waitMs = options.backoffMs * 2 ** (attempt - 1);
+    if (retries) return retries.add(subject, question, Date.now() + waitMs, { attempt: attempt + 1, delivery });
+    await sleep(waitMs);
+  }
 }

@@ -1,7 +1,7 @@
 // The Durable Object behind the Durable Objects store: the class a Worker exports and wrangler.toml binds. One object
-// holds one key's value or sorted set (its SQLite storage, an alarm for its TTL) or one channel's subscribers
-// (hibernatable sockets); durable-objects.ts, on the Worker's side, names which. The object never learns the key: it is
-// the key.
+// holds one key's value (its SQLite storage, an alarm for its TTL), which may be a sorted set, or one channel's
+// subscribers (hibernatable sockets); durable-objects.ts, on the Worker's side, names which. The object never learns
+// the key: it is the key.
 import { isObject } from '../protocol';
 
 /** The parts of a cursor from `ctx.storage.sql.exec` this reads. */
@@ -32,16 +32,9 @@ interface DurableObjectStateLike {
 export const OBJECT_ORIGIN = 'https://parley-store.invalid';
 /** The request header that carries a value's TTL in ms. */
 export const TTL_HEADER = 'x-parley-ttl-ms';
-/** The headers of a sorted set's operations: a member's score (or the highest one read), and a count (max or limit). */
-export const SCORE_HEADER = 'x-parley-score';
-export const COUNT_HEADER = 'x-parley-count';
 
 const ENTRY = 'CREATE TABLE IF NOT EXISTS entry (value TEXT NOT NULL, expires_at INTEGER)';
 const HAS_ENTRY = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entry'";
-// A sorted set: its members, and when the whole set expires (one row).
-const MEMBERS = 'CREATE TABLE IF NOT EXISTS member (value TEXT PRIMARY KEY, score REAL NOT NULL)';
-const MEMBERS_UNTIL = 'CREATE TABLE IF NOT EXISTS member_until (at INTEGER NOT NULL)';
-const HAS_MEMBERS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'member'";
 
 interface Row {
   value: string;
@@ -58,13 +51,10 @@ export class ParleyStore {
   protected readonly ctx: DurableObjectStateLike;
   /** Whether the entry table exists: deleteAll() drops it, the next set makes it again. */
   #hasTable: boolean;
-  /** Whether the member tables exist (the key holds a sorted set). */
-  #hasMembers: boolean;
 
   constructor(ctx: DurableObjectStateLike, _env?: unknown) {
     this.ctx = ctx;
     this.#hasTable = ctx.storage.sql.exec(HAS_ENTRY).toArray().length > 0;
-    this.#hasMembers = ctx.storage.sql.exec(HAS_MEMBERS).toArray().length > 0;
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -80,12 +70,14 @@ export class ParleyStore {
         await this.#forget();
         return new Response(null, { status: 204 });
       case '/zadd':
-        await this.#addMember(await request.text(), request.headers);
+        await this.#addMember(await request.json());
         return new Response(null, { status: 204 });
-      case '/zrange':
-        return Response.json(this.#membersUpTo(Number(request.headers.get(SCORE_HEADER)), Number(request.headers.get(COUNT_HEADER))));
+      case '/zrange': {
+        const [maxScore, limit] = (await request.json()) as [number, number];
+        return Response.json(this.#members().flatMap(([member, score], i) => (score <= maxScore && i < limit ? [member] : [])));
+      }
       case '/zrem':
-        this.#removeMember(await request.text());
+        await this.#removeMember(await request.text());
         return new Response(null, { status: 204 });
       case '/publish':
         return new Response(String(this.#publish(await request.text())));
@@ -97,10 +89,10 @@ export class ParleyStore {
 
   /** The TTL's deadline: the value goes, storage and all. At least once: a second run finds nothing to do. */
   async alarm(): Promise<void> {
-    const expiresAt = this.#read()?.expiresAt ?? this.#membersUntil();
-    if (expiresAt === undefined) return; // nothing left (an object deleted meanwhile): nothing to do
-    if (expiresAt <= Date.now()) await this.#forget();
-    else await this.ctx.storage.setAlarm(expiresAt); // set again meanwhile: its own deadline
+    const row = this.#read();
+    if (row?.expiresAt === undefined) return;
+    if (row.expiresAt <= Date.now()) await this.#forget();
+    else await this.ctx.storage.setAlarm(row.expiresAt); // set again meanwhile: its own deadline
   }
 
   /** A subscriber's socket closed: complete the close handshake (the socket may already be closed). */
@@ -152,6 +144,32 @@ export class ParleyStore {
     await (expiresAt === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(expiresAt));
   }
 
+  /**
+   * A sorted set is the key's value: [member, score] pairs, lowest score first. Each operation reads and writes it with
+   * no await between, and the object runs one event at a time: none is lost.
+   */
+  #members(): [string, number][] {
+    const row = this.#read();
+    return row && !(row.expiresAt !== undefined && row.expiresAt <= Date.now()) ? JSON.parse(row.value) : [];
+  }
+
+  /** Adds or moves a member; past `max` the lowest-scored go; the set lives at least `ttlMs` more, never less. */
+  #addMember([member, score, ttlMs, max]: [string, number, number, number]): Promise<void> {
+    const members = this.#members().filter(([m]) => m !== member);
+    members.push([member, score]);
+    members.sort((x, y) => x[1] - y[1]);
+    const until = Math.max(this.#read()?.expiresAt ?? 0, Date.now() + ttlMs);
+    return this.#set(JSON.stringify(members.slice(-max)), String(until - Date.now()));
+  }
+
+  #removeMember(member: string): Promise<void> {
+    const members = this.#members().filter(([m]) => m !== member);
+    const expiresAt = this.#read()?.expiresAt;
+    return members.length === 0
+      ? this.#forget()
+      : this.#set(JSON.stringify(members), expiresAt === undefined ? null : String(expiresAt - Date.now()));
+  }
+
   #read(): Row | undefined {
     if (!this.#hasTable) return undefined;
     const row = this.ctx.storage.sql.exec('SELECT value, expires_at FROM entry LIMIT 1').toArray()[0];
@@ -159,45 +177,9 @@ export class ParleyStore {
     return { value: row.value, expiresAt: typeof row.expires_at === 'number' ? row.expires_at : undefined };
   }
 
-  /** A sorted set's member: added (or moved to its new score) in one step; the set lives at least the TTL more. */
-  async #addMember(member: string, headers: Headers): Promise<void> {
-    const [score, ttlMs, max] = [Number(headers.get(SCORE_HEADER)), Number(headers.get(TTL_HEADER)), Number(headers.get(COUNT_HEADER))];
-    if (!Number.isFinite(score) || !(ttlMs > 0) || !(max >= 1)) throw new Error('a sorted set member needs a score, a TTL and a max');
-    const until = Math.max(this.#membersUntil() ?? 0, Date.now() + Math.ceil(ttlMs));
-    const { sql } = this.ctx.storage;
-    this.ctx.storage.transactionSync(() => {
-      sql.exec(MEMBERS);
-      sql.exec(MEMBERS_UNTIL);
-      sql.exec('INSERT INTO member (value, score) VALUES (?, ?) ON CONFLICT (value) DO UPDATE SET score = excluded.score', member, score);
-      sql.exec('DELETE FROM member WHERE value IN (SELECT value FROM member ORDER BY score DESC LIMIT -1 OFFSET ?)', max);
-      sql.exec('DELETE FROM member_until');
-      sql.exec('INSERT INTO member_until (at) VALUES (?)', until);
-    });
-    this.#hasMembers = true;
-    await this.ctx.storage.setAlarm(until);
-  }
-
-  #membersUpTo(maxScore: number, limit: number): string[] {
-    if (!this.#hasMembers || Number.isNaN(maxScore) || !(limit >= 1)) return [];
-    const rows = this.ctx.storage.sql.exec('SELECT value FROM member WHERE score <= ? ORDER BY score LIMIT ?', maxScore, limit).toArray();
-    return rows.map((row) => String(row.value));
-  }
-
-  #removeMember(member: string): void {
-    if (this.#hasMembers) this.ctx.storage.sql.exec('DELETE FROM member WHERE value = ?', member);
-  }
-
-  /** When the sorted set expires, if the key holds one. */
-  #membersUntil(): number | undefined {
-    if (!this.#hasMembers) return undefined;
-    const at = this.ctx.storage.sql.exec('SELECT at FROM member_until LIMIT 1').toArray()[0]?.at;
-    return typeof at === 'number' ? at : undefined;
-  }
-
   /** Nothing left behind: deleteAll() drops the table and what an empty object would still be billed for. */
   async #forget(): Promise<void> {
     this.#hasTable = false;
-    this.#hasMembers = false;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }

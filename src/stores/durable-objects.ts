@@ -6,7 +6,7 @@
 // keys, so nothing gains from grouping them: per key, every take is atomic inside one single-threaded object, every TTL is that object's
 // one alarm, and the load spreads over as many objects as there are keys, which Cloudflare does not bound.
 import { InvalidInputError } from '../protocol';
-import { COUNT_HEADER, OBJECT_ORIGIN, SCORE_HEADER, TTL_HEADER } from './durable-object';
+import { OBJECT_ORIGIN, TTL_HEADER } from './durable-object';
 import { provideDurableObjects, type DurableObjectNamespaceLike } from './provided';
 import { openSocket, type WorkerSocket } from './durable-objects-socket';
 import type { MessageHandler, StoreBackend, StoreSortedSets } from './types';
@@ -52,21 +52,15 @@ class DurableObjectsStore implements StoreBackend {
     return readOf(await this.#call('take', `k:${key}`, { method: 'POST' }));
   }
 
-  /** A sorted set is its key's object too: each operation runs alone there, so none is lost. */
+  /** A sorted set is its key's object's value: each operation runs there alone, so none is lost. */
   readonly sortedSets: StoreSortedSets = {
     add: async (key, member, score, { ttlMs, max }) => {
       checkSize(member);
-      const headers = { [SCORE_HEADER]: String(score), [TTL_HEADER]: String(ttlMs), [COUNT_HEADER]: String(max) };
-      await this.#call('zadd', `k:${key}`, { method: 'POST', body: member, headers });
+      await this.#call('zadd', `k:${key}`, { method: 'POST', body: JSON.stringify([member, score, Math.ceil(ttlMs), max]) });
     },
-    upTo: async (key, maxScore, limit) => {
-      const headers = { [SCORE_HEADER]: String(maxScore), [COUNT_HEADER]: String(limit) };
-      const members: unknown = await (await this.#call('zrange', `k:${key}`, { method: 'POST', headers })).json();
-      return Array.isArray(members) ? members.filter((m): m is string => typeof m === 'string') : [];
-    },
-    remove: async (key, member) => {
-      await this.#call('zrem', `k:${key}`, { method: 'POST', body: member });
-    },
+    upTo: async (key, maxScore, limit) =>
+      (await this.#call('zrange', `k:${key}`, { method: 'POST', body: JSON.stringify([maxScore, limit]) })).json(),
+    remove: async (key, member) => void (await this.#call('zrem', `k:${key}`, { method: 'POST', body: member })),
   };
 
   /** The channel's object sends the message on each subscriber's socket, and answers how many took it. */

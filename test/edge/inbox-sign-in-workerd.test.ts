@@ -167,7 +167,7 @@ describe('inbox sign-in on a Worker without a shared secret', () => {
       await expect
         .poll(() => worker.output())
         .toContain(
-          "http.auth.oidc: on an edge runtime a sign-in often ends on another isolate than the one it began on, so its cookie is sealed with the store's secret: set MCP_ELICITATION_SECRET",
+          "http.auth.oidc on an edge runtime needs MCP_ELICITATION_SECRET, the same for every isolate: a sign-in's cookie is sealed with it",
         );
     } finally {
       await worker.dispose();
