@@ -3,6 +3,8 @@
 // cookie, the session kept in the store), and the person then sees and answers exactly the questions their agent's
 // calls filed under principal:<iss>#<sub>. The Worker is reached at its public https origin (http.publicUrl), so its
 // cookies are Secure and the flow's is __Host-. And the provider down, a flow another tab started, a code spent twice.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../helpers/bundle';
 import { startDurableWorkers, type DurableWorkers, type Isolate } from '../helpers/durable-objects';
@@ -171,6 +173,43 @@ describe('inbox sign-in on a Worker without a shared secret', () => {
         );
     } finally {
       await worker.dispose();
+    }
+  });
+});
+
+describe('a provider that redirects its metadata', () => {
+  it('is an outage (503) on a Worker: the redirect is not followed', { timeout: 30_000 }, async () => {
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      if (request.url?.startsWith('/elsewhere')) return response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      response.writeHead(302, { location: `/elsewhere${request.url}` }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { code } = await bundleWorker('test/edge/entries/inbox-worker.ts');
+    const redirected = startDurableWorkers({
+      code,
+      bindings: {
+        OIDC: JSON.stringify({ clientId: 'inbox', issuer }),
+        PUBLIC_URL: PUBLIC,
+        MCP_ELICITATION_SECRET: 'inbox-sign-in-edge-secret-0123456789abcdef',
+      },
+    });
+    try {
+      const started = await redirected.send('a', '/_frontmcp/sign-in/oidc', {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: PUBLIC, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ binding: BINDING }),
+      });
+      expect(started.status).toBe(503);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.filter((url) => url.startsWith('/elsewhere'))).toEqual([]);
+      await expect.poll(() => redirected.output()).toContain('could not be read: it answered 302');
+    } finally {
+      await redirected.dispose();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
