@@ -39,7 +39,11 @@ export function runHandler<C extends RequestContext, T>(
   ctx: C,
   exec: (ctx: C) => T | Promise<T>,
 ): Promise<Run<T>> {
-  const questions = server.questions?.forCall(scope.auth, scope.signal, (message) => scope.notifier.waiting?.(message));
+  const questions = server.questions?.forCall(scope.auth, scope.signal, {
+    onWaiting: (message) => scope.notifier.waiting?.(message),
+    ...(trace ? { trace } : {}),
+    ...(scope.client ? { client: scope.client } : {}),
+  });
   const run = new ElicitRun(server.elicitSettings, asker, { tool: name, auth: scope.auth, trace, questions });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));

@@ -1,9 +1,17 @@
 // What the inbox's routes and event stream read: the caller's questions, the store that answers them, people auth.
-import type { RequestScope } from '../model';
 import type { LoopbackTokenAuth } from './people';
 import type { PersonSignIn } from '../auth';
 import type { ActionLinks } from './action-links';
 import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer } from './question-store';
+import type { DecisionChannel, DecisionLog } from './decision-log';
+import type { RequestScope } from '../model';
+
+/** How an answer reached the service: the platform's waitUntil, the channel and the client's address (for the log). */
+export interface AnswerVia {
+  keepAlive?: RequestScope['keepAlive'];
+  channel: DecisionChannel;
+  address?: string;
+}
 
 export interface InboxView {
   signedInAs: string;
@@ -17,9 +25,12 @@ export interface Inbox {
   readonly signIn?: PersonSignIn;
   /** The nudge's action links, when its webhook sends them. */
   readonly actionLinks?: ActionLinks;
-  view(subject: string): Promise<InboxView>;
+  /** The decision log, undefined when `persistent.log` is off. */
+  readonly log?: DecisionLog;
+  /** `seen`: the channel (and address) a person sees them through, logged as a view; none for a read of the server's own. */
+  view(subject: string, seen?: { channel: DecisionChannel; address?: string }): Promise<InboxView>;
   /** Sends the nudges kept in the store that are due (an edge runtime's, which has no timer); resolves with how many. */
   sendDueNudges(): Promise<number>;
   /** Takes the person's answer to a question of theirs (a task's question goes to its task). */
-  answer(subject: string, id: string, answer: StoredAnswer, keepAlive?: RequestScope['keepAlive']): Promise<AnswerOutcome>;
+  answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<AnswerOutcome>;
 }

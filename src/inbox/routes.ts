@@ -17,8 +17,14 @@ import type { Inbox } from './inbox';
 import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
 import { questionEvents } from './events';
 import { addActionRoutes } from './action-routes';
+import type { DecisionChannel } from './decision-log';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
+/** What a client says it is, for the decision log (`parley-channel`: the page's script and `parley inbox` send it). */
+const CHANNELS: ReadonlyMap<string, DecisionChannel> = new Map([
+  ['page', 'page'],
+  ['cli', 'cli'],
+]);
 const ACTIONS = ['accept', 'decline', 'cancel'] as const;
 
 const PAGE_HEADERS = {
@@ -34,6 +40,13 @@ const problem = (status: number, error: string, message: string, headers?: Recor
   fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
 type InboxContext = Context<{ Bindings: InboxBindings }>;
+
+/** The channel and address of a request, for the decision log: `json` unless the client named one it is. */
+const seenThrough = (c: InboxContext): { channel: DecisionChannel; address?: string } => {
+  const channel = CHANNELS.get(c.req.header('parley-channel') ?? '') ?? 'json';
+  const address = c.env?.client;
+  return address ? { channel, address } : { channel };
+};
 
 /** The origin people reach the server at: the handler's, else (the inbox app on its own) the request's. */
 const originOf = (c: InboxContext) => c.env?.origin ?? new URL(c.req.url).origin;
@@ -126,13 +139,32 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
     // Each inbox read sends what is due too, after the response where the platform allows it.
     const due = service.sendDueNudges().catch(() => 0);
     c.env?.keepAlive?.waitUntil(due);
-    return fetchResponder.json(await service.view(subject), 200, { 'cache-control': 'no-store' });
+    return fetchResponder.json(await service.view(subject, seenThrough(c)), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/questions/events', async (c) => {
     const subject = await subjectOf(c);
     if (subject instanceof Response) return subject;
-    return questionEvents(service, subject, c.req.raw.signal);
+    const address = c.env?.client;
+    return questionEvents(service, subject, { signal: c.req.raw.signal, ...(address ? { address } : {}) });
+  });
+
+  // The decision log: one question's history, and the export of every entry of the person's questions (since `since`,
+  // ms since the epoch). Only the person's own: a question of someone else's has no history here.
+  app.get('/questions/:id/log', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    if (!service.log) return problem(404, 'not_found', 'The decision log is off (persistent.log: false)');
+    return fetchResponder.json({ entries: await service.log.history(subject, c.req.param('id')) }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/log', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    if (!service.log) return problem(404, 'not_found', 'The decision log is off (persistent.log: false)');
+    const since = c.req.query('since') ?? '0';
+    if (!/^[0-9]{1,15}$/.test(since)) return problem(400, 'invalid_since', 'since must be milliseconds since the epoch');
+    return fetchResponder.json({ entries: await service.log.export(subject, Number(since)) }, 200, { 'cache-control': 'no-store' });
   });
 
   app.post('/questions/:id/answer', async (c) => {
@@ -160,7 +192,7 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
       answeredAt: Date.now(),
     };
-    const outcome = await service.answer(subject, id, answer, c.env.keepAlive);
+    const outcome = await service.answer(subject, id, answer, { keepAlive: c.env?.keepAlive, ...seenThrough(c) });
     if (!outcome.ok)
       return outcome.reason === 'not-found'
         ? problem(404, 'not_found', 'No such question')
