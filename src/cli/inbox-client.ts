@@ -30,6 +30,7 @@ export class InboxClient {
   private async send(path: string, init: RequestInit = {}): Promise<{ status: number; body: any; response: Response }> {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set('cookie', this.cookie);
+    headers.set('parley-channel', 'cli'); // the decision log names the channel
     const response = await fetch(`${this.origin}${path}`, {
       ...init,
       headers,
@@ -69,6 +70,14 @@ export class InboxClient {
     const { status, body } = await this.send(`${INBOX_BASE}/questions`);
     if (status !== 200 || !body || !Array.isArray(body.questions)) throw new Error(`Could not list the questions (HTTP ${status})`);
     return body as InboxView;
+  }
+
+  /** The decision log's entries of the signed-in person's questions since `since` (ms since the epoch). */
+  async log(since = 0): Promise<Record<string, unknown>[]> {
+    const { status, body } = await this.send(`${INBOX_BASE}/log?since=${since}`);
+    if (status === 404) throw new Error(typeof body?.message === 'string' ? body.message : 'This server keeps no decision log');
+    if (status !== 200 || !body || !Array.isArray(body.entries)) throw new Error(`Could not read the decision log (HTTP ${status})`);
+    return body.entries as Record<string, unknown>[];
   }
 
   async answer(

@@ -19,6 +19,7 @@ interface CliIo {
 }
 
 const USAGE = `Usage: parley inbox --url <server> [--answer <id> (--content '<json>' | --decline | --cancel)]
+       parley inbox log --url <server> [--since <date or ms>]   the decision log, as JSON Lines on stdout
 
 The one-time inbox link is read from FRONTMCP_INBOX_LINK, else stdin, else asked for on the terminal
 (so it shows in no process list or shell history). Each run needs a fresh link.`;
@@ -40,6 +41,7 @@ export async function runInbox(
         content: { type: 'string' },
         decline: { type: 'boolean' },
         cancel: { type: 'boolean' },
+        since: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -53,6 +55,18 @@ export async function runInbox(
     return 0;
   }
   try {
+    if (positionals[0] === 'log') {
+      const since = parseSince(values.since);
+      if (values.answer !== undefined || values.content !== undefined || values.decline || values.cancel)
+        throw new Error('parley inbox log reads the log: --answer, --content, --decline and --cancel go without "log"');
+      const link = parseInboxLink(positionals[1] ?? (await readLink(io)), values.url);
+      const client = new InboxClient(link.origin);
+      await client.signIn(link);
+      // One entry a line (JSON escapes every control character, so no entry spans two lines).
+      for (const entry of await client.log(since)) io.stdout.write(`${JSON.stringify(entry)}\n`);
+      return 0;
+    }
+    if (values.since !== undefined) throw new Error('--since goes with "parley inbox log"');
     const action = values.decline ? 'decline' : values.cancel ? 'cancel' : 'accept';
     if (values.decline && values.cancel) throw new Error('Choose one of --decline and --cancel');
     if (values.answer === undefined && (values.content !== undefined || values.decline || values.cancel))
@@ -112,6 +126,14 @@ function terminalInput(stdin: NodeJS.ReadStream): NodeJS.ReadStream | undefined 
   } catch {
     return undefined; // no controlling terminal (CI, a service, Windows)
   }
+}
+
+/** --since: ms since the epoch, or a date `Date.parse` reads (2026-12-01, 2026-12-01T09:00:00Z); 0 when absent. */
+function parseSince(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const ms = /^[0-9]{1,15}$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms)) throw new Error('--since must be a date (2026-12-01) or milliseconds since the epoch');
+  return ms;
 }
 
 function parseContent(text: string): Record<string, unknown> {

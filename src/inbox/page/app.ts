@@ -2,6 +2,7 @@
 // SSE view live and posts answers. scripts/inbox-page.ts bundles it (the server's types are erased, INBOX_BASE inlined).
 import type { InboxView } from '../inbox';
 import type { QuestionView, StoredAnswer } from '../question-store';
+import type { DecisionEntry } from '../decision-log';
 import { byId, h } from './dom';
 import { type Field, field, type Property } from './form';
 
@@ -37,6 +38,9 @@ const cards = new Map<string, Card>();
 const answered = new Map<string, Answered>();
 let source: EventSource | null = null;
 let linkFailed = false;
+
+/** Sent with each of the page's requests: the decision log records the page as the channel (routes.ts). */
+const CHANNEL = { 'parley-channel': 'page' };
 
 const setStatus = (text: string) => {
   byId('status').textContent = text;
@@ -81,6 +85,32 @@ function badges(card: Card, q: QuestionView): void {
   if (q.from) card.meta.append(h('span', { className: 'from', text: originOf(q.from) }));
 }
 
+/** One line of a question's history: when, what, who, how (and the action of an answer). */
+function historyLine(e: DecisionEntry): HTMLElement {
+  const what = e.event === 'answered' && e.action ? `answered (${e.action})` : e.event;
+  const from = e.address ? ` from ${e.address}` : '';
+  return h('li', { text: `${when(Date.parse(e.at))} · ${what} by ${e.by} · ${e.channel}${from}` });
+}
+
+/** The question's history from the decision log, read each time it is opened. */
+function historyOf(q: QuestionView): HTMLElement {
+  const list = h('ol', { className: 'entries' });
+  const load = async () => {
+    list.replaceChildren(h('li', { text: 'Loading…' }));
+    try {
+      const r = await fetch(`${INBOX_BASE}/questions/${encodeURIComponent(q.id)}/log`, { credentials: 'same-origin', headers: CHANNEL });
+      const data = (await r.json().catch(() => ({}))) as { entries?: DecisionEntry[]; message?: string };
+      if (!r.ok || !Array.isArray(data.entries)) return list.replaceChildren(h('li', { text: data.message || `Error ${r.status}` }));
+      list.replaceChildren(...data.entries.map(historyLine));
+    } catch {
+      list.replaceChildren(h('li', { text: 'Could not reach the server.' }));
+    }
+  };
+  const details = h('details', { className: 'history' }, [h('summary', { text: 'History' }), list]);
+  details.addEventListener('toggle', () => void (details.open && load()));
+  return details;
+}
+
 function createCard(q: QuestionView): Card {
   const schema = q.requestedSchema as { properties?: Record<string, Property>; required?: unknown };
   const props = schema.properties ?? {};
@@ -104,7 +134,7 @@ function createCard(q: QuestionView): Card {
   const card: Card = {
     q,
     meta,
-    node: h('article', { className: 'question', 'data-id': q.id }, [h('h2', { text: q.message }), meta, form, result]),
+    node: h('article', { className: 'question', 'data-id': q.id }, [h('h2', { text: q.message }), meta, form, result, historyOf(q)]),
   };
 
   const enable = (on: boolean) => {
@@ -139,7 +169,7 @@ function createCard(q: QuestionView): Card {
       const r = await fetch(`${INBOX_BASE}/questions/${encodeURIComponent(q.id)}/answer`, {
         method: 'POST',
         credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...CHANNEL },
         body: JSON.stringify(body),
       });
       status = r.status;
@@ -239,7 +269,7 @@ function connect(): void {
   source.addEventListener('error', () => {
     byId('live').className = 'live';
     byId('live').textContent = 'reconnecting';
-    fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin' }).then(
+    fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin', headers: CHANNEL }).then(
       (r) => r.status === 401 && signedOut(),
       () => {},
     );
@@ -262,7 +292,7 @@ async function start(): Promise<void> {
         setStatus('This link was already used or has expired. Ask for a new one.');
       }
     }
-    const r = await fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin' });
+    const r = await fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin', headers: CHANNEL });
     if (r.status === 401) return signedOut();
     render((await r.json()) as InboxView);
     connect();
