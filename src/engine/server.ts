@@ -3,7 +3,7 @@ import type { AeadFactory, HmacFactory, StoreCrypto } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
 import type { EnvSource, Logger, Telemetry, ToolTrace, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
-import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../model';
+import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope, GrantRule } from '../model';
 import type { ElicitSettings, PersistentAsker, RawAnswer, StateKeys, TaskLink } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
@@ -131,7 +131,12 @@ interface QuestionDesk {
   forCall(
     auth: AuthInfo,
     signal: AbortSignal,
-    call?: { onWaiting?: (message: string) => void; trace?: ToolTrace; client?: string },
+    call?: {
+      onWaiting?: (message: string) => void;
+      trace?: ToolTrace;
+      client?: string;
+      grant?: { tool: string; rule: GrantRule; args: Record<string, unknown> };
+    },
   ): PersistentAsker;
   routes(): {
     fetch(request: Request, bindings: { origin: string; keepAlive?: KeepAlive; client?: string }): Response | Promise<Response>;

@@ -34,6 +34,9 @@ export interface DecisionEntry {
   action?: 'accept' | 'decline' | 'cancel';
   /** The client's address, only with `persistent.log.clientAddress` on. */
   address?: string;
+  /** A standing approval's id (`granted`, `used`, `revoked`), and until when it stands (`granted`). */
+  grant?: string;
+  until?: string;
 }
 
 export interface DecisionLogOptions {
@@ -52,8 +55,10 @@ type Named = Pick<StoredQuestion, 'id' | 'key' | 'from' | 'task'>;
 
 /** A question's entries at most: an ask, a nudge, views per channel, an answer, a grant's uses fit many times over. */
 const QUESTION_CAP = 64;
-/** Questions listed per subject and UTC day for the export. */
+/** Chains (questions, grants) listed per subject and UTC day for the export. */
 const DAY_CAP = 2_048;
+/** A grant's entries at most: its grant, its uses, its revocation (a use past it is not logged; it still answers). */
+const GRANT_CAP = 256;
 const DAY_MS = 86_400_000;
 /** Views remembered per process so a page's live refreshes log one view per person, question and channel. */
 const KEPT_VIEWS = 4_096;
@@ -78,11 +83,46 @@ export class DecisionLog {
   /** The first entry of a question, by the one call that filed it; lists the question in the subject's day. */
   async asked(subject: string, question: StoredQuestion, witness: Witness = {}): Promise<void> {
     const entry = this.#entry(question, { event: 'asked', by: whoOf(subject), channel: 'call' }, witness);
-    const day = `d:${dayOf(question.createdAt)}`;
+    await Promise.all([this.#log.start(subject, `q:${question.id}`, entry), this.#listToday(subject, `q:${question.id}`)]);
+  }
+
+  /** A standing approval given with an answer: in the question's history, and first in the grant's own. */
+  async granted(
+    subject: string,
+    question: Named,
+    grant: { id: string; expiresAt: number },
+    via: { by: string; channel: DecisionChannel; address?: string },
+  ): Promise<void> {
+    const witness = via.address ? { address: via.address } : {};
+    const entry = {
+      ...this.#entry(question, { event: 'granted', by: via.by, channel: via.channel }, witness),
+      grant: grant.id,
+      until: new Date(grant.expiresAt).toISOString(),
+    };
     await Promise.all([
-      this.#log.start(subject, `q:${question.id}`, entry),
-      this.#log.openIfNew(subject, day).then(() => this.#log.append(subject, day, question.id, DAY_CAP)),
+      this.#log.append(subject, `q:${question.id}`, entry, QUESTION_CAP),
+      this.#log.start(subject, `g:${grant.id}`, entry),
+      this.#listToday(subject, `g:${grant.id}`),
     ]);
+  }
+
+  /** A grant's use (by a call, with the key of the question it answered) or its revocation. */
+  async grantEntry(
+    subject: string,
+    grant: { id: string; question: string; key: string; tool: string },
+    what: { event: 'used' | 'revoked'; by: string; channel: DecisionChannel; key?: string },
+    witness: Witness = {},
+  ): Promise<void> {
+    const question = { id: grant.question, key: what.key ?? grant.key, from: { tool: grant.tool, reason: 'persist' as const } };
+    const entry = { ...this.#entry(question, what, witness), grant: grant.id };
+    await this.#log.append(subject, `g:${grant.id}`, entry, GRANT_CAP);
+  }
+
+  /** Lists a chain in the subject's list of the day, for the export. */
+  async #listToday(subject: string, chain: string): Promise<void> {
+    const day = `d:${dayOf(Date.now())}`;
+    await this.#log.openIfNew(subject, day);
+    await this.#log.append(subject, day, chain, DAY_CAP);
   }
 
   /** An entry after the first. */
@@ -115,8 +155,15 @@ export class DecisionLog {
     const from = Math.max(sinceMs, now - this.options.retentionMs);
     const days: string[] = [];
     for (let t = from; dayOf(t) <= dayOf(now); t += DAY_MS) days.push(dayOf(t));
-    const ids = (await Promise.all(days.map((day) => this.#log.read<string>(subject, `d:${day}`, DAY_CAP)))).flat();
-    const entries = (await Promise.all([...new Set(ids)].map((id) => this.history(subject, id)))).flat();
+    const chains = (await Promise.all(days.map((day) => this.#log.read<string>(subject, `d:${day}`, DAY_CAP)))).flat();
+    const cap = (chain: string) => (chain.startsWith('g:') ? GRANT_CAP : QUESTION_CAP);
+    const read = [...new Set(chains)].filter((c) => /^[qg]:/.test(c)).map((c) => this.#log.read<DecisionEntry>(subject, c, cap(c)));
+    // A grant's first entry is in its question's history too: once in the export.
+    const seen = new Set<string>();
+    const entries = (await Promise.all(read)).flat().filter((e) => {
+      const line = JSON.stringify(e);
+      return !seen.has(line) && (seen.add(line), true);
+    });
     return entries.filter((e) => Date.parse(e.at) >= sinceMs).sort((a, b) => a.at.localeCompare(b.at));
   }
 

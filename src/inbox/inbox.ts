@@ -4,6 +4,7 @@ import type { PersonSignIn } from '../auth';
 import type { ActionLinks } from './action-links';
 import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer } from './question-store';
 import type { DecisionChannel, DecisionLog } from './decision-log';
+import type { Grants } from './grants';
 import type { RequestScope } from '../model';
 
 /** How an answer reached the service: the platform's waitUntil, the channel and the client's address (for the log). */
@@ -11,7 +12,12 @@ export interface AnswerVia {
   keepAlive?: RequestScope['keepAlive'];
   channel: DecisionChannel;
   address?: string;
+  /** The person accepts the same for the question's standing approval (its `from.grant`). */
+  grant?: boolean;
 }
+
+/** An answer's outcome, with the standing approval it gave. */
+export type Answered = AnswerOutcome | { ok: true; waiting: boolean; task?: true; grant: { id: string; expiresAt: number } };
 
 export interface InboxView {
   signedInAs: string;
@@ -32,5 +38,7 @@ export interface Inbox {
   /** Sends the nudges kept in the store that are due (an edge runtime's, which has no timer); resolves with how many. */
   sendDueNudges(): Promise<number>;
   /** Takes the person's answer to a question of theirs (a task's question goes to its task). */
-  answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<AnswerOutcome>;
+  answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<Answered>;
+  /** Standing approvals: listed and revoked by their person. */
+  readonly grants?: Grants;
 }

@@ -180,9 +180,12 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
     const content = body.content;
     if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
       return problem(400, 'invalid_content', 'content must be an object');
+    if (body.grant !== undefined && typeof body.grant !== 'boolean') return problem(400, 'invalid_grant', 'grant must be true or false');
     const id = c.req.param('id');
     const question = await service.store.byId(subject, id);
     if (!question) return problem(404, 'not_found', 'No such question');
+    if (body.grant === true && (action !== 'accept' || !question.from?.grant))
+      return problem(400, 'invalid_grant', 'Only an accept of a question whose tool offers a standing approval can give one');
     if (action === 'accept') {
       const mismatch = checkFlatForm(content ?? {}, question.requestedSchema);
       if (mismatch) return problem(400, 'invalid_content', `The answer does not fit the question: ${mismatch}`);
@@ -192,15 +195,37 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
       answeredAt: Date.now(),
     };
-    const outcome = await service.answer(subject, id, answer, { keepAlive: c.env?.keepAlive, ...seenThrough(c) });
+    const via = { keepAlive: c.env?.keepAlive, ...seenThrough(c), ...(body.grant === true ? { grant: true } : {}) };
+    const outcome = await service.answer(subject, id, answer, via);
     if (!outcome.ok)
       return outcome.reason === 'not-found'
         ? problem(404, 'not_found', 'No such question')
         : problem(409, 'already_answered', 'This question already has an answer');
     const delivered = outcome.task ? 'task' : outcome.waiting ? 'waiting-call' : 'next-call';
-    return fetchResponder.json({ status: 'answered', action, delivered }, 200, {
+    const granted = 'grant' in outcome ? { granted: outcome.grant } : {};
+    return fetchResponder.json({ status: 'answered', action, delivered, ...granted }, 200, {
       'cache-control': 'no-store',
     });
+  });
+
+  // Standing approvals: the person's own, listed and revoked (a later call that matched asks again).
+  app.get('/grants', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    const grants = (await service.grants?.list(subject)) ?? [];
+    const shown = grants.map(({ id, tool, match, key, grantedAt, expiresAt }) => ({ id, tool, match, key, grantedAt, expiresAt }));
+    return fetchResponder.json({ grants: shown }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/grants/:id/revoke', async (c) => {
+    const refused = crossSite(c);
+    if (refused) return refused;
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    const { channel, address } = seenThrough(c);
+    const revoked = await service.grants?.revoke(subject, c.req.param('id'), { channel, ...(address ? { address } : {}) });
+    if (!revoked) return problem(404, 'not_found', 'No such standing approval (revoked already, or expired)');
+    return fetchResponder.json({ status: 'revoked' }, 200, { 'cache-control': 'no-store' });
   });
 
   addActionRoutes(app, service, {

@@ -10,13 +10,14 @@ import type { LoopbackTokenAuth } from './people';
 import type { InboxBindings, PersonSignIn } from '../auth';
 import { claimQuestion, fileQuestion } from './filing';
 import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
-import type { AnswerVia, Inbox, InboxView } from './inbox';
+import type { Answered, AnswerVia, Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import type { ActionLinks } from './action-links';
 import { questionSubjectOf } from '../model';
 import type { DueNudges } from './due-nudges';
 import { type DecisionChannel, DecisionLog, type Witness, whoOf } from './decision-log';
 import type { ToolTrace } from '../runtime';
+import { type GrantCall, Grants, matchOf } from './grants';
 
 type KeepAlive = RequestScope['keepAlive'];
 
@@ -25,6 +26,8 @@ export interface CallFacts {
   onWaiting?: (message: string) => void;
   trace?: ToolTrace;
   client?: string;
+  /** The tool's standing-approval rule and the call's arguments, when it offers one. */
+  grant?: GrantCall;
 }
 
 /** The decision log's defaults: kept 30 days, no client address (see docs/approvals.md). */
@@ -74,6 +77,8 @@ export class QuestionService implements Inbox {
   dueNudges?: DueNudges;
   /** The decision log (`persistent.log`), undefined when it is off. */
   readonly log: DecisionLog | undefined;
+  /** Standing approvals (a tool's `grant` rule). */
+  readonly grants: Grants;
 
   constructor(
     readonly store: QuestionStore,
@@ -83,6 +88,7 @@ export class QuestionService implements Inbox {
     readonly fallbackOrigin?: string,
   ) {
     this.log = options.log === false ? undefined : new DecisionLog(store.records, { ...DEFAULT_LOG, ...options.log });
+    this.grants = new Grants(store.records, this.log);
   }
 
   /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
@@ -97,7 +103,8 @@ export class QuestionService implements Inbox {
     const witness: Witness = { ...(call.trace ? { trace: call.trace } : {}), ...(call.client ? { address: call.client } : {}) };
     return {
       subject,
-      ask: (params, options, from) => this.ask(auth, params, options, { signal, from, onWaiting: call.onWaiting, witness }),
+      ask: (params, options, from) =>
+        this.ask(auth, params, options, { signal, from, onWaiting: call.onWaiting, witness, ...(call.grant ? { grant: call.grant } : {}) }),
       printLink: () => this.printLink(auth),
       file: (key, params, from, task) => {
         this.sweepBeside();
@@ -195,7 +202,7 @@ export class QuestionService implements Inbox {
     auth: AuthInfo,
     params: ElicitParams,
     options: ElicitOptions,
-    call: { signal?: AbortSignal; from?: QuestionOrigin; onWaiting?: (message: string) => void; witness?: Witness } = {},
+    call: { signal?: AbortSignal; from?: QuestionOrigin; onWaiting?: (message: string) => void; witness?: Witness; grant?: GrantCall } = {},
   ): Promise<RawAnswer> {
     const persist = options.persist!;
     if (typeof persist.key !== 'string' || !KEY.test(persist.key))
@@ -206,7 +213,15 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    const { signal, from, onWaiting } = call;
+    const { signal, onWaiting } = call;
+    let from = call.from;
+    // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one.
+    const match = call.grant && matchOf(call.grant.rule, call.grant.args);
+    if (call.grant && match) {
+      const granted = await this.grants.use(subject, call.grant, { key: persist.key, ...params }, call.witness ?? {});
+      if (granted) return { action: 'accept', content: granted };
+      from = { ...(from ?? { tool: call.grant.tool, reason: 'persist' }), grant: { forMs: call.grant.rule.forMs, match } };
+    }
     this.sweepBeside();
     return askAndWait(this.store, subject, persist.key, params, {
       ttl,
@@ -223,7 +238,7 @@ export class QuestionService implements Inbox {
    * The person's answer to one of their questions: the first answer is accepted, a later one is told it was answered.
    * A task's question is answered in its task, whose open token (taken once, against `tasks/update` too) decides.
    */
-  async answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<AnswerOutcome> {
+  async answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<Answered> {
     const question = await this.store.byId(subject, id);
     const outcome = question ? await this.answerOne(subject, question, answer, via.keepAlive) : undefined;
     if (!outcome) return { ok: false, reason: 'not-found' };
@@ -237,6 +252,14 @@ export class QuestionService implements Inbox {
           witness,
         ),
       );
+      // "Accept, and the same for the next period": only with an accept of a question that offers it (the route checks).
+      if (via.grant && answer.action === 'accept') {
+        const grant = await this.grants.give(subject, question!, answer.content ?? {}, {
+          channel: via.channel,
+          ...(via.address ? { address: via.address } : {}),
+        });
+        if (grant) return { ...outcome, grant: { id: grant.id, expiresAt: grant.expiresAt } };
+      }
     }
     return outcome;
   }
