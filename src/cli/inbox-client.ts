@@ -80,6 +80,20 @@ export class InboxClient {
     return body.entries as Record<string, unknown>[];
   }
 
+  /** The signed-in person's standing approvals. */
+  async grants(): Promise<{ id: string; tool: string; match: Record<string, unknown>; expiresAt: number }[]> {
+    const { status, body } = await this.send(`${INBOX_BASE}/grants`);
+    if (status !== 200 || !body || !Array.isArray(body.grants)) throw new Error(`Could not list the standing approvals (HTTP ${status})`);
+    return body.grants;
+  }
+
+  /** Revokes one: false when it was not standing (revoked already, expired, or someone else's). */
+  async revoke(id: string): Promise<boolean> {
+    const { status } = await this.send(`${INBOX_BASE}/grants/${encodeURIComponent(id)}/revoke`, { method: 'POST' });
+    if (status !== 200 && status !== 404) throw new Error(`Could not revoke it (HTTP ${status})`);
+    return status === 200;
+  }
+
   async answer(
     id: string,
     action: 'accept' | 'decline' | 'cancel',
