@@ -10,7 +10,7 @@ import type { StoredQuestion } from './question-store';
 /**
  * `withdrawn`: the question left the inbox unanswered there, as its task took an answer from its client or ended.
  */
-export type DecisionEvent = 'asked' | 'nudged' | 'viewed' | 'answered' | 'withdrawn' | 'granted' | 'used' | 'revoked';
+type DecisionEvent = 'asked' | 'nudged' | 'viewed' | 'answered' | 'withdrawn' | 'granted' | 'used' | 'revoked';
 
 /**
  * How it reached Parley: `call` the MCP call that asked; `client` the client's own answer to its round; `tasks/update`
@@ -39,7 +39,7 @@ export interface DecisionEntry {
   until?: string;
 }
 
-export interface DecisionLogOptions {
+interface DecisionLogOptions {
   retentionMs: number;
   clientAddress: boolean;
 }

@@ -9,7 +9,7 @@ import { whoOf } from './decision-log';
 import type { StoredQuestion } from './question-store';
 
 /** A grant as it is kept (sealed per subject) and listed. */
-export interface Grant {
+interface Grant {
   id: string;
   tool: string;
   /** The arguments it is for, as the rule names them. */

@@ -22,7 +22,7 @@ import { type GrantCall, Grants, matchOf } from './grants';
 type KeepAlive = RequestScope['keepAlive'];
 
 /** What a call tells its questions besides its caller: where to say it waits, its span, its client's address. */
-export interface CallFacts {
+interface CallFacts {
   onWaiting?: (message: string) => void;
   trace?: ToolTrace;
   client?: string;
