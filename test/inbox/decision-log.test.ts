@@ -55,6 +55,30 @@ describe('the decision log through the MCP endpoint and the inbox', () => {
     expect((await read(await get('/_frontmcp/log'))).body.entries).toEqual(body.entries);
   });
 
+  it('records the nudge after it went, by parley through notify', async () => {
+    const nudged: string[] = [];
+    const s = inboxServer({
+      elicitation: {
+        enabled: true,
+        persistent: {
+          storage: { type: 'memory' as const },
+          notify: async (notice: { questionId: string }) => void nudged.push(notice.questionId),
+        },
+      },
+    });
+    const cookie = await s.signIn();
+    const call = s.call('approve_deploy', { version: '4.2.0', waitMs: 50 });
+    await call;
+    const [q] = (await s.questions(cookie)).questions;
+    expect(nudged).toEqual([q.id]);
+    const entries = (await read(await s.request(`/_frontmcp/questions/${q.id}/log`, { cookie }))).body.entries;
+    expect(entries.map((e: { event: string; by: string; channel: string }) => [e.event, e.by, e.channel])).toEqual([
+      ['asked', 'https://idp.example#dana', 'call'],
+      ['nudged', 'parley', 'notify'],
+      ['viewed', 'https://idp.example#dana', 'json'],
+    ]);
+  });
+
   it('keeps no address by default, and another person reads no history of the question', async () => {
     const s = inboxServer(persistent(undefined));
     const cookie = await s.signIn();
