@@ -273,6 +273,8 @@ export class QuestionService implements Inbox {
     // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
     await this.store.finish(subject, question, true);
     if (outcome === 'answered') return { ok: true, waiting: true, task: true };
+    // The task took its answer elsewhere (or ended): this late answer is what took its copy out of the inbox.
+    await this.note(this.log?.record(subject, question, { event: 'withdrawn', by: 'parley', channel: 'tasks/update' }));
     return { ok: false, reason: outcome === 'gone' ? 'not-found' : 'already-answered' };
   }
 
