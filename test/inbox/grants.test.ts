@@ -3,6 +3,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { App, Tool, ToolContext, z } from 'parley-mcp';
 import { buildRegistry } from '../../src/model/registry';
+import { QuestionCodec } from '../../src/inbox/codec';
+import { DecisionLog } from '../../src/inbox/decision-log';
+import { Grants } from '../../src/inbox/grants';
+import { QuestionStore } from '../../src/inbox/question-store';
+import { createRedisStore } from '../../src/stores/redis';
+import { storeFixture } from '../helpers/store-fixture';
 import { read } from '../helpers/requests';
 import { inboxServer } from './inbox-helpers';
 
@@ -140,5 +146,47 @@ describe('a grant rule at startup', () => {
     expect(errors.join('\n')).toContain(
       'Tool "refund" offers standing approvals (grant), which are kept with persistent questions: set elicitation.persistent',
     );
+  });
+});
+
+describe('a standing approval across two instances on a real redis-server', () => {
+  const { keep, redis } = storeFixture('parley-grants-');
+
+  it('given on one instance, is used on the other; revoked there, the first finds none', async () => {
+    const prefix = `test:grants:${process.pid}:`;
+    const open = async () => {
+      const records = new QuestionStore(keep(await createRedisStore(redis().url, {})), new QuestionCodec(prefix, 'grant-secret')).records;
+      const log = new DecisionLog(records, { retentionMs: 86_400_000, clientAddress: false });
+      return { grants: new Grants(records, log), log };
+    };
+    const [a, b] = [await open(), await open()];
+    const subject = 'principal:https://idp.example#rosa';
+    const schema = { type: 'object', properties: { approve: { type: 'boolean' } } };
+    const question = {
+      id: 'q-1',
+      key: 'refund-acme-1',
+      message: 'Refund?',
+      requestedSchema: schema,
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+      from: { tool: 'refund', reason: 'persist' as const, grant: { forMs: 60_000, match: { customer: 'acme' } } },
+    };
+    const given = await a.grants.give(subject, question, { approve: true }, { channel: 'page' });
+    const call = (customer: string) => ({ tool: 'refund', rule: { match: ['customer'], forMs: 60_000 }, args: { customer, amount: 2 } });
+    const asked = { key: 'refund-acme-2', requestedSchema: schema };
+    expect(await b.grants.use(subject, call('acme'), asked, {})).toEqual({ approve: true });
+    expect(await b.grants.use(subject, call('globex'), asked, {})).toBeUndefined();
+    expect(await b.grants.use('principal:https://idp.example#mallory', call('acme'), asked, {})).toBeUndefined();
+    expect(
+      await b.grants.use(subject, call('acme'), { ...asked, requestedSchema: { type: 'object', properties: {} } }, {}),
+    ).toBeUndefined();
+    expect((await b.grants.list(subject)).map((g) => g.id)).toEqual([given!.id]);
+    expect(await b.grants.revoke(subject, given!.id, { channel: 'cli' })).toBe(true);
+    expect(await a.grants.use(subject, call('acme'), asked, {})).toBeUndefined();
+    expect((await a.log.export(subject)).map((e) => [e.event, e.key, e.channel])).toEqual([
+      ['granted', 'refund-acme-1', 'page'],
+      ['used', 'refund-acme-2', 'call'],
+      ['revoked', 'refund-acme-1', 'cli'],
+    ]);
   });
 });
