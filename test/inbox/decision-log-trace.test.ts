@@ -8,7 +8,7 @@ import { inboxServer } from './inbox-helpers';
 @Tool({ name: 'refund', inputSchema: { customer: z.string(), amount: z.number() }, grant: { match: ['customer'], forMs: 60_000 } })
 class Refund extends ToolContext {
   async execute({ customer, amount }: { customer: string; amount: number }) {
-    const answer = await this.elicit(`Refund ${amount}?`, z.object({ approve: z.boolean() }), {
+    const answer = await this.elicit(`Refund ${amount} to ${customer}?`, z.object({ approve: z.boolean() }), {
       ttl: 10_000,
       persist: { key: `r-${amount}` },
     });
