@@ -36,6 +36,8 @@ export interface InboxBindings {
   origin: string;
   /** The platform's waitUntil (a Worker's ctx): a task an answer continues runs on after the response. */
   keepAlive?: RequestScope['keepAlive'];
+  /** The caller's address, as the MCP endpoint reads it (http.clientAddressHeader, else the socket's peer). */
+  client?: string;
 }
 
 type InboxApp = Hono<{ Bindings: InboxBindings }>;

@@ -56,16 +56,20 @@ export const TASK_WORKER_BUDGET_BYTES = 160 * 1024;
 /** A Worker that enableTasks() and enableDurableObjects() (examples/cloudflare/worker-durable-objects.ts, and what
  * `parley init --worker` makes): the help-desk budget, plus tasks' code and the Durable Objects store, without
  * @upstash/redis. 140 KB from session fifteen (the help desk's +3.4 KB above: 142,176 bytes, 138.8 KB); 136 KB from #47, measured at 138,542 bytes (135.3 KB) by `npm run size`; the project init makes is
- * 133.1 KB as wrangler uploads it. The issue aims at 150 KB for the full Worker, once the inbox runs there too. */
-export const DURABLE_OBJECTS_WORKER_BUDGET_BYTES = 140 * 1024;
+ * 133.1 KB as wrangler uploads it. 141 KB at session seventeen's merge of #47's sorted sets and #50's grant and log hooks
+ * (140.1 KB together, each under 140 alone). The issue aims at 150 KB for the full Worker, once the inbox runs there too. */
+export const DURABLE_OBJECTS_WORKER_BUDGET_BYTES = 141 * 1024;
 
 /** The full Worker (examples/cloudflare/worker-inbox.ts): Durable Objects, tasks, and persistent questions with the
- * inbox and the unanswered policy (enableInbox()). 170 KB from #47's inbox on the edge, measured at 173,049 bytes
+ * inbox and the unanswered policy (enableInbox()). 175 KB from #50's decision log and standing approvals (173,363 →
+ * 177,889 bytes, +4,526: the log's append-only chain, the grants, their routes and the page's history and grant
+ * controls, about 13.5 KB minified); the log runs on every runtime the inbox does, so it is not left out here. 170 KB
+ * from #47's inbox on the edge, measured at 173,049 bytes
  * (169.0 KB) by `npm run size`: the Durable Objects Worker above (138.9 KB) and 30.1 KB for the inbox, of which hono
  * (its routes) is 22 KB minified, the page (src/inbox/page.generated.ts) 5 KB gzip and the rest the questions' store,
  * service, sign-in, delivery and the unanswered policy. The issue aimed at 150 KB: out of reach while the Worker
  * without the inbox is 139 KB. */
-export const INBOX_WORKER_BUDGET_BYTES = 170 * 1024;
+export const INBOX_WORKER_BUDGET_BYTES = 175 * 1024;
 
 export interface WorkerSize {
   gzip: number;
