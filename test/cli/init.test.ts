@@ -51,7 +51,10 @@ it("says the inbox's default store needs better-sqlite3, and allows its build, s
   expect(await init([join(parent, 'inbox-app')])).toBe(0);
   const dir = join(parent, 'inbox-app');
   expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).allowScripts).toMatchObject({ 'better-sqlite3': true });
-  expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('npm install better-sqlite3');
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  expect(readme).toContain('npm install better-sqlite3');
+  // Next.js does not route app/_frontmcp: the README names the route the inbox is served from there.
+  expect(readme).toContain('app/%5Ffrontmcp/[...path]/route.ts');
   // npm start prints the URL once, in serve()'s banner.
   expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).not.toContain('console.log');
 });
