@@ -1,7 +1,7 @@
 // parley init <dir>: a new project from templates/app (shipped in the package): a server whose tool asks, its tests,
 // and its entries for Node, Cloudflare Workers and Next.js/Vercel. `--worker` makes a Cloudflare Worker project from
-// templates/worker instead: its store in Durable Objects, tasks on, `npm run dev` in wrangler dev. Its package.json
-// depends on this parley-mcp.
+// templates/worker instead: its store in Durable Objects, tasks and the inbox on, `npm run dev` in wrangler dev. Its
+// package.json depends on this parley-mcp.
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,9 @@ const INIT_USAGE = `parley init <dir> [--worker]
   and Vercel.
   Then: cd <dir> && npm install && npm start
 
-  --worker  a Cloudflare Worker project instead: src/worker.ts with its store in Durable Objects and tasks on,
-            wrangler.toml binding them, src/server.ts and its tests. Then: cd <dir> && npm install && npm run dev`;
+  --worker  a Cloudflare Worker project instead: src/worker.ts with its store in Durable Objects, tasks and the
+            inbox on (persistent questions), wrangler.toml binding them, src/server.ts and its tests.
+            Then: cd <dir> && npm install && npm run dev`;
 
 // From dist/cli/init.js and src/cli/init.ts alike, the package root is two folders up.
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -51,7 +51,10 @@ it("says the inbox's default store needs better-sqlite3, and allows its build, s
   expect(await init([join(parent, 'inbox-app')])).toBe(0);
   const dir = join(parent, 'inbox-app');
   expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).allowScripts).toMatchObject({ 'better-sqlite3': true });
-  expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('npm install better-sqlite3');
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  expect(readme).toContain('npm install better-sqlite3');
+  // Next.js does not route app/_frontmcp: the README names the route the inbox is served from there.
+  expect(readme).toContain('app/%5Ffrontmcp/[...path]/route.ts');
   // npm start prints the URL once, in serve()'s banner.
   expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).not.toContain('console.log');
 });
@@ -87,7 +90,7 @@ it('prints its usage for --help, and asks for a directory when given none', asyn
 });
 
 describe('parley init --worker', () => {
-  it('makes a Worker project: Durable Objects bound, tasks on, npm run dev in wrangler dev, no Node or Next.js entry', async () => {
+  it('makes a Worker project: Durable Objects bound, tasks and the inbox on, npm run dev in wrangler dev, no Node or Next.js entry', async () => {
     expect(await init([join(parent, 'Edge Tools'), '--worker'])).toBe(0);
     const dir = join(parent, 'Edge Tools');
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -106,19 +109,29 @@ describe('parley init --worker', () => {
     expect(toml).toMatch(/\[\[durable_objects\.bindings\]\]\nname = "PARLEY_STORE"\nclass_name = "ParleyStore"/);
     expect(toml).toMatch(/\[\[migrations\]\]\ntag = "v1"\nnew_sqlite_classes = \["ParleyStore"\]/);
     const worker = readFileSync(join(dir, 'src/worker.ts'), 'utf8');
-    for (const line of ["export { ParleyStore } from 'parley-mcp/cloudflare';", 'enableDurableObjects();', 'enableTasks();'])
+    for (const line of [
+      "export { ParleyStore } from 'parley-mcp/cloudflare';",
+      'enableDurableObjects();',
+      'enableTasks();',
+      'enableInbox();',
+    ])
       expect(worker).toContain(line);
     expect(readFileSync(join(dir, 'src/greet.tool.ts'), 'utf8')).toContain("execution: { taskSupport: 'optional' }");
     expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['.dev.vars', '.wrangler/', 'dist/']));
     expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).not.toContain('__NAME__');
   });
 
-  it('names the secrets to set, and says plainly that the inbox is not on Workers yet', async () => {
+  it('names the secrets to set, and how the inbox is reached on the Worker', async () => {
     expect(await init([join(parent, 'edge'), '--worker'])).toBe(0);
     const readme = readFileSync(join(parent, 'edge', 'README.md'), 'utf8');
     expect(readme).toContain('npx wrangler secret put VAULT_SECRET');
     expect(readme).toContain('npx wrangler secret put MCP_SESSION_SECRET');
     expect(readme).toContain('.dev.vars');
-    expect(readme).toMatch(/## Not on Workers yet\n\nPersistent questions .*, the inbox page/);
+    expect(readme).not.toContain('Not on Workers yet');
+    expect(readme).toMatch(/## The inbox\n\nA question asked with `persist: \{ key \}`/);
+    expect(readme).toContain('npx wrangler secret put MCP_ELICITATION_SECRET'); // for sign-in at an identity provider
+    const tools = readFileSync(join(parent, 'edge', 'src/server.ts'), 'utf8');
+    expect(tools).toContain('tools: [Greet, Approve, InboxLink]');
+    expect(readFileSync(join(parent, 'edge', 'src/approve.tool.ts'), 'utf8')).toContain('persist: { key:');
   });
 });

@@ -1,7 +1,8 @@
 // A project as `npx parley-mcp init` makes it from the installed tarball: it installs, its tests pass, `npm start` serves
 // a round; then it deploys as its README says: the Worker wrangler builds from it runs in workerd (miniflare), and its
-// Next.js route is built by `next build` and served by `next start`. Every round is a real official client's.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Next.js route is built by `next build` and served by `next start`, on Node and on the edge with Upstash, and on the
+// edge with the inbox's routes beside it. Every round is a real official client's.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
@@ -195,6 +196,67 @@ describe('the project it makes', () => {
         expect(await checkClients(maker, url, ['v2', 'v1'], process.execPath, GREET)).toEqual([V2, V1]);
         expect(server.output()).not.toContain('unhandledRejection');
         // The older client's session went through Redis over HTTP.
+        expect(upstash.log.length).toBeGreaterThan(0);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await upstash.close();
+      await redis.stop();
+    }
+  });
+
+  it("the inbox's routes beside it on the edge, as docs/deployment.md shows them: built by next build, served by next start", {
+    timeout: 420_000,
+  }, async () => {
+    // The docs' three files in the project: the handler both routes serve, its MCP route and the inbox's route.
+    const blocks = checkedBlocks(readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8'));
+    const block = (name: string) => blocks.find((b) => b.name === name)!.code;
+    const inboxRoute = 'app/%5Ffrontmcp/[...path]/route.ts';
+    writeFileSync(join(app, 'src/edge.ts'), block('src/edge.ts'));
+    writeFileSync(join(app, 'app/api/mcp/route.ts'), block('app/api/mcp/route-inbox.ts'));
+    mkdirSync(join(app, inboxRoute, '..'), { recursive: true });
+    writeFileSync(join(app, inboxRoute), block(inboxRoute));
+    await npmInstall(app, [...NEXT, '@upstash/redis@1.39.0']);
+    await sh(app, 'npm', ['run', 'typecheck']);
+    const redis = await startRedis();
+    const upstash = await startUpstashServer(redis.url);
+    const env = {
+      NEXT_TELEMETRY_DISABLED: '1',
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      VAULT_SECRET: 'next-edge-vault-secret-of-some-length',
+      MCP_SESSION_SECRET: 'next-edge-session-secret-of-some-length',
+    };
+    try {
+      const { stdout } = await sh(app, process.execPath, ['node_modules/next/dist/bin/next', 'build'], env);
+      expect(stdout).toMatch(/ƒ \/api\/mcp/);
+      expect(stdout).toMatch(/ƒ \/(_|%5F)frontmcp\/\[\.\.\.path\]/);
+      const port = await freePort();
+      const server = await startApp(
+        app,
+        process.execPath,
+        ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
+        env,
+        /(Ready)/,
+      );
+      try {
+        const at = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
+        const page = await at('/_frontmcp/inbox');
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toContain('text/html');
+        expect((await at('/_frontmcp/questions')).status).toBe(401); // nobody signed in
+        const signIn = await at('/_frontmcp/sign-in', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: 'not-a-code' }),
+        });
+        expect(signIn.status).toBe(401);
+        const deadlines = await at('/_frontmcp/deadlines'); // Vercel Cron's route
+        expect({ status: deadlines.status, body: await deadlines.json() }).toEqual({ status: 200, body: { sent: 0 } });
+        const url = `http://127.0.0.1:${port}/api/mcp`;
+        expect(await checkClients(maker, url, ['v2', 'v1'], process.execPath, GREET)).toEqual([V2, V1]);
+        expect(server.output()).not.toContain('unhandledRejection');
         expect(upstash.log.length).toBeGreaterThan(0);
       } finally {
         await server.stop();
