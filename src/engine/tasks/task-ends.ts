@@ -57,13 +57,11 @@ export class TaskEnds {
       sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     }
     await records.backend.set(name, sealed, ttl);
-    // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
-    if (record.steps || record.run) {
-      const { steps: _steps, run: _run, ...rest } = record;
-      await parts.put(taskId, 'r', rest, ttl);
-    }
+    // Its thread ends: its open questions close. What its runs needed (its arguments, caller, steps, the answers
+    // they took in) was for them: an ended task keeps none of it.
+    const { steps: _steps, run: _run, answers: _answers, ...rest } = await answers.close(record);
     await tokens.ended(taskId);
-    await answers.close(record);
+    await parts.threads.write(taskId, '', rest);
     await this.of.publish(taskId, { kind: 'end', status: final.status });
     const bytes = sealed.length + recordBytes;
     const index = record.index ?? (await parts.owner(record.owner));
@@ -74,12 +72,9 @@ export class TaskEnds {
 
   /** An ended task past the bounds on those kept: every part of it leaves the store (a tasks/get finds it no more). */
   async #forget(taskId: string): Promise<void> {
+    const { parts } = this.of;
     const record = await this.of.raw(taskId);
-    const asked = (record?.asked ?? []).flatMap((key): [TaskPart, string][] => [
-      ['q', key],
-      ['a', key],
-    ]);
-    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ['s'], ...asked];
-    await Promise.all(parts.map(([part, key]) => this.of.parts.drop(taskId, part, key)));
+    const own: TaskPart[] = ['e', 'l', 'w', 'p', 's'];
+    await Promise.all([parts.threads.drop(taskId, '', record), ...own.map((part) => parts.drop(taskId, part))]);
   }
 }

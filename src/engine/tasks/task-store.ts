@@ -4,12 +4,14 @@
 // sits is task-parts.ts's (the question store's records), each caller's index task-owners.ts's.
 import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
+import { newThread } from '../../stores';
 import type { RequestScope } from '../../model';
 import { SessionAnnouncements } from './task-announce';
 import { leftOf, TaskAnswers } from './task-answers';
 import { TaskEnds } from './task-ends';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
+import { taskRecordOf } from './task-legacy';
 import { type TaskHome, TaskParts } from './task-parts';
 import { OwnerIndex } from './task-owners';
 import { SerialRuns } from './task-serial';
@@ -107,21 +109,20 @@ export class TaskStore {
     const now = Date.now();
     const { owner, address } = task;
     const index = await this.#parts.owner(owner, address);
+    const { ttlMs, pollIntervalMs } = this.limits;
+    // Its thread holds the answers and steps its rounds had before it became a task.
+    const thread = newThread<InputRequest>({ owner, createdAt: now, expiresAt: now + ttlMs, answers: task.answers, steps: task.steps });
     const record: TaskRecord = {
       taskId: newTaskId(),
-      ...(owner === undefined ? {} : { owner }),
+      ...thread,
       index,
       tool: task.tool,
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-      inputRequests: [],
-      asked: (task.answers ?? []).map(([key]) => key),
-      ...(task.steps?.length ? { steps: task.steps } : {}),
       ...(task.run ? { run: task.run, cuts: 0 } : {}),
       keyed: true,
-      createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: this.limits.ttlMs,
-      pollIntervalMs: this.limits.pollIntervalMs,
+      ttlMs,
+      pollIntervalMs,
     };
     const { taskId } = record;
     this.#parts.keyed(taskId);
@@ -138,8 +139,7 @@ export class TaskStore {
         // Work that may be replayed runs in stretches (task-stretch.ts); other work only holds its lease.
         if (record.run) await this.#tokens.begin(taskId, this.limits.leaseMs, record.ttlMs);
         else await this.#parts.mark(taskId, 'w', Math.min(this.limits.leaseMs, record.ttlMs));
-        await this.#parts.put(taskId, 'r', record, record.ttlMs);
-        for (const [key, answer] of task.answers ?? []) await this.#parts.put(taskId, 'a', answer, record.ttlMs, key);
+        await this.#parts.threads.write(taskId, '', record);
       } catch (error) {
         this.#ledger.release(taskId);
         throw error;
@@ -179,7 +179,7 @@ export class TaskStore {
     }
     const open = await this.#answers.outstanding(record);
     // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
-    const due = open.length === 0 && record.inputRequests.length > 0 && (await this.#parts.has(record.taskId, 'p'));
+    const due = open.length === 0 && record.questions.length > 0 && (await this.#parts.has(record.taskId, 'p'));
     return {
       ...base,
       status: open.length > 0 ? 'input_required' : 'working',
@@ -234,10 +234,10 @@ export class TaskStore {
     return taken;
   }
 
-  /** The answers stored for the given keys (default: every key the task asked), for the work to take in. */
+  /** The answers for the given keys (default: every key the task asked): in its record, or kept for the work to take in. */
   async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
-    const record = keys ? undefined : await this.#raw(taskId);
-    return this.#answers.read(taskId, keys ?? record?.asked ?? []);
+    const record = await this.#raw(taskId);
+    return this.#answers.read(taskId, keys ?? record?.asked ?? [], record);
   }
 
   /**
@@ -274,17 +274,15 @@ export class TaskStore {
    * stretch made progress, so its count of attempts starts again.
    */
   recordStep(taskId: string, name: string, value: unknown): Promise<boolean> {
-    return this.#change(taskId, (record) => ({
-      ...record,
-      steps: [...(record.steps ?? []), value === undefined ? [name] : [name, value]],
-      ...fresh(record),
-    }));
+    return this.#change(taskId, (record) => ({ ...this.#parts.threads.step(record, name, value), ...fresh(record) }));
   }
 
-  /** The work took these answers in: their questions leave the record (the task is `working` again once none is left). */
-  settle(taskId: string, keys: readonly string[]): Promise<boolean> {
-    const done = new Set(keys);
-    return this.#change(taskId, (record) => ({ ...record, inputRequests: record.inputRequests.filter(([key]) => !done.has(key)) }));
+  /**
+   * The work took these answers in: their questions leave the record and the answers join it (the task is `working`
+   * again once no question is left).
+   */
+  settle(taskId: string, taken: ReadonlyMap<string, unknown>): Promise<boolean> {
+    return this.#change(taskId, (record) => this.#parts.threads.settle(record, [...taken.keys()], taken));
   }
 
   /**
@@ -333,7 +331,7 @@ export class TaskStore {
   }
 
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
-    const record = await this.#parts.read<TaskRecord>(taskId, 'r');
+    const record = taskRecordOf(await this.#parts.threads.read<unknown>(taskId, ''));
     if (!isObject(record) || record.taskId !== taskId) return undefined;
     if (record.keyed) this.#parts.keyed(taskId);
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
@@ -376,7 +374,7 @@ export class TaskStore {
       const next = { ...(await change(record)), lastUpdatedAt: Date.now() };
       const ttl = next.createdAt + next.ttlMs - next.lastUpdatedAt;
       if (ttl <= 0) return false;
-      await this.#parts.put(taskId, 'r', next, ttl);
+      await this.#parts.threads.write(taskId, '', next);
       await this.#publish(taskId, { kind: 'changed' });
       return true;
     });
