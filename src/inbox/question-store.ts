@@ -37,7 +37,10 @@ type InboxAsk = Pick<StoredQuestion, 'message' | 'requestedSchema' | 'from' | 't
 /** An inbox question as the store keeps it: a one-question thread, its owner the subject, with the question's id. */
 type InboxThread = QuestionThread<InboxAsk, StoredAnswer> & { id: string };
 
-/** A question's thread: its record `q`, its open token `o` and its answer `a`, each by the question's id. */
+/**
+ * A question's thread: its record `q`, its open token `o` and its answer `a`, each by the question's id alone (its one
+ * question needs no key of its own: callers that do not know it pass '').
+ */
 const INBOX_THREAD: ThreadLayout = {
   record: (id) => ['q', id],
   open: (id) => ['o', id],
@@ -177,7 +180,7 @@ export class QuestionStore {
    */
   async finish(subject: string, question: StoredQuestion, keepRecord = false): Promise<void> {
     const { id, key } = question;
-    const thread: InboxThread = { ...threadFor(subject, question), questions: [[key, askOf(question)]], asked: [key] };
+    const thread = this.#threads.asked(threadFor(subject, question), [[key, askOf(question)]]);
     const end = async () => void (await this.#threads.write(subject, id, await this.#threads.close(subject, id, thread)));
     await Promise.all([this.records.drop('w', subject, id), keepRecord ? end() : this.#threads.drop(subject, id, thread)]);
     const k = await this.records.find('k', subject, question.key);

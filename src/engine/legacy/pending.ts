@@ -151,7 +151,7 @@ export class PendingQuestions {
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };
     const now = Date.now();
-    let kept: PendingThread | undefined;
+    let asked: PendingThread | undefined;
     // Both subscriptions and the stored question at once: one store round trip before the question goes out, not four.
     const failed = (
       await Promise.allSettled([
@@ -176,7 +176,7 @@ export class PendingQuestions {
             threads.write(sessionId, '', thread),
           ]);
           return thread;
-        })().then((thread) => (kept = thread)),
+        })().then((thread) => (asked = thread)),
       ])
     ).find((result) => result.status === 'rejected');
     if (failed) {
@@ -191,7 +191,7 @@ export class PendingQuestions {
       answer: waiter.answer,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
-        Promise.all([undo(), threads.drop(sessionId, elicitId, kept), threads.read<PendingThread>(sessionId, '')])
+        Promise.all([undo(), threads.drop(sessionId, elicitId, asked), threads.read<PendingThread>(sessionId, '')])
           .then(([, , newest]) =>
             // A newer question of the session may have replaced this one as the newest; leave that one alone.
             newest?.elicitId === elicitId ? threads.drop(sessionId, '', undefined) : undefined,
@@ -254,7 +254,7 @@ export class PendingQuestions {
     }
     // Refused, so not kept, and the question open again: the client is told nobody waits for it.
     await Promise.all([
-      keep && records.drop('answer', sessionId, elicitId),
+      keep && threads.take(sessionId, elicitId, elicitId),
       claimable && threads.reopen(sessionId, elicitId, elicitId, expiresAt - Date.now()),
     ]);
     return 'no-listener';

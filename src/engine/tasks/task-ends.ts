@@ -2,13 +2,12 @@
 // the live token sets it. What the store keeps of an ended task (its end, its record without what its runs needed)
 // counts against the caller's and the process's bounds on ended tasks, and those past them are forgotten here.
 import { isObject } from '../../protocol';
-import { leftOf, type TaskAnswers } from './task-answers';
 import type { TaskEvent } from './task-events';
 import type { TaskLedger } from './task-ledger';
 import { type TaskLimits, tooLarge } from './task-limits';
 import type { OwnerIndex } from './task-owners';
 import type { TaskPart, TaskParts } from './task-parts';
-import type { TaskEnd, TaskRecord } from './task-record';
+import { leftOf, type TaskEnd, type TaskRecord } from './task-record';
 import type { StretchTokens } from './task-stretch';
 
 /** An end as stored: the end and when it happened. */
@@ -18,7 +17,6 @@ type StoredEnd = TaskEnd & { at: number };
 interface EndsOf {
   parts: TaskParts;
   limits: TaskLimits;
-  answers: TaskAnswers;
   tokens: StretchTokens;
   owners: OwnerIndex;
   ledger: TaskLedger;
@@ -41,7 +39,7 @@ export class TaskEnds {
    * tokens and open questions go, its channel hears the end, and the oldest ended tasks past the bounds are forgotten.
    */
   async once(record: TaskRecord, end: TaskEnd): Promise<boolean> {
-    const { parts, limits, tokens, answers, owners, ledger } = this.of;
+    const { parts, limits, tokens, owners, ledger } = this.of;
     const { taskId } = record;
     if (!(await parts.claim(taskId, 'l'))) return false;
     const ttl = leftOf(record);
@@ -59,7 +57,7 @@ export class TaskEnds {
     await records.backend.set(name, sealed, ttl);
     // Its thread ends: its open questions close. What its runs needed (its arguments, caller, steps, the answers
     // they took in) was for them: an ended task keeps none of it.
-    const { steps: _steps, run: _run, answers: _answers, ...rest } = await answers.close(record);
+    const { steps: _steps, run: _run, answers: _answers, ...rest } = await parts.threads.close(taskId, '', record);
     await tokens.ended(taskId);
     await parts.threads.write(taskId, '', rest);
     await this.of.publish(taskId, { kind: 'end', status: final.status });

@@ -7,7 +7,6 @@ import { isObject } from '../../protocol';
 import { newThread } from '../../stores';
 import type { RequestScope } from '../../model';
 import { SessionAnnouncements } from './task-announce';
-import { leftOf, TaskAnswers } from './task-answers';
 import { TaskEnds } from './task-ends';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
@@ -17,7 +16,16 @@ import { OwnerIndex } from './task-owners';
 import { SerialRuns } from './task-serial';
 import { LiveStretches, StretchTokens } from './task-stretch';
 import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS } from './task-limits';
-import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
+import {
+  isTaskId,
+  leftOf,
+  newTaskId,
+  type InputRequest,
+  type TaskEnd,
+  type TaskRecord,
+  type TaskRun,
+  type TaskSnapshot,
+} from './task-record';
 
 /** The platform's way to keep work alive after a response (a Worker's ctx.waitUntil), as the reading request has it. */
 type KeepAlive = RequestScope['keepAlive'];
@@ -49,7 +57,6 @@ export class TaskStore {
   // Changes this instance makes to one record, one after another.
   readonly #serial = new SerialRuns();
   readonly #parts: TaskParts;
-  readonly #answers: TaskAnswers;
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
@@ -67,7 +74,6 @@ export class TaskStore {
     crypto?: StoreCrypto,
   ) {
     this.#parts = new TaskParts(home, crypto);
-    this.#answers = new TaskAnswers(this.#parts);
     const { ended } = limits;
     this.#owners = new OwnerIndex(home.backend, this.#parts, {
       maxPerOwner: limits.maxPerOwner,
@@ -80,7 +86,6 @@ export class TaskStore {
     this.#ends = new TaskEnds({
       parts: this.#parts,
       limits,
-      answers: this.#answers,
       tokens: this.#tokens,
       owners: this.#owners,
       ledger: this.#ledger,
@@ -177,7 +182,7 @@ export class TaskStore {
         ...(end.status === 'failed' ? { error: end.error } : {}),
       };
     }
-    const open = await this.#answers.outstanding(record);
+    const open = await this.#parts.threads.waiting(record.taskId, '', record);
     // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
     const due = open.length === 0 && record.questions.length > 0 && (await this.#parts.has(record.taskId, 'p'));
     return {
@@ -229,7 +234,12 @@ export class TaskStore {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     if (await this.#ends.read(record.taskId)) return [];
-    const taken = await this.#answers.take(record, responses);
+    // Of every answer to one question, the thread keeps the first (its claim of the question's open token).
+    const { threads } = this.#parts;
+    const open = new Map(record.questions);
+    const taken: string[] = [];
+    for (const key of Object.keys(responses))
+      if (open.has(key) && (await threads.answer(record.taskId, '', key, responses[key], leftOf(record)))) taken.push(key);
     if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
     return taken;
   }
@@ -237,7 +247,7 @@ export class TaskStore {
   /** The answers for the given keys (default: every key the task asked): in its record, or kept for the work to take in. */
   async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
     const record = await this.#raw(taskId);
-    return this.#answers.read(taskId, keys ?? record?.asked ?? [], record);
+    return this.#parts.threads.answers(taskId, '', record, keys ?? record?.asked ?? []);
   }
 
   /**
@@ -252,7 +262,7 @@ export class TaskStore {
     if (!record) return false;
     await this.#tokens.park(taskId, leftOf(record));
     if (questions.length === 0 && !record.cuts) return true;
-    return this.#change(taskId, async (now) => ({ ...(await this.#answers.asking(now, questions)), ...fresh(now) }));
+    return this.#change(taskId, async (now) => ({ ...(await this.#parts.threads.ask(taskId, '', now, questions)), ...fresh(now) }));
   }
 
   /**

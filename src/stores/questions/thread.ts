@@ -60,11 +60,7 @@ export function newThread<Q, A = unknown>(
 
 /** Whether a stored value is a thread (one a release before threads wrote is not: its user upgrades it). */
 export const isThread = (value: unknown): value is QuestionThread =>
-  typeof value === 'object' &&
-  value !== null &&
-  Array.isArray((value as QuestionThread).questions) &&
-  Array.isArray((value as QuestionThread).asked) &&
-  typeof (value as QuestionThread).status === 'string';
+  Array.isArray((value as QuestionThread | undefined)?.questions) && typeof (value as QuestionThread).status === 'string';
 
 /** The ms a thread has left (at least 1: a store's TTL must be positive). */
 const leftOf = (thread: Pick<QuestionThread, 'expiresAt'>): number => Math.max(1, thread.expiresAt - Date.now());
@@ -78,14 +74,12 @@ export class QuestionThreads {
 
   /** Writes the record (sealed, until the thread expires); resolves with its storage name. */
   write(scope: string, id: string, thread: QuestionThread): Promise<string> {
-    const [kind, part] = this.layout.record(id);
-    return this.records.put(kind, scope, part, thread, leftOf(thread));
+    return this.records.put(...this.#at('record', scope, id), thread, leftOf(thread));
   }
 
   /** The record as stored (a user upgrades one of a release before threads), or undefined. */
   read<T>(scope: string, id: string): Promise<T | undefined> {
-    const [kind, part] = this.layout.record(id);
-    return this.records.read<T>(kind, scope, part);
+    return this.records.read<T>(...this.#at('record', scope, id));
   }
 
   /**
@@ -100,103 +94,80 @@ export class QuestionThreads {
 
   /** The thread with new questions asked (`waiting`), their tokens not yet open: `ask` is this, then `opens`. */
   asked<T extends QuestionThread>(thread: T, questions: [string, T['questions'][number][1]][]): T {
-    const asked = new Set(thread.asked);
-    for (const [key] of questions) {
-      if (asked.has(key)) throw new Error(`Question key ${JSON.stringify(key)} was already asked in this thread`);
-      asked.add(key);
-    }
-    return {
-      ...thread,
-      questions: [...thread.questions, ...questions],
-      asked: [...thread.asked, ...questions.map(([key]) => key)],
-      status: questions.length > 0 ? 'waiting' : thread.status,
-    };
+    const asked = [...thread.asked, ...questions.map(([key]) => key)];
+    const twice = asked.find((key, i) => asked.indexOf(key) !== i);
+    if (twice !== undefined) throw new Error(`Question key ${JSON.stringify(twice)} was already asked in this thread`);
+    return { ...thread, questions: [...thread.questions, ...questions], asked, status: questions.length > 0 ? 'waiting' : thread.status };
   }
 
   /** Stores the open tokens of the questions asked, each for as long as the thread lives. */
   async opens(scope: string, id: string, thread: QuestionThread, questions: readonly [string, unknown][]): Promise<void> {
-    const ttl = leftOf(thread);
-    await Promise.all(questions.map(([key]) => this.#mark(scope, this.layout.open(id, key), ttl)));
+    await Promise.all(questions.map(([key]) => this.reopen(scope, id, key, leftOf(thread))));
   }
 
   /** The first-answer-wins claim of one question: takes its open token. Of every caller, on every instance, one gets true. */
   claim(scope: string, id: string, key: string): Promise<boolean> {
-    const [kind, part] = this.layout.open(id, key);
-    return this.records.claim(kind, scope, part);
+    return this.records.claim(...this.#at('open', scope, id, key));
   }
 
-  /** Gives an unheard answer's claim back (nobody took it in): the question is open again. */
+  /** Puts a question's open token (back): it takes an answer (again), e.g. when an answer it took was heard by nobody. */
   reopen(scope: string, id: string, key: string, ttlMs: number): Promise<void> {
-    return this.#mark(scope, this.layout.open(id, key), ttlMs);
+    return this.records.mark(...this.#at('open', scope, id, key), ttlMs);
   }
 
   /** Keeps an answer under its question's part, until the thread's writer takes it in. */
   async keep(scope: string, id: string, key: string, answer: unknown, ttlMs: number): Promise<void> {
-    const [kind, part] = this.layout.answer(id, key);
-    await this.records.put(kind, scope, part, answer, ttlMs);
+    await this.records.put(...this.#at('answer', scope, id, key), answer, ttlMs);
   }
 
   /** An answer from outside: claims its question, and when this call won, keeps the answer. True for the winner only. */
   async answer(scope: string, id: string, key: string, answer: unknown, ttlMs: number): Promise<boolean> {
-    if (!(await this.claim(scope, id, key))) return false;
-    await this.keep(scope, id, key, answer, ttlMs);
-    return true;
+    const won = await this.claim(scope, id, key);
+    if (won) await this.keep(scope, id, key, answer, ttlMs);
+    return won;
   }
 
   /** The answers to `keys`: those the record holds, then those kept under their parts. */
   async answers(scope: string, id: string, thread: QuestionThread | undefined, keys: readonly string[]): Promise<Map<string, unknown>> {
-    const held = new Map(thread?.answers ?? []);
+    const held = new Map(thread?.answers);
     const found = await Promise.all(
-      keys.map(async (key): Promise<[string, unknown]> => {
-        return [key, held.has(key) ? held.get(key) : await this.kept(scope, id, key)];
-      }),
+      keys.map(async (key) => [key, held.has(key) ? held.get(key) : await this.kept(scope, id, key)] as const),
     );
     return new Map(found.filter(([, value]) => value !== undefined));
   }
 
   /** Takes a kept answer for one caller only (of several takers, one gets it). */
   take<A>(scope: string, id: string, key: string): Promise<A | undefined> {
-    const [kind, part] = this.layout.answer(id, key);
-    return this.records.take<A>(kind, scope, part);
+    return this.records.take<A>(...this.#at('answer', scope, id, key));
   }
 
   /** The answer kept under the question's part (not yet taken in or taken), or undefined. */
   kept<A>(scope: string, id: string, key: string): Promise<A | undefined> {
-    const [kind, part] = this.layout.answer(id, key);
-    return this.records.read<A>(kind, scope, part);
+    return this.records.read<A>(...this.#at('answer', scope, id, key));
   }
 
   /** Whether the question still waits for its first answer: nobody took its open token. */
   isOpen(scope: string, id: string, key: string): Promise<boolean> {
-    const [kind, part] = this.layout.open(id, key);
-    return this.records.has(kind, scope, part);
+    return this.records.has(...this.#at('open', scope, id, key));
   }
 
-  /** The questions still waiting for their first answer: their open token is in the store. */
+  /**
+   * The questions still waiting for their first answer (their open token is in the store): the thread's status now is
+   * `waiting` while there is one, `answered` once there is none (`ended` once it ended).
+   */
   async waiting<Q>(scope: string, id: string, thread: QuestionThread<Q>): Promise<[string, Q][]> {
-    // Fast path: a thread with no question asked and not taken in has nothing to look up.
-    if (thread.questions.length === 0 || thread.status === 'ended') return [];
+    // Fast path: an ended thread, or one with no question asked and not taken in, has nothing to look up.
+    if (thread.status === 'ended') return [];
     const open = await Promise.all(thread.questions.map(([key]) => this.isOpen(scope, id, key)));
     return thread.questions.filter((_, i) => open[i]);
   }
 
-  /** The thread's status now: its record's, with each question's open token looked at. */
-  async status(scope: string, id: string, thread: QuestionThread): Promise<ThreadStatus> {
-    if (thread.status === 'ended') return 'ended';
-    return (await this.waiting(scope, id, thread)).length > 0 ? 'waiting' : 'answered';
-  }
-
   /** The thread's writer took these answers in: their questions leave the record, and `answers` holds them when given. */
   settle<T extends QuestionThread>(thread: T, keys: readonly string[], answers?: ReadonlyMap<string, unknown>): T {
-    const done = new Set(keys);
-    const questions = thread.questions.filter(([key]) => !done.has(key));
-    const taken = answers ? keys.filter((key) => answers.has(key)).map((key): [string, unknown] => [key, answers.get(key)]) : [];
-    return {
-      ...thread,
-      questions,
-      ...(taken.length ? { answers: [...(thread.answers ?? []), ...taken] } : {}),
-      status: thread.status === 'ended' ? 'ended' : questions.length > 0 ? thread.status : 'answered',
-    };
+    const questions = thread.questions.filter(([key]) => !keys.includes(key));
+    const taken = keys.flatMap((key): [string, unknown][] => (answers?.has(key) ? [[key, answers.get(key)]] : []));
+    const status = thread.status === 'ended' || questions.length > 0 ? thread.status : 'answered';
+    return { ...thread, questions, ...(taken.length ? { answers: [...(thread.answers ?? []), ...taken] } : {}), status };
   }
 
   /** A step's result joins the thread (`[name]` for undefined). */
@@ -206,24 +177,24 @@ export class QuestionThreads {
 
   /** The thread ends: its open questions close (a late answer finds no token), and the returned thread says `ended`. */
   async close<T extends QuestionThread>(scope: string, id: string, thread: T): Promise<T> {
-    await Promise.all(thread.questions.map(([key]) => this.#drop(scope, this.layout.open(id, key))));
+    await Promise.all(thread.questions.map(([key]) => this.records.drop(...this.#at('open', scope, id, key))));
     return { ...thread, status: 'ended' };
   }
 
   /** Every part of the thread leaves the store: its record, and each asked question's token and answer. */
   async drop(scope: string, id: string, thread: QuestionThread | undefined): Promise<void> {
+    const keys = thread?.asked ?? [];
     const places = [
-      this.layout.record(id),
-      ...(thread?.asked ?? []).flatMap((key) => [this.layout.open(id, key), this.layout.answer(id, key)]),
+      this.#at('record', scope, id),
+      ...keys.map((key) => this.#at('open', scope, id, key)),
+      ...keys.map((key) => this.#at('answer', scope, id, key)),
     ];
-    await Promise.all(places.map((place) => this.#drop(scope, place)));
+    await Promise.all(places.map((place) => this.records.drop(...place)));
   }
 
-  #mark(scope: string, [kind, part]: Place, ttlMs: number): Promise<void> {
-    return this.records.mark(kind, scope, part, ttlMs);
-  }
-
-  #drop(scope: string, [kind, part]: Place): Promise<void> {
-    return this.records.drop(kind, scope, part);
+  /** Where a part of the thread is, as QuestionRecords names it: kind, owner (the scope), part. */
+  #at(role: keyof ThreadLayout, scope: string, id: string, key = ''): [string, string, string] {
+    const [kind, part] = this.layout[role](id, key);
+    return [kind, scope, part];
   }
 }
