@@ -19,11 +19,17 @@ export interface QuestionThread<Q = unknown, A = unknown> {
   questions: [string, Q][];
   /** Every key ever asked, in order: keys never repeat in a thread's life. */
   asked: string[];
-  /** Answers the thread's writer took in (or had before it asked), by key; an answer from outside is kept first under its own part (`answer`). Absent: none. */
+  /**
+   * Answers the thread's writer took in (or had before it asked), by key; an answer from outside is kept first under
+   * its own part (`answer`). Absent: none.
+   */
   answers?: [string, A][];
   /** What its steps recorded, in the order taken; `[name]` for undefined. Absent: none. */
   steps?: [string, unknown?][];
-  /** As the writer last wrote it; `QuestionThreads.status` tells it now (an answer takes a token, it does not rewrite the record). */
+  /**
+   * As the writer last wrote it (asking makes it `waiting`, taking the last answer in `answered`, closing `ended`). An
+   * answer takes a token and does not rewrite the record: `QuestionThreads.waiting` tells which questions wait now.
+   */
   status: ThreadStatus;
   createdAt: number;
   expiresAt: number;
@@ -74,12 +80,15 @@ export class QuestionThreads {
 
   /** Writes the record (sealed, until the thread expires); resolves with its storage name. */
   write(scope: string, id: string, thread: QuestionThread): Promise<string> {
-    return this.records.put(...this.#at('record', scope, id), thread, leftOf(thread));
+    // Fast path (this and read): a task's record is read on every poll; its place is looked up without a spread.
+    const [kind, part] = this.layout.record(id);
+    return this.records.put(kind, scope, part, thread, leftOf(thread));
   }
 
   /** The record as stored (a user upgrades one of a release before threads), or undefined. */
   read<T>(scope: string, id: string): Promise<T | undefined> {
-    return this.records.read<T>(...this.#at('record', scope, id));
+    const [kind, part] = this.layout.record(id);
+    return this.records.read<T>(kind, scope, part);
   }
 
   /**
@@ -157,7 +166,7 @@ export class QuestionThreads {
    */
   async waiting<Q>(scope: string, id: string, thread: QuestionThread<Q>): Promise<[string, Q][]> {
     // Fast path: an ended thread, or one with no question asked and not taken in, has nothing to look up.
-    if (thread.status === 'ended') return [];
+    if (thread.status === 'ended' || thread.questions.length === 0) return [];
     const open = await Promise.all(thread.questions.map(([key]) => this.isOpen(scope, id, key)));
     return thread.questions.filter((_, i) => open[i]);
   }
