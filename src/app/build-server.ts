@@ -89,6 +89,11 @@ export async function buildServer(
   // A cut stretch of task work is replayed by the server below, which exists by the time a reader claims one.
   const tasks = await taskRuntimeOf(config, tools, elicitationStore, { platform, server: () => server });
   const questions = await createQuestionService(config, env, logger, elicitationStore);
+  const granting = [...tools.values()].find((t) => t.options.grant !== undefined);
+  if (granting && !questions)
+    throw new Error(
+      `Tool "${granting.name}" offers standing approvals (grant), which are kept with persistent questions: set elicitation.persistent`,
+    );
   // Once per server: @opentelemetry/api given in the config, else loaded quietly where installed (Node only, not in an edge bundle).
   const telemetry = config.telemetry === false ? undefined : await drivers.otel(config.telemetry?.api);
   const legacy = createLegacyState({

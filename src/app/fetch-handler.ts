@@ -139,7 +139,11 @@ function buildRoutes(server: ParleyServer): Route {
       return Promise.resolve(mcpRoute(server, request, options)).then((response) => withCors(response, cors, http));
     }
     return inbox && path.startsWith(`${INBOX_BASE}/`)
-      ? inbox.fetch(request, { origin: publicOrigin(request, http), keepAlive: options.ctx })
+      ? inbox.fetch(request, {
+          origin: publicOrigin(request, http),
+          keepAlive: options.ctx,
+          client: clientAddress(request, http.clientAddressHeader, options.client),
+        })
       : server.respond.problem(404, 'not_found', elsewhere);
   };
 }

@@ -39,6 +39,8 @@ export async function buildQuestionService(
   const oidc = config.http.auth?.oidc;
   const issuer = oidc && signInIssuer(oidc, config.auth); // refused before any store is opened
   const secret = encryptionSecret(env);
+  // A sign-in's flow is sealed into its cookie; without a shared secret only the isolate that sealed it opens it.
+  if (oidc && edgeHome && secret === undefined) throw new Error(EDGE_SIGN_IN_SECRET);
   const place = { config, options, env, logger };
   const { backend, keyPrefix } = edgeHome ? await openEdgeStore(place, edgeHome) : await openStore(place, secret !== undefined);
   const codec = new QuestionCodec(`${keyPrefix}questions:${encodeURIComponent(config.info.name)}:`, secret);
@@ -77,10 +79,14 @@ export async function buildQuestionService(
       people,
       origin: () => service.origin ?? service.fallbackOrigin,
       ...(service.actionLinks ? { actionLinks: service.actionLinks } : {}),
+      ...(service.dueNudges ? { retries: service.dueNudges } : {}),
     });
   }
   return service;
 }
+
+const EDGE_SIGN_IN_SECRET =
+  "Invalid server configuration:\n  http.auth.oidc on an edge runtime needs MCP_ELICITATION_SECRET, the same for every isolate: a sign-in's cookie is sealed with it";
 
 interface Place {
   config: ParleyConfig;

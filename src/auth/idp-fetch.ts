@@ -16,8 +16,12 @@ export async function fetchIdpJson(url: URL, what: string, init: RequestInit = {
   let body: unknown;
   try {
     const headers = { accept: 'application/json', ...(init.headers as Record<string, string>) };
-    const response = await fetch(url, { ...init, headers, redirect: 'error', signal: AbortSignal.timeout(IDP_TIMEOUT_MS) });
-    if (!response.ok) throw new Error(`it answered ${response.status}`);
+    // Never followed: a redirect is an answer like any other not-2xx ('manual', as workerd refuses 'error').
+    const response = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(IDP_TIMEOUT_MS) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`it answered ${response.status}`);
+    }
     body = await readIdpJson(response);
   } catch (error) {
     throw new IdpUnavailableError(`${what} at ${url.href} could not be read: ${(error as Error).message}`);

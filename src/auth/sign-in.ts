@@ -1,7 +1,7 @@
 // People sign in to the inbox with OpenID Connect (`http.auth.oidc`): the authorization code flow with PKCE at the
 // issuer the server already trusts, ending in the subject the person's agents file questions under. Both sides are
 // here: the routes that send the browser to the provider and take it back, and the provider's side (its metadata, the
-// code exchange, the ID token). Node only: the inbox comes with persistent questions.
+// code exchange, the ID token). On Node and on the edge (a Worker's, once its entry calls enableInbox()), as the inbox is.
 import type { Context, Hono } from 'hono';
 import { randomBytes, sha256, toBase64Url } from '../crypto';
 import { questionSubjectOf, type AuthOptions, type RequestScope, type ServerSettings } from '../model';
@@ -36,6 +36,8 @@ export interface InboxBindings {
   origin: string;
   /** The platform's waitUntil (a Worker's ctx): a task an answer continues runs on after the response. */
   keepAlive?: RequestScope['keepAlive'];
+  /** The caller's address, as the MCP endpoint reads it (http.clientAddressHeader, else the socket's peer). */
+  client?: string;
 }
 
 type InboxApp = Hono<{ Bindings: InboxBindings }>;
@@ -294,7 +296,7 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
           method: 'POST',
           headers,
           body: form,
-          redirect: 'error',
+          redirect: 'manual', // not followed: a 3xx is the provider's outage below (workerd has no 'error')
           signal: AbortSignal.timeout(IDP_TIMEOUT_MS),
         });
       } catch (error) {

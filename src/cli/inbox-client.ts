@@ -30,6 +30,7 @@ export class InboxClient {
   private async send(path: string, init: RequestInit = {}): Promise<{ status: number; body: any; response: Response }> {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set('cookie', this.cookie);
+    headers.set('parley-channel', 'cli'); // the decision log names the channel
     const response = await fetch(`${this.origin}${path}`, {
       ...init,
       headers,
@@ -69,6 +70,28 @@ export class InboxClient {
     const { status, body } = await this.send(`${INBOX_BASE}/questions`);
     if (status !== 200 || !body || !Array.isArray(body.questions)) throw new Error(`Could not list the questions (HTTP ${status})`);
     return body as InboxView;
+  }
+
+  /** The decision log's entries of the signed-in person's questions since `since` (ms since the epoch). */
+  async log(since = 0): Promise<Record<string, unknown>[]> {
+    const { status, body } = await this.send(`${INBOX_BASE}/log?since=${since}`);
+    if (status === 404) throw new Error(typeof body?.message === 'string' ? body.message : 'This server keeps no decision log');
+    if (status !== 200 || !body || !Array.isArray(body.entries)) throw new Error(`Could not read the decision log (HTTP ${status})`);
+    return body.entries as Record<string, unknown>[];
+  }
+
+  /** The signed-in person's standing approvals. */
+  async grants(): Promise<{ id: string; tool: string; match: Record<string, unknown>; expiresAt: number }[]> {
+    const { status, body } = await this.send(`${INBOX_BASE}/grants`);
+    if (status !== 200 || !body || !Array.isArray(body.grants)) throw new Error(`Could not list the standing approvals (HTTP ${status})`);
+    return body.grants;
+  }
+
+  /** Revokes one: false when it was not standing (revoked already, expired, or someone else's). */
+  async revoke(id: string): Promise<boolean> {
+    const { status } = await this.send(`${INBOX_BASE}/grants/${encodeURIComponent(id)}/revoke`, { method: 'POST' });
+    if (status !== 200 && status !== 404) throw new Error(`Could not revoke it (HTTP ${status})`);
+    return status === 200;
   }
 
   async answer(

@@ -19,6 +19,8 @@ interface CliIo {
 }
 
 const USAGE = `Usage: parley inbox --url <server> [--answer <id> (--content '<json>' | --decline | --cancel)]
+       parley inbox log --url <server> [--since <date or ms>]   the decision log, as JSON Lines on stdout
+       parley inbox grants --url <server> [--revoke <id>]       standing approvals: list them, or revoke one
 
 The one-time inbox link is read from FRONTMCP_INBOX_LINK, else stdin, else asked for on the terminal
 (so it shows in no process list or shell history). Each run needs a fresh link.`;
@@ -40,6 +42,8 @@ export async function runInbox(
         content: { type: 'string' },
         decline: { type: 'boolean' },
         cancel: { type: 'boolean' },
+        since: { type: 'string' },
+        revoke: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -53,6 +57,20 @@ export async function runInbox(
     return 0;
   }
   try {
+    if (positionals[0] === 'log') {
+      const since = parseSince(values.since);
+      if (values.answer !== undefined || values.content !== undefined || values.decline || values.cancel)
+        throw new Error('parley inbox log reads the log: --answer, --content, --decline and --cancel go without "log"');
+      const link = parseInboxLink(positionals[1] ?? (await readLink(io)), values.url);
+      const client = new InboxClient(link.origin);
+      await client.signIn(link);
+      // One entry a line (JSON escapes every control character, so no entry spans two lines).
+      for (const entry of await client.log(since)) io.stdout.write(`${JSON.stringify(entry)}\n`);
+      return 0;
+    }
+    if (positionals[0] === 'grants') return await runGrants(io, { link: positionals[1], url: values.url, revoke: values.revoke });
+    if (values.since !== undefined) throw new Error('--since goes with "parley inbox log"');
+    if (values.revoke !== undefined) throw new Error('--revoke goes with "parley inbox grants"');
     const action = values.decline ? 'decline' : values.cancel ? 'cancel' : 'accept';
     if (values.decline && values.cancel) throw new Error('Choose one of --decline and --cancel');
     if (values.answer === undefined && (values.content !== undefined || values.decline || values.cancel))
@@ -97,6 +115,28 @@ export async function runInbox(
   }
 }
 
+/** `parley inbox grants`: lists the person's standing approvals, or revokes one (`--revoke <id>`). */
+async function runGrants(io: CliIo, given: { link?: string; url?: string; revoke?: string }): Promise<number> {
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const link = parseInboxLink(given.link ?? (await readLink(io)), given.url);
+  const client = new InboxClient(link.origin);
+  await client.signIn(link);
+  if (given.revoke !== undefined) {
+    const revoked = await client.revoke(given.revoke);
+    say(revoked ? `Revoked ${clean(given.revoke, true)}: the next matching call asks again.` : 'Not revoked: no such standing approval.');
+    return revoked ? 0 : 1;
+  }
+  const grants = await client.grants();
+  say(`Standing approvals: ${grants.length}`);
+  for (const g of grants) {
+    const match = Object.entries(g.match ?? {})
+      .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+      .join(' ');
+    say(`[${clean(g.id, true)}] ${clean(String(g.tool), true)} ${clean(match, true)} · until ${new Date(g.expiresAt).toISOString()}`);
+  }
+  return 0;
+}
+
 const NOT_ASKING = `Not asking: there is no terminal to type answers in. Answer one with
   parley inbox --url <server> --answer <id> --content '<json>'   (or --decline, --cancel)
 with a fresh link (this one is spent).`;
@@ -112,6 +152,14 @@ function terminalInput(stdin: NodeJS.ReadStream): NodeJS.ReadStream | undefined 
   } catch {
     return undefined; // no controlling terminal (CI, a service, Windows)
   }
+}
+
+/** --since: ms since the epoch, or a date `Date.parse` reads (2026-12-01, 2026-12-01T09:00:00Z); 0 when absent. */
+function parseSince(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const ms = /^[0-9]{1,15}$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms)) throw new Error('--since must be a date (2026-12-01) or milliseconds since the epoch');
+  return ms;
 }
 
 function parseContent(text: string): Record<string, unknown> {

@@ -7,6 +7,8 @@ export interface QuestionOrigin {
   reason: InboxReason;
   /** How long the client had (`client-never-answered`), or has before the person is nudged (`filed-with-round`, `task`). */
   afterMs?: number;
+  /** The standing approval an accept may give (the tool's rule): for how long, and the call's arguments it is for. */
+  grant?: { forMs: number; match: Record<string, unknown> };
 }
 
 /** The task question an inbox question stands for: answering it answers the task's (the task's open token decides). */

@@ -1,7 +1,7 @@
 // Running one handler (tool, prompt or resource) with its request attached, until it returns or suspends on a question.
 import { ElicitRun, type Asker } from '../elicitation';
 import type { ToolTrace, TurnEnd } from '../runtime';
-import { attachRequest, type RequestContext, type RequestScope } from '../model';
+import { attachRequest, type GrantRule, type RequestContext, type RequestScope } from '../model';
 import type { ParleyServer } from './server';
 
 type Run<T> = { kind: 'done'; value: T } | { kind: 'suspended' };
@@ -27,6 +27,8 @@ interface HandlerCall {
   scope: RequestScope;
   asker: Asker;
   trace?: ToolTrace;
+  /** The tool's standing-approval rule and this call's arguments, when it offers one. */
+  grant?: { tool: string; rule: GrantRule; args: Record<string, unknown> } | undefined;
 }
 
 /**
@@ -35,11 +37,16 @@ interface HandlerCall {
  */
 export function runHandler<C extends RequestContext, T>(
   server: ParleyServer,
-  { name, scope, asker, trace }: HandlerCall,
+  { name, scope, asker, trace, grant }: HandlerCall,
   ctx: C,
   exec: (ctx: C) => T | Promise<T>,
 ): Promise<Run<T>> {
-  const questions = server.questions?.forCall(scope.auth, scope.signal, (message) => scope.notifier.waiting?.(message));
+  const questions = server.questions?.forCall(scope.auth, scope.signal, {
+    onWaiting: (message) => scope.notifier.waiting?.(message),
+    ...(trace ? { trace } : {}),
+    ...(scope.client ? { client: scope.client } : {}),
+    ...(grant ? { grant } : {}),
+  });
   const run = new ElicitRun(server.elicitSettings, asker, { tool: name, auth: scope.auth, trace, questions });
   attachRequest(ctx, scope, run);
   const done = Promise.resolve().then(() => exec(ctx));

@@ -40,7 +40,10 @@ async function execute(server: ParleyServer, { entry, args, scope, asker }: Tool
       if (!checked.ok) throw new InvalidInputError(`Invalid arguments for tool "${name}": ${checked.error}`);
       input = checked.value;
     }
-    const run = await runHandler(server, { name, scope, asker, trace }, new entry.cls(), (ctx) => ctx.execute(input));
+    const rule = entry.options.grant;
+    // A tool that offers standing approvals: its persistent questions look for one first (inbox/grants.ts).
+    const grant = rule && { tool: name, rule, args: (input ?? {}) as Record<string, unknown> };
+    const run = await runHandler(server, { name, scope, asker, trace, grant }, new entry.cls(), (ctx) => ctx.execute(input));
     if (run.kind === 'suspended') return run;
     const result = toCallToolResult(run.value, entry);
     return { kind: 'result', result: result instanceof Promise ? await result : result };

@@ -1,9 +1,9 @@
 // The built server as the engine and the transports see it: registries, settings, keys, stores. app/ builds it.
 import type { AeadFactory, HmacFactory, StoreCrypto } from '../crypto';
 import type { PlainResponseMaker, Responder, StreamResponseMaker } from '../protocol';
-import type { EnvSource, Logger, Telemetry, TurnEnd } from '../runtime';
+import type { EnvSource, Logger, Telemetry, ToolTrace, TurnEnd } from '../runtime';
 import type { ElicitationStore, StoreBackend } from '../stores';
-import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope } from '../model';
+import type { ChangeHub, ServerSettings, PromptEntry, ToolEntry, Resources, AuthInfo, RequestScope, GrantRule } from '../model';
 import type { ElicitSettings, PersistentAsker, RawAnswer, StateKeys, TaskLink } from '../elicitation';
 import type { ListenTable } from './listen-table';
 import type { LegacyState } from './legacy/state';
@@ -124,9 +124,23 @@ export interface KeepAlive {
 interface QuestionDesk {
   /** Where the questions are kept: readiness reads it. */
   readonly store: { readonly backend: StoreBackend; readonly codec: { readonly prefix: string } };
-  /** `onWaiting` hears, with a line to show, that a call waits for a person's answer in the inbox. */
-  forCall(auth: AuthInfo, signal: AbortSignal, onWaiting?: (message: string) => void): PersistentAsker;
-  routes(): { fetch(request: Request, bindings: { origin: string; keepAlive?: KeepAlive }): Response | Promise<Response> };
+  /**
+   * `onWaiting` hears, with a line to show, that a call waits for a person's answer in the inbox; `trace` and `client`
+   * (the call's span and its client's address) go in the decision log.
+   */
+  forCall(
+    auth: AuthInfo,
+    signal: AbortSignal,
+    call?: {
+      onWaiting?: (message: string) => void;
+      trace?: ToolTrace;
+      client?: string;
+      grant?: { tool: string; rule: GrantRule; args: Record<string, unknown> };
+    },
+  ): PersistentAsker;
+  routes(): {
+    fetch(request: Request, bindings: { origin: string; keepAlive?: KeepAlive; client?: string }): Response | Promise<Response>;
+  };
   origin?: string;
 }
 

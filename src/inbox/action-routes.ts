@@ -89,7 +89,8 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
       link.action === 'accept'
         ? { action: 'accept' as const, content: content!, answeredAt: Date.now() }
         : { action: 'decline' as const, answeredAt: Date.now() };
-    const outcome = await service.answer(record.subject, question.id, answer, c.env?.keepAlive);
+    const via = { keepAlive: c.env?.keepAlive, channel: 'action-link' as const, address: c.env?.client };
+    const outcome = await service.answer(record.subject, question.id, answer, via);
     if (!outcome.ok) return refusals.answered();
     return outcomePage(200, link.action === 'accept' ? 'Accepted' : 'Declined', `Your answer to “${question.message}” was sent.`);
   });

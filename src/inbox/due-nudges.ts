@@ -1,7 +1,8 @@
 // Nudges that wait, kept in the store: where a timer ends with its request (an edge isolate), a question filed beside
 // a 2026-07-28 round or for a task is nudged by whichever request finds it due: the next call that files or asks a
-// question, an inbox read, or the cron route (GET /_frontmcp/deadlines). One deadline mechanism for Durable Objects
-// and Redis over HTTP alike, which has no timer at all.
+// question, an inbox read, or the cron route (GET /_frontmcp/deadlines). A webhook's next attempt after a failure waits
+// the same way. One deadline mechanism for Durable Objects and Redis over HTTP alike, which has no timer at all.
+import type { StoreSortedSets } from '../stores';
 import type { QuestionStore, StoredQuestion } from './question-store';
 
 /** One waiting nudge: whose question, and from when it is due. */
@@ -13,69 +14,76 @@ interface Due {
   until: number;
 }
 
-/** The server-wide list's record (kind `d`, no owner): sealed, as every record is, so subjects never show in the store. */
-const LIST = ['d', '', ''] as const;
-/** Past this many waiting nudges the oldest go first (the question still waits in its inbox). */
+/** Where a webhook's nudge is after a failed attempt: the next attempt's number, and the delivery id every attempt keeps. */
+interface NudgeRetry {
+  attempt: number;
+  delivery: string;
+}
+
+/**
+ * The server-wide sorted set of what is due (kind `d`, no owner), scored by when: each entry is a member of its own,
+ * added and removed in one step, so two isolates that file a question in the same instant both keep theirs. Members
+ * are sealed, as every record is, so subjects never show in the store.
+ */
+const SET = ['d', '', 'due'] as const;
+/** Past this many waiting nudges the soonest due go first (their questions still wait in the inbox). */
 const MAX_WAITING = 1_000;
+/** A sweep sends at most this many; the next request sends the rest. */
+const PER_SWEEP = 100;
 
 export class DueNudges {
-  // One read-modify-write of the list at a time in this isolate; two isolates in the same instant may lose an entry
-  // (the store contract has no atomic list): that nudge is not sent, and its question waits in the inbox all the same.
-  private updating: Promise<unknown> = Promise.resolve();
+  private readonly sets: StoreSortedSets;
 
-  constructor(private readonly store: QuestionStore) {}
+  constructor(private readonly store: QuestionStore) {
+    // Every store an edge runtime keeps questions in has them (Durable Objects, Redis over HTTP).
+    this.sets = store.records.backend.sortedSets!;
+  }
 
-  /** Keeps `question`'s nudge until `at`: its token (taken by the one request that sends it) and its list entry. */
-  async add(subject: string, question: StoredQuestion, at: number): Promise<void> {
+  /**
+   * Keeps `question`'s nudge until `at`: its token (taken by the one request that sends it) and its entry in the set;
+   * with `retry`, a webhook's next attempt after `retry.attempt - 1` failed.
+   */
+  async add(subject: string, question: StoredQuestion, at: number, retry?: NudgeRetry): Promise<void> {
     const ttlMs = question.expiresAt - Date.now();
-    await this.store.records.mark('n', subject, question.id, ttlMs);
+    if (!(ttlMs > 0)) return;
+    const { records } = this.store;
+    await records.mark('n', subject, question.id, ttlMs);
+    if (retry) await records.put('r', subject, question.id, retry, ttlMs);
+    const key = await records.name(...SET);
     const entry: Due = { subject, id: question.id, at, until: question.expiresAt };
-    await this.update((list) => [...list.filter((d) => d.id !== entry.id || d.subject !== subject), entry].slice(-MAX_WAITING));
+    await this.sets.add(key, await records.sealing.seal(entry, '', key), at, { ttlMs, max: MAX_WAITING });
+  }
+
+  /** Where the question's nudge is, when an earlier attempt failed (taken: read once); undefined for a first attempt. */
+  retryOf(subject: string, id: string): Promise<NudgeRetry | undefined> {
+    return this.store.records.take<NudgeRetry>('r', subject, id);
   }
 
   /** Sends each nudge due by `now` whose question is still open, once across every isolate; resolves with how many. */
   async sweep(send: (subject: string, question: StoredQuestion) => Promise<void> | void, now = Date.now()): Promise<number> {
-    const due = (await this.read()).filter((d) => d.at <= now);
-    if (due.length === 0) return 0; // fast path: one read, as on nearly every request
-    await this.update((list) => list.filter((d) => d.at > now && d.until > now));
+    const { records } = this.store;
     let sent = 0;
-    for (const { subject, id } of due) {
-      // Taken once: another isolate's sweep, or an answer in the meantime (the question is no longer open), sends none.
-      if (!(await this.store.records.find('n', subject, id, true))) continue;
-      const question = await this.store.byId(subject, id);
-      if (!question || !(await this.store.isOpen(subject, id))) continue;
-      await send(subject, question);
-      sent++;
+    // Fast path: one read under one name (one secret), with nothing due, as on nearly every request.
+    for (const { key } of await records.names(...SET)) {
+      for (const member of await this.sets.upTo(key, now, PER_SWEEP)) {
+        // Out of the set for everyone first; of two isolates that read it, the token says which one sends.
+        await this.sets.remove(key, member);
+        const due = await records.sealing.open<unknown>(member, '', key);
+        if (!isDue(due) || due.until <= now) continue;
+        // Taken once: another isolate's sweep, or an answer in the meantime (the question is no longer open), sends none.
+        if (!(await records.find('n', due.subject, due.id, true))) continue;
+        const question = await this.store.byId(due.subject, due.id);
+        if (!question || !(await this.store.isOpen(due.subject, due.id))) continue;
+        await send(due.subject, question);
+        sent++;
+      }
     }
     return sent;
   }
-
-  private async read(): Promise<Due[]> {
-    const list = await this.store.records.read<unknown>(...LIST);
-    return Array.isArray(list) ? list.filter(isDue) : [];
-  }
-
-  private update(change: (list: Due[]) => Due[]): Promise<void> {
-    const run = async () => {
-      const list = change(await this.read());
-      if (list.length === 0) return this.store.records.backend.delete(await this.store.records.name(...LIST));
-      const ttlMs = Math.max(...list.map((d) => d.until)) - Date.now();
-      await this.store.records.put(...LIST, list, ttlMs);
-    };
-    const next = this.updating.then(run, run);
-    this.updating = next.catch(() => {});
-    return next;
-  }
 }
 
+/** A member as this class seals it (what it opens was sealed here, so only its shape is checked). */
 const isDue = (value: unknown): value is Due => {
-  const d = value as Partial<Due> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    typeof d.subject === 'string' &&
-    typeof d.id === 'string' &&
-    typeof d.at === 'number' &&
-    typeof d.until === 'number'
-  );
+  const d = value as Partial<Due> | undefined;
+  return typeof d?.subject === 'string' && typeof d.id === 'string' && typeof d.until === 'number';
 };

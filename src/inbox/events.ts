@@ -4,7 +4,10 @@ import type { Inbox } from './inbox';
 
 const HEARTBEAT_MS = 15_000;
 
-export function questionEvents(service: Inbox, subject: string, signal: AbortSignal): Response {
+/** `address`: the page's client, for the decision log's views (an EventSource is always the page). */
+export function questionEvents(service: Inbox, subject: string, request: { signal: AbortSignal; address?: string }): Response {
+  const { signal } = request;
+  const seen = { channel: 'page' as const, ...(request.address ? { address: request.address } : {}) };
   let stop: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -29,7 +32,7 @@ export function questionEvents(service: Inbox, subject: string, signal: AbortSig
         }
         busy = true;
         try {
-          const data = JSON.stringify(await service.view(subject));
+          const data = JSON.stringify(await service.view(subject, seen));
           if (data !== last) write(sseFrame({ event: 'questions', data }));
           else write(sseComment('ping'));
           last = data;

@@ -33,11 +33,17 @@ export async function fileQuestion(
  * inbox answer gets 409). Else the inbox's answer if it waits (taken, so no other call gets it), else `gone`: answered
  * and delivered, or expired.
  */
-export async function claimQuestion(store: QuestionStore, subject: string, id: string): Promise<'claimed' | 'gone' | RawAnswer> {
+export async function claimQuestion(
+  store: QuestionStore,
+  subject: string,
+  id: string,
+  onClaimed?: (question: StoredQuestion) => Promise<void>,
+): Promise<'claimed' | 'gone' | RawAnswer> {
   const question = await store.byId(subject, id);
   if (!question) return 'gone';
   if (await store.takeOpen(subject, id)) {
     await store.finish(subject, question, true);
+    await onClaimed?.(question);
     return 'claimed';
   }
   return (await takeIfAnswered(store, subject, question)) ?? 'gone';

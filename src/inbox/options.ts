@@ -17,6 +17,8 @@ export interface PersistentOptions {
   inboxLinks: InboxLinks;
   /** Called when a question lands in an inbox: checked on Node with the rest of the subsystem (notify-options.ts). */
   notify?: unknown;
+  /** The decision log (docs/approvals.md): on by default, kept `retentionMs`; `false` turns it off. */
+  log?: false | { retentionMs?: number; clientAddress?: boolean };
 }
 
 const DEFAULT_QUESTION_TTL_MS = 24 * 60 * 60_000;
@@ -32,6 +34,16 @@ const optionsSchema = z.strictObject({
   storage: storageSchema.optional(),
   inboxLinks: z.enum(['terminal', 'stderr', 'off']).default('terminal'),
   notify: z.unknown().optional(),
+  log: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        // At least a day: the export lists each day's questions in a list that must outlive the day.
+        retentionMs: z.number().int().min(86_400_000, 'must be at least a day (86400000 ms)').optional(),
+        clientAddress: z.boolean().optional(),
+      }),
+    ])
+    .optional(),
 });
 
 /** The options when persistent questions are on, undefined when off; throws InvalidQuestionStoreError when invalid. */
@@ -41,6 +53,6 @@ export function readPersistentOptions(value: unknown): PersistentOptions | undef
   if (parsed.success) return parsed.data as PersistentOptions;
   const detail = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(persistent)'}: ${i.message}`).join('; ');
   throw new InvalidQuestionStoreError(
-    `${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off', notify?: function | { url, secret } }`,
+    `${detail}. Use \`true\` or { ttlMs?, storage?: { type: 'memory' | 'redis' | 'sqlite' }, inboxLinks?: 'terminal' | 'stderr' | 'off', notify?: function | { url, secret }, log?: false | { retentionMs?, clientAddress? } }`,
   );
 }

@@ -17,8 +17,14 @@ import type { Inbox } from './inbox';
 import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
 import { questionEvents } from './events';
 import { addActionRoutes } from './action-routes';
+import type { DecisionChannel } from './decision-log';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
+/** What a client says it is, for the decision log (`parley-channel`: the page's script and `parley inbox` send it). */
+const CHANNELS: ReadonlyMap<string, DecisionChannel> = new Map([
+  ['page', 'page'],
+  ['cli', 'cli'],
+]);
 const ACTIONS = ['accept', 'decline', 'cancel'] as const;
 
 const PAGE_HEADERS = {
@@ -34,6 +40,13 @@ const problem = (status: number, error: string, message: string, headers?: Recor
   fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
 type InboxContext = Context<{ Bindings: InboxBindings }>;
+
+/** The channel and address of a request, for the decision log: `json` unless the client named one it is. */
+const seenThrough = (c: InboxContext): { channel: DecisionChannel; address?: string } => {
+  const channel = CHANNELS.get(c.req.header('parley-channel') ?? '') ?? 'json';
+  const address = c.env?.client;
+  return address ? { channel, address } : { channel };
+};
 
 /** The origin people reach the server at: the handler's, else (the inbox app on its own) the request's. */
 const originOf = (c: InboxContext) => c.env?.origin ?? new URL(c.req.url).origin;
@@ -126,13 +139,32 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
     // Each inbox read sends what is due too, after the response where the platform allows it.
     const due = service.sendDueNudges().catch(() => 0);
     c.env?.keepAlive?.waitUntil(due);
-    return fetchResponder.json(await service.view(subject), 200, { 'cache-control': 'no-store' });
+    return fetchResponder.json(await service.view(subject, seenThrough(c)), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/questions/events', async (c) => {
     const subject = await subjectOf(c);
     if (subject instanceof Response) return subject;
-    return questionEvents(service, subject, c.req.raw.signal);
+    const address = c.env?.client;
+    return questionEvents(service, subject, { signal: c.req.raw.signal, ...(address ? { address } : {}) });
+  });
+
+  // The decision log: one question's history, and the export of every entry of the person's questions (since `since`,
+  // ms since the epoch). Only the person's own: a question of someone else's has no history here.
+  app.get('/questions/:id/log', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    if (!service.log) return problem(404, 'not_found', 'The decision log is off (persistent.log: false)');
+    return fetchResponder.json({ entries: await service.log.history(subject, c.req.param('id')) }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/log', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    if (!service.log) return problem(404, 'not_found', 'The decision log is off (persistent.log: false)');
+    const since = c.req.query('since') ?? '0';
+    if (!/^[0-9]{1,15}$/.test(since)) return problem(400, 'invalid_since', 'since must be milliseconds since the epoch');
+    return fetchResponder.json({ entries: await service.log.export(subject, Number(since)) }, 200, { 'cache-control': 'no-store' });
   });
 
   app.post('/questions/:id/answer', async (c) => {
@@ -148,9 +180,12 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
     const content = body.content;
     if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
       return problem(400, 'invalid_content', 'content must be an object');
+    if (body.grant !== undefined && typeof body.grant !== 'boolean') return problem(400, 'invalid_grant', 'grant must be true or false');
     const id = c.req.param('id');
     const question = await service.store.byId(subject, id);
     if (!question) return problem(404, 'not_found', 'No such question');
+    if (body.grant === true && (action !== 'accept' || !question.from?.grant))
+      return problem(400, 'invalid_grant', 'Only an accept of a question whose tool offers a standing approval can give one');
     if (action === 'accept') {
       const mismatch = checkFlatForm(content ?? {}, question.requestedSchema);
       if (mismatch) return problem(400, 'invalid_content', `The answer does not fit the question: ${mismatch}`);
@@ -160,15 +195,37 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       ...(action === 'accept' ? { content: (content ?? {}) as Record<string, unknown> } : {}),
       answeredAt: Date.now(),
     };
-    const outcome = await service.answer(subject, id, answer, c.env.keepAlive);
+    const via = { keepAlive: c.env?.keepAlive, ...seenThrough(c), ...(body.grant === true ? { grant: true } : {}) };
+    const outcome = await service.answer(subject, id, answer, via);
     if (!outcome.ok)
       return outcome.reason === 'not-found'
         ? problem(404, 'not_found', 'No such question')
         : problem(409, 'already_answered', 'This question already has an answer');
     const delivered = outcome.task ? 'task' : outcome.waiting ? 'waiting-call' : 'next-call';
-    return fetchResponder.json({ status: 'answered', action, delivered }, 200, {
+    const granted = 'grant' in outcome ? { granted: outcome.grant } : {};
+    return fetchResponder.json({ status: 'answered', action, delivered, ...granted }, 200, {
       'cache-control': 'no-store',
     });
+  });
+
+  // Standing approvals: the person's own, listed and revoked (a later call that matched asks again).
+  app.get('/grants', async (c) => {
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    const grants = (await service.grants?.list(subject)) ?? [];
+    const shown = grants.map(({ id, tool, match, key, grantedAt, expiresAt }) => ({ id, tool, match, key, grantedAt, expiresAt }));
+    return fetchResponder.json({ grants: shown }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/grants/:id/revoke', async (c) => {
+    const refused = crossSite(c);
+    if (refused) return refused;
+    const subject = await subjectOf(c);
+    if (subject instanceof Response) return subject;
+    const { channel, address } = seenThrough(c);
+    const revoked = await service.grants?.revoke(subject, c.req.param('id'), { channel, ...(address ? { address } : {}) });
+    if (!revoked) return problem(404, 'not_found', 'No such standing approval (revoked already, or expired)');
+    return fetchResponder.json({ status: 'revoked' }, 200, { 'cache-control': 'no-store' });
   });
 
   addActionRoutes(app, service, {

@@ -10,13 +10,28 @@ import type { LoopbackTokenAuth } from './people';
 import type { InboxBindings, PersonSignIn } from '../auth';
 import { claimQuestion, fileQuestion } from './filing';
 import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
-import type { Inbox, InboxView } from './inbox';
+import type { Answered, AnswerVia, Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import type { ActionLinks } from './action-links';
 import { questionSubjectOf } from '../model';
 import type { DueNudges } from './due-nudges';
+import { type DecisionChannel, DecisionLog, type Witness, whoOf } from './decision-log';
+import type { ToolTrace } from '../runtime';
+import { type GrantCall, Grants, matchOf } from './grants';
 
 type KeepAlive = RequestScope['keepAlive'];
+
+/** What a call tells its questions besides its caller: where to say it waits, its span, its client's address. */
+interface CallFacts {
+  onWaiting?: (message: string) => void;
+  trace?: ToolTrace;
+  client?: string;
+  /** The tool's standing-approval rule and the call's arguments, when it offers one. */
+  grant?: GrantCall;
+}
+
+/** The decision log's defaults: kept 30 days, no client address (see docs/approvals.md). */
+const DEFAULT_LOG = { retentionMs: 30 * 86_400_000, clientAddress: false };
 
 /** Where a waiting call waits when the tool named no ttl (the docs' default for elicit()). */
 const DEFAULT_WAIT_MS = 300_000;
@@ -60,6 +75,10 @@ export class QuestionService implements Inbox {
    * sent by the next call that files or asks a question, an inbox read, or the cron route (docs/unanswered.md).
    */
   dueNudges?: DueNudges;
+  /** The decision log (`persistent.log`), undefined when it is off. */
+  readonly log: DecisionLog | undefined;
+  /** Standing approvals (a tool's `grant` rule). */
+  readonly grants: Grants;
 
   constructor(
     readonly store: QuestionStore,
@@ -67,7 +86,10 @@ export class QuestionService implements Inbox {
     readonly people: LoopbackTokenAuth | undefined,
     /** Used when no request has named an origin yet, e.g. `http://127.0.0.1:3000`. */
     readonly fallbackOrigin?: string,
-  ) {}
+  ) {
+    this.log = options.log === false ? undefined : new DecisionLog(store.records, { ...DEFAULT_LOG, ...options.log });
+    this.grants = new Grants(store.records, this.log);
+  }
 
   /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
   routes(): Hono<{ Bindings: InboxBindings }> {
@@ -75,12 +97,14 @@ export class QuestionService implements Inbox {
   }
 
   /** What one tool call may do: ask persistent questions as its caller, and print its caller's inbox link. */
-  forCall(auth: AuthInfo, signal?: AbortSignal, onWaiting?: (message: string) => void): PersistentAsker {
+  forCall(auth: AuthInfo, signal?: AbortSignal, call: CallFacts = {}): PersistentAsker {
     const subject = questionSubjectOf(auth);
     const mine = () => this.subjectOf(auth);
+    const witness: Witness = { ...(call.trace ? { trace: call.trace } : {}), ...(call.client ? { address: call.client } : {}) };
     return {
       subject,
-      ask: (params, options, from) => this.ask(auth, params, options, { signal, from, onWaiting }),
+      ask: (params, options, from) =>
+        this.ask(auth, params, options, { signal, from, onWaiting: call.onWaiting, witness, ...(call.grant ? { grant: call.grant } : {}) }),
       printLink: () => this.printLink(auth),
       file: (key, params, from, task) => {
         this.sweepBeside();
@@ -88,11 +112,48 @@ export class QuestionService implements Inbox {
           ttlMs: this.options.ttlMs,
           from,
           ...(task ? { task } : {}),
-          onCreated: this.nudge(mine()),
+          onCreated: this.created(mine(), witness),
         });
       },
       find: async (key) => (await this.store.byKey(mine(), key))?.id,
-      claim: (id) => claimQuestion(this.store, mine(), id),
+      // The client's answer took the question from the inbox: its round's (`client`), or a task's answer or end.
+      claim: (id) =>
+        claimQuestion(this.store, mine(), id, (question) =>
+          this.note(
+            question.task
+              ? this.log?.record(mine(), question, { event: 'withdrawn', by: 'parley', channel: 'tasks/update' }, witness)
+              : this.log?.record(mine(), question, { event: 'answered', by: whoOf(mine()), channel: 'client' }, witness),
+          ),
+        ),
+    };
+  }
+
+  /** A question just filed: its first log entry, then its nudge. */
+  private created(subject: string, witness: Witness): (question: StoredQuestion) => Promise<void> {
+    const nudge = this.nudge(subject);
+    return async (question) => {
+      await this.note(this.log?.asked(subject, question, witness));
+      await nudge?.(question);
+    };
+  }
+
+  /**
+   * Waits for a log write; a store that fails it is logged, and what it recorded goes on (the answer counts, the
+   * question stays): the log never stops a decision.
+   */
+  private async note(write: Promise<void> | undefined): Promise<void> {
+    try {
+      await write;
+    } catch (error) {
+      console.error(escapeLogText(`[parley] WARN A decision log entry was not kept: ${(error as Error)?.message ?? error}`));
+    }
+  }
+
+  /** Tells the person, through notify, and logs the nudge once it went. */
+  private notifyLogged(notify: NonNullable<QuestionService['notify']>): NonNullable<QuestionService['notify']> {
+    return async (subject, question) => {
+      await notify(subject, question);
+      await this.note(this.log?.record(subject, question, { event: 'nudged', by: 'parley', channel: 'notify' }));
     };
   }
 
@@ -102,13 +163,16 @@ export class QuestionService implements Inbox {
   /** Sends the nudges kept in the store that are due now (none unless `dueNudges` is set); resolves with how many. */
   async sendDueNudges(): Promise<number> {
     const notify = this.notify;
-    return notify && this.dueNudges ? this.dueNudges.sweep(notify) : 0;
+    return notify && this.dueNudges ? this.dueNudges.sweep(this.notifyLogged(notify)) : 0;
   }
 
   /** The caller's next request sends what is due, never holding it up: the nudges go out beside its call. */
   private sweepBeside(): void {
-    if (this.dueNudges && this.notify)
-      void this.dueNudges.sweep((subject, question) => void this.notify?.(subject, question)).catch(() => {});
+    const notify = this.notify;
+    if (this.dueNudges && notify) {
+      const logged = this.notifyLogged(notify);
+      void this.dueNudges.sweep((subject, question) => void logged(subject, question).catch(() => {})).catch(() => {});
+    }
   }
 
   /**
@@ -117,7 +181,7 @@ export class QuestionService implements Inbox {
    * it waits; a stop within that time sends none, and the question waits in the inbox all the same).
    */
   private nudge(subject: string): ((question: StoredQuestion) => Promise<void> | void) | undefined {
-    const notify = this.notify;
+    const notify = this.notify && this.notifyLogged(this.notify);
     if (!notify) return undefined;
     return (question) => {
       const reason = question.from?.reason;
@@ -138,7 +202,7 @@ export class QuestionService implements Inbox {
     auth: AuthInfo,
     params: ElicitParams,
     options: ElicitOptions,
-    call: { signal?: AbortSignal; from?: QuestionOrigin; onWaiting?: (message: string) => void } = {},
+    call: { signal?: AbortSignal; from?: QuestionOrigin; onWaiting?: (message: string) => void; witness?: Witness; grant?: GrantCall } = {},
   ): Promise<RawAnswer> {
     const persist = options.persist!;
     if (typeof persist.key !== 'string' || !KEY.test(persist.key))
@@ -149,14 +213,22 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    const { signal, from, onWaiting } = call;
+    const { signal, onWaiting } = call;
+    let from = call.from;
+    // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one.
+    const match = call.grant && matchOf(call.grant.rule, call.grant.args);
+    if (call.grant && match) {
+      const granted = await this.grants.use(subject, call.grant, { key: persist.key, ...params }, call.witness ?? {});
+      if (granted) return { action: 'accept', content: granted };
+      from = { ...(from ?? { tool: call.grant.tool, reason: 'persist' }), grant: { forMs: call.grant.rule.forMs, match } };
+    }
     this.sweepBeside();
     return askAndWait(this.store, subject, persist.key, params, {
       ttl,
       ttlMs,
       signal,
       from,
-      onCreated: this.nudge(subject),
+      onCreated: this.created(subject, call.witness ?? {}),
       // The client hears the call is waiting on the person, instead of silence until ttl.
       onWaiting: onWaiting && (() => onWaiting(`Waiting for an answer in the inbox: ${params.message}`)),
     });
@@ -166,15 +238,43 @@ export class QuestionService implements Inbox {
    * The person's answer to one of their questions: the first answer is accepted, a later one is told it was answered.
    * A task's question is answered in its task, whose open token (taken once, against `tasks/update` too) decides.
    */
-  async answer(subject: string, id: string, answer: StoredAnswer, keepAlive?: KeepAlive): Promise<AnswerOutcome> {
+  async answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<Answered> {
     const question = await this.store.byId(subject, id);
-    if (!question?.task) return this.store.answer(subject, id, answer);
+    const outcome = question ? await this.answerOne(subject, question, answer, via.keepAlive) : undefined;
+    if (!outcome) return { ok: false, reason: 'not-found' };
+    if (outcome.ok) {
+      const witness = via.address ? { address: via.address } : {};
+      await this.note(
+        this.log?.record(
+          subject,
+          question!,
+          { event: 'answered', by: whoOf(subject), channel: via.channel, action: answer.action },
+          witness,
+        ),
+      );
+      // "Accept, and the same for the next period": only with an accept of a question that offers it (the route checks).
+      if (via.grant && answer.action === 'accept') {
+        const grant = await this.grants.give(subject, question!, answer.content ?? {}, {
+          channel: via.channel,
+          ...(via.address ? { address: via.address } : {}),
+        });
+        if (grant) return { ...outcome, grant: { id: grant.id, expiresAt: grant.expiresAt } };
+      }
+    }
+    return outcome;
+  }
+
+  private async answerOne(subject: string, question: StoredQuestion, answer: StoredAnswer, keepAlive: KeepAlive): Promise<AnswerOutcome> {
+    const id = question.id;
+    if (!question.task) return this.store.answer(subject, id, answer);
     if (!(await this.store.isOpen(subject, id))) return { ok: false, reason: 'already-answered' };
     const raw: RawAnswer = answer.content === undefined ? { action: answer.action } : { action: answer.action, content: answer.content };
     const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw, keepAlive) : 'gone';
     // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
     await this.store.finish(subject, question, true);
     if (outcome === 'answered') return { ok: true, waiting: true, task: true };
+    // The task took its answer elsewhere (or ended): this late answer is what took its copy out of the inbox.
+    await this.note(this.log?.record(subject, question, { event: 'withdrawn', by: 'parley', channel: 'tasks/update' }));
     return { ok: false, reason: outcome === 'gone' ? 'not-found' : 'already-answered' };
   }
 
@@ -203,12 +303,18 @@ export class QuestionService implements Inbox {
     return { expiresAt };
   }
 
-  /** What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). */
-  async view(subject: string): Promise<InboxView> {
-    return {
-      signedInAs: shownSubject(subject),
-      questions: await this.store.list(subject),
-    };
+  /**
+   * What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). Each
+   * question's first showing through a channel is logged as a view.
+   */
+  async view(subject: string, seen?: { channel: DecisionChannel; address?: string }): Promise<InboxView> {
+    const questions = await this.store.list(subject);
+    const log = this.log;
+    if (log && seen) {
+      const witness = seen.address ? { address: seen.address } : {};
+      await this.note(Promise.all(questions.map((q) => log.viewed(subject, q, seen.channel, witness))).then(() => {}));
+    }
+    return { signedInAs: shownSubject(subject), questions };
   }
 
   private subjectOf(auth: AuthInfo): string {

@@ -63,7 +63,9 @@ export type {
   TaskSupport,
   ToolAnnotations,
   ToolOptions,
+  GrantRule,
 } from './tool-types';
 export * as z from './zod';
 export { DEFAULT_AFTER_MS } from './unanswered-options';
 export type { InboxReason, UnansweredOption, UnansweredPolicy } from './unanswered-options';
+export { MAX_GRANT_MS } from './grant-rule';

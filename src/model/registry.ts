@@ -3,6 +3,7 @@ import { checkScopesOption } from './scopes';
 import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
 import { listedFields } from './listed-fields';
+import { grantRuleProblem } from './grant-rule';
 import { toJsonSchema, toValidator, type Validate } from './schema';
 import type { ToolOptions } from './tool-types';
 import type { ToolContext } from './tool-context';
@@ -71,6 +72,10 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
   }
   if (options.annotations) wire.annotations = options.annotations;
   Object.assign(wire, listedFields(options));
+  if (options.grant !== undefined) {
+    const problem = grantRuleProblem(options.grant, wire.inputSchema as Record<string, unknown>);
+    if (problem) throw new Error(problem);
+  }
   const headerParams = headerParamsOf(wire.inputSchema as Record<string, unknown>, options.name);
   return {
     name: options.name,

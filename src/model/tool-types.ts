@@ -54,6 +54,18 @@ export interface ToolOptions {
    * with -32021). The call becomes a task where execute() calls `await this.startTask()` (docs/tasks.md).
    */
   execution?: { taskSupport?: TaskSupport };
+  /**
+   * A standing approval the tool offers (docs/approvals.md): whoever accepts one of its persistent questions may accept
+   * the same for `forMs`, for later calls by the same caller whose arguments named in `match` are equal. Checked at
+   * startup: a rule that would match every call is refused.
+   */
+  grant?: GrantRule;
+}
+
+/** Which later calls a standing approval answers: the same tool and caller, these arguments equal, for `forMs`. */
+export interface GrantRule {
+  match: string[];
+  forMs: number;
 }
 
 /**

@@ -211,6 +211,23 @@ export class ToolTrace {
       this.span.addEvent(`parley.question.${event}`, { ...this.attributes, 'parley.question.key': key, 'parley.question.mode': mode });
   }
 
+  /**
+   * A decision log entry (inbox/decision-log.ts) as `parley.decision.<event>`: its question, channel, who and action,
+   * never the message or the answer.
+   */
+  decision(entry: { event: string; question: string; key: string; by: string; channel: string; action?: string }): void {
+    if (!this.span.isRecording()) return;
+    const attributes: Attributes = {
+      ...this.attributes,
+      'parley.question.id': entry.question,
+      'parley.question.key': entry.key,
+      'parley.decision.by': entry.by,
+      'parley.decision.channel': entry.channel,
+    };
+    if (entry.action) attributes['parley.decision.action'] = entry.action;
+    this.span.addEvent(`parley.decision.${entry.event}`, attributes);
+  }
+
   /** The answer's event, from its checked action. */
   answered(key: string, mode: string, status: string): void {
     this.question(status === 'accept' ? 'answered' : status === 'decline' ? 'declined' : 'cancelled', key, mode);

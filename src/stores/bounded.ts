@@ -1,7 +1,7 @@
 // Every store operation bounded in time: one the store does not answer within the timeout, or that fails, rejects with
 // StoreUnavailableError, a message that names the store and nothing of the command (keys and records name sessions).
-import { StoreUnavailableError } from '../protocol';
-import type { MessageHandler, StoreBackend } from './types';
+import { PublicMcpError, StoreUnavailableError } from '../protocol';
+import type { MessageHandler, StoreBackend, StoreSortedSets } from './types';
 
 interface StoreBounds {
   /** How long an operation may take (elicitation.storeTimeoutMs). */
@@ -42,8 +42,10 @@ export function boundedStore(backend: StoreBackend, { timeoutMs, onError, onBack
         },
         (error: unknown) => {
           clearTimeout(timer);
-          failing = true;
           onError(error instanceof Error ? error : new Error(String(error)));
+          // The caller's to read (a value too large to keep): not an outage, and trying again would not help.
+          if (error instanceof PublicMcpError) return reject(error);
+          failing = true;
           reject(new StoreUnavailableError(`The server's store (${name}) failed; ${LATER}`));
         },
       );
@@ -77,6 +79,14 @@ export function boundedStore(backend: StoreBackend, { timeoutMs, onError, onBack
       );
     },
     onRestored: backend.onRestored && ((listener) => backend.onRestored!(listener)),
+    sortedSets: backend.sortedSets && boundedSets(backend.sortedSets, run),
     close: () => backend.close(),
   };
 }
+
+/** A backend's sorted sets, each operation bounded as the others are. */
+const boundedSets = (sets: StoreSortedSets, run: <T>(operation: () => Promise<T>) => Promise<T>): StoreSortedSets => ({
+  add: (key, member, score, options) => run(() => sets.add(key, member, score, options)),
+  upTo: (key, maxScore, limit) => run(() => sets.upTo(key, maxScore, limit)),
+  remove: (key, member) => run(() => sets.remove(key, member)),
+});

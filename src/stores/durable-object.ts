@@ -1,6 +1,7 @@
 // The Durable Object behind the Durable Objects store: the class a Worker exports and wrangler.toml binds. One object
-// holds one key's value (its SQLite storage, an alarm for its TTL) or one channel's subscribers (hibernatable sockets);
-// durable-objects.ts, on the Worker's side, names which. The object never learns the key: it is the key.
+// holds one key's value (its SQLite storage, an alarm for its TTL), which may be a sorted set, or one channel's
+// subscribers (hibernatable sockets); durable-objects.ts, on the Worker's side, names which. The object never learns
+// the key: it is the key.
 import { isObject } from '../protocol';
 
 /** The parts of a cursor from `ctx.storage.sql.exec` this reads. */
@@ -68,6 +69,16 @@ export class ParleyStore {
       case '/delete':
         await this.#forget();
         return new Response(null, { status: 204 });
+      case '/zadd':
+        await this.#addMember(await request.json());
+        return new Response(null, { status: 204 });
+      case '/zrange': {
+        const [maxScore, limit] = (await request.json()) as [number, number];
+        return Response.json(this.#members().flatMap(([member, score], i) => (score <= maxScore && i < limit ? [member] : [])));
+      }
+      case '/zrem':
+        await this.#removeMember(await request.text());
+        return new Response(null, { status: 204 });
       case '/publish':
         return new Response(String(this.#publish(await request.text())));
       case '/subscribe':
@@ -131,6 +142,32 @@ export class ParleyStore {
     });
     this.#hasTable = true;
     await (expiresAt === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(expiresAt));
+  }
+
+  /**
+   * A sorted set is the key's value: [member, score] pairs, lowest score first. Each operation reads and writes it with
+   * no await between, and the object runs one event at a time: none is lost.
+   */
+  #members(): [string, number][] {
+    const row = this.#read();
+    return row && !(row.expiresAt !== undefined && row.expiresAt <= Date.now()) ? JSON.parse(row.value) : [];
+  }
+
+  /** Adds or moves a member; past `max` the lowest-scored go; the set lives at least `ttlMs` more, never less. */
+  #addMember([member, score, ttlMs, max]: [string, number, number, number]): Promise<void> {
+    const members = this.#members().filter(([m]) => m !== member);
+    members.push([member, score]);
+    members.sort((x, y) => x[1] - y[1]);
+    const until = Math.max(this.#read()?.expiresAt ?? 0, Date.now() + ttlMs);
+    return this.#set(JSON.stringify(members.slice(-max)), String(until - Date.now()));
+  }
+
+  #removeMember(member: string): Promise<void> {
+    const members = this.#members().filter(([m]) => m !== member);
+    const expiresAt = this.#read()?.expiresAt;
+    return members.length === 0
+      ? this.#forget()
+      : this.#set(JSON.stringify(members), expiresAt === undefined ? null : String(expiresAt - Date.now()));
   }
 
   #read(): Row | undefined {

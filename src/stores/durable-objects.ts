@@ -5,10 +5,11 @@
 // (HMACs or SHA-256 digests, stores/questions/keys.ts; random session ids) and the contract has no operation over several
 // keys, so nothing gains from grouping them: per key, every take is atomic inside one single-threaded object, every TTL is that object's
 // one alarm, and the load spreads over as many objects as there are keys, which Cloudflare does not bound.
+import { InvalidInputError } from '../protocol';
 import { OBJECT_ORIGIN, TTL_HEADER } from './durable-object';
 import { provideDurableObjects, type DurableObjectNamespaceLike } from './provided';
 import { openSocket, type WorkerSocket } from './durable-objects-socket';
-import type { MessageHandler, StoreBackend } from './types';
+import type { MessageHandler, StoreBackend, StoreSortedSets } from './types';
 
 /** A store failure: the operation and what the platform said, never the value. */
 class DurableObjectsStoreError extends Error {
@@ -38,12 +39,7 @@ class DurableObjectsStore implements StoreBackend {
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    // Fast path: a string of n UTF-16 units is at most 3n UTF-8 bytes, so most values need no encoding to be checked.
-    const bytes = value.length * 3 <= MAX_VALUE_BYTES ? 0 : new TextEncoder().encode(value).byteLength;
-    if (bytes > MAX_VALUE_BYTES)
-      throw new DurableObjectsStoreError(
-        `Durable Objects store: a value of ${bytes} bytes can't be kept; a Durable Object keeps at most ${MAX_VALUE_BYTES} bytes under one key`,
-      );
+    checkSize(value);
     const headers = ttlMs === undefined ? undefined : { [TTL_HEADER]: String(ttlMs) };
     await this.#call('set', `k:${key}`, { method: 'POST', body: value, headers });
   }
@@ -55,6 +51,17 @@ class DurableObjectsStore implements StoreBackend {
   async take(key: string): Promise<string | undefined> {
     return readOf(await this.#call('take', `k:${key}`, { method: 'POST' }));
   }
+
+  /** A sorted set is its key's object's value: each operation runs there alone, so none is lost. */
+  readonly sortedSets: StoreSortedSets = {
+    add: async (key, member, score, { ttlMs, max }) => {
+      checkSize(member);
+      await this.#call('zadd', `k:${key}`, { method: 'POST', body: JSON.stringify([member, score, Math.ceil(ttlMs), max]) });
+    },
+    upTo: async (key, maxScore, limit) =>
+      (await this.#call('zrange', `k:${key}`, { method: 'POST', body: JSON.stringify([maxScore, limit]) })).json(),
+    remove: async (key, member) => void (await this.#call('zrem', `k:${key}`, { method: 'POST', body: member })),
+  };
 
   /** The channel's object sends the message on each subscriber's socket, and answers how many took it. */
   async publish(channel: string, message: string): Promise<number> {
@@ -117,6 +124,19 @@ class DurableObjectsStore implements StoreBackend {
     }
     return response;
   }
+}
+
+/**
+ * Refuses a value a Durable Object would not keep, before it is sent (the store keeps what it had): an error the caller
+ * reads (INVALID_INPUT), since trying again would not help.
+ */
+function checkSize(value: string): void {
+  // Fast path: a string of n UTF-16 units is at most 3n UTF-8 bytes, so most values need no encoding to be checked.
+  const bytes = value.length * 3 <= MAX_VALUE_BYTES ? 0 : new TextEncoder().encode(value).byteLength;
+  if (bytes > MAX_VALUE_BYTES)
+    throw new InvalidInputError(
+      `Durable Objects store: a value of ${bytes} bytes can't be kept; a Durable Object keeps at most ${MAX_VALUE_BYTES} bytes under one key`,
+    );
 }
 
 const readOf = async (response: Response): Promise<string | undefined> => (response.status === 204 ? undefined : response.text());

@@ -1,5 +1,5 @@
 // The stores subsystem's door: the contract, the backends that need no driver, and their options.
-export type { ElicitationStore, StoreBackend, StoreSource } from './types';
+export type { ElicitationStore, StoreBackend, StoreSortedSets, StoreSource } from './types';
 export { MemoryStore, memoryStore } from './memory';
 export { redisOptionsSchema, sqliteOptionsSchema } from './options';
 export type { RedisClusterOptions, RedisHttpOptions, RedisOptions, RedisTcpOptions, SqliteOptions } from './options';

@@ -7,7 +7,7 @@ import { provideRedisHttp, type RedisHttpStoreOptions } from './provided';
 export type { RedisHttpStoreOptions } from './provided';
 import { probePubSub } from './probe';
 import { openSubscription } from './redis-http-stream';
-import type { MessageHandler, StoreBackend } from './types';
+import type { MessageHandler, StoreBackend, StoreSortedSets } from './types';
 
 /** A store failure, with the driver's message but never the command (it would carry stored values). */
 export class RedisHttpError extends Error {
@@ -102,6 +102,22 @@ export class RedisHttpStore implements StoreBackend {
     );
   }
 
+  /** Redis's own sorted sets: ZADD, the cap and the TTL in one script, so each add is one step. */
+  readonly sortedSets: StoreSortedSets = {
+    add: async (key, member, score, { ttlMs, max }) => {
+      const args = [String(score), member, String(Math.ceil(ttlMs)), String(max)];
+      await this.#redis.eval(ADD_MEMBER, [key], args).catch((e) => Promise.reject(this.#clean(e)));
+    },
+    upTo: (key, maxScore, limit) =>
+      this.#redis.zrange<string[]>(key, '-inf', maxScore, { byScore: true, offset: 0, count: limit }).then(
+        (members) => members.map(String),
+        (e) => Promise.reject(this.#clean(e)),
+      ),
+    remove: async (key, member) => {
+      await this.#redis.zrem(key, member).catch((e) => Promise.reject(this.#clean(e)));
+    },
+  };
+
   /** PUBLISH over HTTP answers Redis's count too: how many subscribers, over every connection, received it. */
   async publish(channel: string, message: string): Promise<number> {
     checkChannel(channel);
@@ -141,6 +157,13 @@ export class RedisHttpStore implements StoreBackend {
     await Promise.all([...this.#open].map((stop) => stop()));
   }
 }
+
+// ZADD, then the lowest-scored go past the cap, then the key lives at least the TTL more (PTTL is -1 without one).
+const ADD_MEMBER = `redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if extra > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1) end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1`;
 
 function checkChannel(channel: string): void {
   if (!SAFE_CHANNEL.test(channel)) throw new RedisHttpError(`Redis over HTTP needs URL-safe channel names; got ${JSON.stringify(channel)}`);

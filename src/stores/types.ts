@@ -28,7 +28,22 @@ export interface StoreBackend {
    * meanwhile, without its data. Only backends that connect to a server have it; the returned function stops listening.
    */
   onRestored?(listener: () => void): () => void;
+  /** Sorted sets, where the backend keeps them (Durable Objects, Redis over HTTP): see StoreSortedSets. */
+  readonly sortedSets?: StoreSortedSets;
   close(): Promise<void>;
+}
+
+/**
+ * Members with a score under one key, each added or removed in one step, so that writers on several instances lose
+ * none (a get-and-set of one value would lose a concurrent writer's change). What waits for a time is kept so on the
+ * edge: the score is when it is due (inbox/due-nudges.ts).
+ */
+export interface StoreSortedSets {
+  /** Adds `member` (or moves it to `score`); the key lives at least `ttlMs` more; past `max` members the lowest-scored go. */
+  add(key: string, member: string, score: number, options: { ttlMs: number; max: number }): Promise<void>;
+  /** The members scored `maxScore` or less, lowest first, at most `limit`. */
+  upTo(key: string, maxScore: number, limit: number): Promise<string[]>;
+  remove(key: string, member: string): Promise<void>;
 }
 
 /** 'upstash-env': Redis over HTTP from UPSTASH_REDIS_REST_URL/TOKEN (see redisHttpChoice); 'durable-objects': enableDurableObjects(). */

@@ -166,6 +166,7 @@ describe('server modules on the pages', () => {
       '.tmp/docs-check/docs/stores-and-scaling/block-23.ts': [],
       '.tmp/docs-check/docs/auth/inbox-server.ts': [],
       '.tmp/docs-check/docs/auth/server.ts': ['whoami', 'close_ticket'],
+      '.tmp/docs-check/docs/approvals/server.ts': ['refund'],
     });
     expect(Object.values(started).filter((v) => typeof v === 'string')).toEqual([]);
   });

@@ -139,7 +139,7 @@ describe('the Durable Objects store in workerd', () => {
     const refused = await call('a', `/set?key=${key}`, 'é'.repeat(1_000_001)); // 2,000,002 bytes of UTF-8
     expect(refused).toEqual({
       status: 500,
-      text: "DurableObjectsStoreError: Durable Objects store: a value of 2000002 bytes can't be kept; a Durable Object keeps at most 2000000 bytes under one key",
+      text: "InvalidInputError: Durable Objects store: a value of 2000002 bytes can't be kept; a Durable Object keeps at most 2000000 bytes under one key",
     });
     const largest = 'x'.repeat(2_000_000);
     expect((await call('b', `/set?key=${key}`, largest)).status).toBe(200);

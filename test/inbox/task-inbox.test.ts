@@ -173,6 +173,19 @@ describe("a task's question in the inbox", () => {
     expect((await answerInInbox(dana, question.id, { approve: false, by: 'inbox' })).status).toBe(409);
     expect(await finalResult(taskId)).toBe('budget: accept by the client');
     await until(async () => (await inbox(dana)).length === 0); // the work withdrew it once it took the answer
+    // The decision log: filed by the task's call, seen in the JSON view, withdrawn as the task took the client's answer.
+    const history = async () =>
+      (await read(await b(new Request(`http://127.0.0.1/_frontmcp/questions/${question.id}/log`, { headers: { cookie: dana } })))).body
+        .entries as { event: string; by: string; channel: string }[];
+    await until(async () => (await history()).some((e) => e.event === 'withdrawn'));
+    const lines = (await history()).map((e) => [e.event, e.by, e.channel]);
+    expect(lines[0]).toEqual(['asked', `${ISSUER}#dana`, 'call']);
+    expect(lines.at(-1)).toEqual(['withdrawn', 'parley', 'tasks/update']);
+    // Between them, in whichever order they came: the nudge (notify is set here) and the JSON view.
+    expect(lines.slice(1, -1).sort()).toEqual([
+      ['nudged', 'parley', 'notify'],
+      ['viewed', `${ISSUER}#dana`, 'json'],
+    ]);
   });
 
   it('leaves the inbox when the task is cancelled on the other instance, and an answer after that is refused', async () => {

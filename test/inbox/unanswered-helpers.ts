@@ -54,6 +54,8 @@ export interface Person {
   /** Waits for a question whose message is `message` and returns it. */
   waitFor(message: string, waiting?: boolean): Promise<Record<string, any>>;
   answer(id: string, body: unknown): Promise<{ status: number; body: any }>;
+  /** The question's entries in the decision log. */
+  history(id: string): Promise<Array<Record<string, any>>>;
 }
 
 let n = 0;
@@ -105,6 +107,10 @@ export async function policyServer(
       async answer(id, body) {
         const response = await post(`/_frontmcp/questions/${id}/answer`, body, cookie);
         return { status: response.status, body: await response.json() };
+      },
+      async history(id) {
+        const response = await fetch(`${url.origin}/_frontmcp/questions/${id}/log`, { headers: { cookie } });
+        return ((await response.json()) as { entries: Array<Record<string, any>> }).entries;
       },
     };
   };

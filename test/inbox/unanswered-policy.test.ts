@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createQuestionService } from '../../src/app/questions';
 import { parseConfig } from '../../src/model/config';
 import { meta } from '../helpers/requests';
-import { deploys, policyServer, type PolicyServer } from './unanswered-helpers';
+import { deploys, ISSUER, policyServer, type PolicyServer } from './unanswered-helpers';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const startup = (elicitation: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -154,6 +154,7 @@ describe('2026-07-28 paths', () => {
     );
     expect(Object.keys(round2.inputRequests)).toEqual(['elicitation-2']);
     expect((await person.questions()).map((q) => q.message)).toEqual(['Release notes for 8.2?']);
+    const second = await person.waitFor('Release notes for 8.2?');
     const done = await s.call(
       'quin',
       'release',
@@ -162,6 +163,19 @@ describe('2026-07-28 paths', () => {
     );
     expect(done.structuredContent).toEqual({ released: true, by: 'inbox', notes: 'fast' });
     expect(await person.questions()).toEqual([]);
+    // The decision log: the first answered in the inbox, the second by the client's own round (its copy claimed).
+    const events = async (id: string) =>
+      (await person.history(id)).filter((e) => e.event !== 'nudged').map((e) => [e.event, e.by, e.channel]);
+    expect(await events(first.id)).toEqual([
+      ['asked', `${ISSUER}#quin`, 'call'],
+      ['viewed', `${ISSUER}#quin`, 'json'],
+      ['answered', `${ISSUER}#quin`, 'json'],
+    ]);
+    expect(await events(second.id)).toEqual([
+      ['asked', `${ISSUER}#quin`, 'call'],
+      ['viewed', `${ISSUER}#quin`, 'json'],
+      ['answered', `${ISSUER}#quin`, 'client'],
+    ]);
     expect(deploys.get('release-8.2')).toBe(1);
     // The same last retry sent again: both questions are settled in its state, and nothing is claimed twice.
     const replay = await s.call(

@@ -2,6 +2,7 @@
 // SSE view live and posts answers. scripts/inbox-page.ts bundles it (the server's types are erased, INBOX_BASE inlined).
 import type { InboxView } from '../inbox';
 import type { QuestionView, StoredAnswer } from '../question-store';
+import type { DecisionEntry } from '../decision-log';
 import { byId, h } from './dom';
 import { type Field, field, type Property } from './form';
 
@@ -16,7 +17,17 @@ type Origin = NonNullable<QuestionView['from']>;
 /** What POST …/questions/:id/answer answers (routes.ts): where the answer went on a 200, else why not. */
 interface AnswerReply {
   delivered?: 'waiting-call' | 'next-call' | 'task';
+  granted?: { id: string; expiresAt: number };
   message?: string;
+}
+
+/** A standing approval as GET …/grants lists it (routes.ts). */
+interface GrantView {
+  id: string;
+  tool: string;
+  match: Record<string, unknown>;
+  key: string;
+  expiresAt: number;
 }
 
 interface Card {
@@ -37,6 +48,9 @@ const cards = new Map<string, Card>();
 const answered = new Map<string, Answered>();
 let source: EventSource | null = null;
 let linkFailed = false;
+
+/** Sent with each of the page's requests: the decision log records the page as the channel (routes.ts). */
+const CHANNEL = { 'parley-channel': 'page' };
 
 const setStatus = (text: string) => {
   byId('status').textContent = text;
@@ -81,6 +95,74 @@ function badges(card: Card, q: QuestionView): void {
   if (q.from) card.meta.append(h('span', { className: 'from', text: originOf(q.from) }));
 }
 
+/** A duration as a person reads it: 90 min, 2 h, 3 days. */
+function period(ms: number): string {
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 172_800_000) return `${Math.round(ms / 3_600_000)} h`;
+  return `${Math.round(ms / 86_400_000)} days`;
+}
+
+/** The arguments a standing approval is for: `customer acme, region eu`. */
+const matched = (match: Record<string, unknown>) =>
+  Object.entries(match)
+    .map(([name, value]) => `${name} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+
+/** The person's standing approvals, each with its Revoke button; read again after each change. */
+async function loadGrants(): Promise<void> {
+  const r = await fetch(`${INBOX_BASE}/grants`, { credentials: 'same-origin', headers: CHANNEL }).catch(() => undefined);
+  if (!r?.ok) return;
+  const { grants } = (await r.json()) as { grants: GrantView[] };
+  byId('grants').hidden = grants.length === 0;
+  byId('grant-list').replaceChildren(
+    ...grants.map((g) => {
+      const revoke = async () => {
+        await fetch(`${INBOX_BASE}/grants/${encodeURIComponent(g.id)}/revoke`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: CHANNEL,
+        });
+        await loadGrants();
+      };
+      return h('li', { 'data-id': g.id }, [
+        h('span', { text: `${g.tool} for ${matched(g.match)}, until ${when(g.expiresAt)} ` }),
+        h('button', { type: 'button', text: 'Revoke', onclick: () => void revoke() }),
+      ]);
+    }),
+  );
+}
+
+/** One line of a question's history: when, what, who, how (and the action of an answer). */
+function historyLine(e: DecisionEntry): HTMLElement {
+  const what =
+    e.event === 'answered' && e.action
+      ? `answered (${e.action})`
+      : e.event === 'granted' && e.until
+        ? `granted until ${when(Date.parse(e.until))}`
+        : e.event;
+  const from = e.address ? ` from ${e.address}` : '';
+  return h('li', { text: `${when(Date.parse(e.at))} · ${what} by ${e.by} · ${e.channel}${from}` });
+}
+
+/** The question's history from the decision log, read each time it is opened. */
+function historyOf(q: QuestionView): HTMLElement {
+  const list = h('ol', { className: 'entries' });
+  const load = async () => {
+    list.replaceChildren(h('li', { text: 'Loading…' }));
+    try {
+      const r = await fetch(`${INBOX_BASE}/questions/${encodeURIComponent(q.id)}/log`, { credentials: 'same-origin', headers: CHANNEL });
+      const data = (await r.json().catch(() => ({}))) as { entries?: DecisionEntry[]; message?: string };
+      if (!r.ok || !Array.isArray(data.entries)) return list.replaceChildren(h('li', { text: data.message || `Error ${r.status}` }));
+      list.replaceChildren(...data.entries.map(historyLine));
+    } catch {
+      list.replaceChildren(h('li', { text: 'Could not reach the server.' }));
+    }
+  };
+  const details = h('details', { className: 'history' }, [h('summary', { text: 'History' }), list]);
+  details.addEventListener('toggle', () => void (details.open && load()));
+  return details;
+}
+
 function createCard(q: QuestionView): Card {
   const schema = q.requestedSchema as { properties?: Record<string, Property>; required?: unknown };
   const props = schema.properties ?? {};
@@ -99,12 +181,23 @@ function createCard(q: QuestionView): Card {
     e.preventDefault();
     send('accept');
   };
-  const form = h('form', { noValidate: false, onsubmit }, [...fields.map((x) => x.f.node), h('div', { className: 'actions' }, buttons)]);
+  // A tool that offers standing approvals: the person may accept the same for later calls (routes.ts checks it).
+  const offer = q.from?.grant;
+  const same = offer ? h('input', { type: 'checkbox', name: 'grant' }) : undefined;
+  const sameLabel =
+    offer && same
+      ? h('label', { className: 'check grant' }, [same, `Accept the same for ${matched(offer.match)} for ${period(offer.forMs)}`])
+      : null;
+  const form = h('form', { noValidate: false, onsubmit }, [
+    ...fields.map((x) => x.f.node),
+    sameLabel,
+    h('div', { className: 'actions' }, buttons),
+  ]);
   const meta = h('p', { className: 'meta' });
   const card: Card = {
     q,
     meta,
-    node: h('article', { className: 'question', 'data-id': q.id }, [h('h2', { text: q.message }), meta, form, result]),
+    node: h('article', { className: 'question', 'data-id': q.id }, [h('h2', { text: q.message }), meta, form, result, historyOf(q)]),
   };
 
   const enable = (on: boolean) => {
@@ -118,7 +211,7 @@ function createCard(q: QuestionView): Card {
   };
 
   async function send(action: Action): Promise<void> {
-    const body: { action: Action; content?: Record<string, unknown> } = { action };
+    const body: { action: Action; content?: Record<string, unknown>; grant?: boolean } = { action };
     if (action === 'accept') {
       if (!form.reportValidity()) return;
       const content: Record<string, unknown> = Object.create(null); // keyed by the schema's field names, so __proto__ is a field like any other
@@ -127,6 +220,7 @@ function createCard(q: QuestionView): Card {
         if (v !== undefined) content[x.name] = v;
       }
       body.content = content;
+      if (same?.checked) body.grant = true;
     }
     enable(false);
     result.className = 'result';
@@ -139,7 +233,7 @@ function createCard(q: QuestionView): Card {
       const r = await fetch(`${INBOX_BASE}/questions/${encodeURIComponent(q.id)}/answer`, {
         method: 'POST',
         credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...CHANNEL },
         body: JSON.stringify(body),
       });
       status = r.status;
@@ -155,6 +249,7 @@ function createCard(q: QuestionView): Card {
             ? 'the waiting call gets it now'
             : `it waits for the next call that asks ${q.key}`;
       answered.set(q.id, { message: q.message, action, where });
+      if (data.granted) void loadGrants();
       result.className = 'result ok';
       result.textContent = `${action === 'accept' ? 'Accepted' : action === 'decline' ? 'Declined' : 'Cancelled'}: ${where}.`;
       for (const el of Array.from(form.elements)) if ('disabled' in el) el.disabled = true;
@@ -239,7 +334,7 @@ function connect(): void {
   source.addEventListener('error', () => {
     byId('live').className = 'live';
     byId('live').textContent = 'reconnecting';
-    fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin' }).then(
+    fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin', headers: CHANNEL }).then(
       (r) => r.status === 401 && signedOut(),
       () => {},
     );
@@ -262,10 +357,11 @@ async function start(): Promise<void> {
         setStatus('This link was already used or has expired. Ask for a new one.');
       }
     }
-    const r = await fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin' });
+    const r = await fetch(`${INBOX_BASE}/questions`, { credentials: 'same-origin', headers: CHANNEL });
     if (r.status === 401) return signedOut();
     render((await r.json()) as InboxView);
     connect();
+    void loadGrants();
   } catch {
     setStatus('Could not reach the server.');
   }

@@ -1,7 +1,9 @@
 // The server of the edge inbox tests (a Worker's, and a Vercel edge route's): persistent questions, the inbox, and
-// elicitation.unanswered when the env's UNANSWERED says (PERSISTENT and UNANSWERED are JSON). The caller is whoever the
-// `x-test-user` header names (the host verified it: HandlerOptions.auth), so a test can be two people; inbox_code makes
-// that person a one-time sign-in code (a real deployment sends it to the person, never to the client).
+// elicitation.unanswered when the env's UNANSWERED says (PERSISTENT and UNANSWERED are JSON); OIDC (JSON: clientId,
+// clientSecret, issuer) signs people in at a provider, PUBLIC_URL is the origin people reach it at. The caller is whoever
+// the `x-test-user` header names, at the issuer `x-test-issuer` names (default https://idp.example; the host verified
+// them: HandlerOptions.auth), so a test can be two people; inbox_code makes that person a one-time sign-in code (a real
+// deployment sends it to the person, never to the client).
 import {
   App,
   type AuthInfo,
@@ -38,6 +40,18 @@ class ConfirmRefund extends ToolContext {
   }
 }
 
+/** A persistent question `chars` characters long: past what one store value may hold, once sealed. */
+@Tool({ name: 'long_question', inputSchema: { chars: z.number().int().positive() }, outputSchema: { approved: z.boolean() } })
+class LongQuestion extends ToolContext {
+  async execute({ chars }: { chars: number }) {
+    const answer = await this.elicit(`Approve ${'x'.repeat(chars)}?`, z.object({ approve: z.boolean() }), {
+      ttl: 200,
+      persist: { key: `long-${chars}` },
+    });
+    return { approved: answer.status === 'accept' && answer.content?.approve === true };
+  }
+}
+
 @Tool({ name: 'inbox_code', inputSchema: {}, outputSchema: { code: z.string() } })
 class InboxCode extends ToolContext {
   async execute() {
@@ -46,7 +60,7 @@ class InboxCode extends ToolContext {
   }
 }
 
-@App({ id: 'refunds', tools: [ApproveRefund, ConfirmRefund, InboxCode] })
+@App({ id: 'refunds', tools: [ApproveRefund, ConfirmRefund, LongQuestion, InboxCode] })
 class Refunds {}
 
 /** The server, from the env's settings. */
@@ -54,7 +68,10 @@ export function inboxHandler(env: Record<string, unknown>): FetchHandler {
   return createFetchHandler({
     info: { name: 'inbox-worker', version: '1.0.0' },
     apps: [Refunds],
-    http: { auth: { people: 'loopback-token' } },
+    http: {
+      auth: { people: 'loopback-token', ...(env.OIDC ? { oidc: JSON.parse(String(env.OIDC)) } : {}) },
+      ...(env.PUBLIC_URL ? { publicUrl: String(env.PUBLIC_URL) } : {}),
+    },
     elicitation: {
       enabled: true,
       persistent: JSON.parse(String(env.PERSISTENT ?? 'true')),
@@ -67,5 +84,5 @@ export function inboxHandler(env: Record<string, unknown>): FetchHandler {
 /** The caller the test names in `x-test-user`, as a host that verified them passes it. */
 export function callerOf(request: Request): { auth?: AuthInfo } {
   const user = request.headers.get('x-test-user');
-  return user ? { auth: { user: { sub: user, iss: 'https://idp.example' } } } : {};
+  return user ? { auth: { user: { sub: user, iss: request.headers.get('x-test-issuer') ?? 'https://idp.example' } } } : {};
 }
