@@ -17,7 +17,7 @@ async function cycle(store: TaskStore): Promise<void> {
   await store.snapshot(task.taskId, undefined);
   await store.answer(task.taskId, undefined, { confirm: answer });
   const got = await store.answers(task.taskId, ['confirm']);
-  await store.settle(task.taskId, ['confirm']);
+  await store.settle(task.taskId, got);
   await store.finish(task.taskId, { status: 'completed', result: { content: [{ type: 'text', text: String(got.size) }] } });
   if ((await store.snapshot(task.taskId, undefined))?.status !== 'completed') throw new Error('the task did not complete');
 }

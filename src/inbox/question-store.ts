@@ -1,5 +1,14 @@
 // The question store: persistent questions of one server on a StoreBackend, per subject, with a small index to list them.
-import type { QuestionRecords, StoreBackend } from '../stores';
+// Each question is a one-question thread of the question store (stores/questions/thread.ts), its owner the subject.
+import {
+  isThread,
+  newThread,
+  type QuestionRecords,
+  type QuestionThread,
+  QuestionThreads,
+  type StoreBackend,
+  type ThreadLayout,
+} from '../stores';
 import type { QuestionCodec } from './codec';
 import type { QuestionOrigin, TaskLink } from '../elicitation';
 
@@ -22,6 +31,49 @@ export interface StoredAnswer {
   answeredAt: number;
 }
 
+/** What an inbox question's thread holds of its one question, under its key. */
+type InboxAsk = Pick<StoredQuestion, 'message' | 'requestedSchema' | 'from' | 'task'>;
+
+/** An inbox question as the store keeps it: a one-question thread, its owner the subject, with the question's id. */
+type InboxThread = QuestionThread<InboxAsk, StoredAnswer> & { id: string };
+
+/**
+ * A question's thread: its record `q`, its open token `o` and its answer `a`, each by the question's id alone (its one
+ * question needs no key of its own: callers that do not know it pass '').
+ */
+const INBOX_THREAD: ThreadLayout = {
+  record: (id) => ['q', id],
+  open: (id) => ['o', id],
+  answer: (id) => ['a', id],
+};
+
+/** What the thread of `question` holds of it. */
+const askOf = ({ message, requestedSchema, from, task }: StoredQuestion): InboxAsk => ({
+  message,
+  requestedSchema,
+  ...(from ? { from } : {}),
+  ...(task ? { task } : {}),
+});
+
+/** A question's thread with nothing asked yet. */
+const threadFor = (subject: string, { id, createdAt, expiresAt }: StoredQuestion): InboxThread => ({
+  id,
+  ...newThread<InboxAsk, StoredAnswer>({ owner: subject, createdAt, expiresAt }),
+});
+
+/** The question a thread holds, or a question as releases before threads kept it (until 2026-12-06), as it is. */
+function questionOf(stored: unknown): StoredQuestion | undefined {
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  // A release before threads kept the question itself: read until it expires (elicitation.persistent's ttl); this
+  // branch can go once every deployment has run this release for longer.
+  if (!isThread(stored)) return stored as StoredQuestion;
+  const { id, questions, createdAt, expiresAt } = stored as InboxThread;
+  const [asked] = questions;
+  if (!asked) return undefined;
+  const [key, { message, requestedSchema, from, task }] = asked;
+  return { id, key, message, requestedSchema, createdAt, expiresAt, ...(from ? { from } : {}), ...(task ? { task } : {}) };
+}
+
 /** A question as the inbox shows it: answered or not, and whether a call is waiting for it right now. */
 export interface QuestionView extends Omit<StoredQuestion, 'task'> {
   state: 'open' | 'answered';
@@ -32,32 +84,36 @@ export interface QuestionView extends Omit<StoredQuestion, 'task'> {
 export type AnswerOutcome = { ok: true; waiting: boolean; task?: true } | { ok: false; reason: 'not-found' | 'already-answered' };
 
 /**
- * Records, each under a key of the codec: `q` the question by id, `k` the id by persist key, `i` the subject's list of
- * ids, `o` the open token an answer takes (so only one answer is accepted), `a` the answer a call takes (so only one
- * call gets it), `w` the token of the call waiting now. `c` (per question) and `s` (per subject) are channels.
+ * Records, each under a key of the codec: `q` the question's thread by id, `k` the id by persist key, `i` the subject's
+ * list of ids, `o` the open token an answer takes (so only one answer is accepted), `a` the answer a call takes (so
+ * only one call gets it), `w` the token of the call waiting now. `c` (per question) and `s` (per subject) are channels.
  */
 export class QuestionStore {
   private readonly indexLocks = new Map<string, Promise<unknown>>();
   /** The question store's records (stores/questions): names, sealing, the first-answer claim, the kept answer. */
   readonly records: QuestionRecords;
+  /** Each question's thread: its record, open token and answer. */
+  readonly #threads: QuestionThreads;
 
   constructor(
     readonly backend: StoreBackend,
     readonly codec: QuestionCodec,
   ) {
     this.records = codec.records(backend);
+    this.#threads = new QuestionThreads(this.records, INBOX_THREAD);
   }
 
   async create(subject: string, question: StoredQuestion): Promise<void> {
     const ttl = question.expiresAt - Date.now();
-    await this.records.put('q', subject, question.id, question, ttl);
-    await this.records.mark('o', subject, question.id, ttl);
+    const { id, key } = question;
+    // Its open token first (ask), then its record: a question is never listed without the token its answer takes.
+    await this.#threads.write(subject, id, await this.#threads.ask(subject, id, threadFor(subject, question), [[key, askOf(question)]]));
     await this.records.put('k', subject, question.key, question.id, ttl);
     await this.updateIndex(subject, (ids) => (ids.includes(question.id) ? ids : [...ids, question.id]), ttl);
   }
 
   async byId(subject: string, id: string): Promise<StoredQuestion | undefined> {
-    const question = await this.records.read<StoredQuestion>('q', subject, id);
+    const question = questionOf(await this.#threads.read<unknown>(subject, id));
     return question && question.expiresAt > Date.now() ? question : undefined;
   }
 
@@ -85,18 +141,19 @@ export class QuestionStore {
     // A task's question: its task waits for it (the task's own record says when it was answered). Its key is shown as
     // the task asked it, without the task's id, which is an anonymous task's bearer handle.
     if (task) return { ...question, key: question.key.replace(/^task:[^:]*:/, ''), state: 'open', waiting: true };
-    const [answered, waiter] = await Promise.all([this.records.has('a', subject, id), this.waiter(subject, id)]);
-    return { ...question, state: answered ? 'answered' : 'open', waiting: waiter !== undefined };
+    const [open, waiter] = await Promise.all([this.isOpen(subject, id), this.waiter(subject, id)]);
+    return { ...question, state: open ? 'open' : 'answered', waiting: waiter !== undefined };
   }
 
   /** Accepts the first answer to a question; a second one finds the open token gone. */
   async answer(subject: string, id: string, answer: StoredAnswer): Promise<AnswerOutcome> {
     const question = await this.byId(subject, id);
     if (!question) return { ok: false, reason: 'not-found' };
-    if (!(await this.records.claim('o', subject, id))) return { ok: false, reason: 'already-answered' };
-    // Kept before it is published: the waiting call takes it when it hears, when it starts listening, or when its
-    // store's connection is back (a publish lost meanwhile), on whichever instance it waits.
-    await this.records.put('a', subject, id, answer, question.expiresAt - Date.now());
+    // The thread's one answer: its open token taken, then the answer kept before it is published: the waiting call
+    // takes it when it hears, when it starts listening, or when its store's connection is back (a publish lost
+    // meanwhile), on whichever instance it waits.
+    if (!(await this.#threads.answer(subject, id, question.key, answer, question.expiresAt - Date.now())))
+      return { ok: false, reason: 'already-answered' };
     const waiting = (await this.waiter(subject, id)) !== undefined;
     await this.publish(subject, id, 'answered');
     return { ok: true, waiting };
@@ -104,25 +161,28 @@ export class QuestionStore {
 
   /** Takes the open token for an answer from elsewhere (a client's, on 2026-07-28): true for the one taker, atomic in every backend. */
   async takeOpen(subject: string, id: string): Promise<boolean> {
-    return this.records.claim('o', subject, id);
+    return this.#threads.claim(subject, id, '');
   }
 
   /** Whether the question still waits for its first answer: nobody (client or inbox) took its open token. */
   async isOpen(subject: string, id: string): Promise<boolean> {
-    return this.records.has('o', subject, id);
+    return this.#threads.isOpen(subject, id, '');
   }
 
   /** Hands the answer to one caller only. */
   async takeAnswer(subject: string, id: string): Promise<StoredAnswer | undefined> {
-    return this.records.take<StoredAnswer>('a', subject, id);
+    return this.#threads.take<StoredAnswer>(subject, id, '');
   }
 
   /**
-   * Drops a delivered question and everything kept for it. `keepRecord` leaves the question itself until it expires,
-   * unlisted and under no key, so a late answer to its id is told it was answered (409), not that it never was.
+   * Drops a delivered question and everything kept for it. `keepRecord` leaves the question's thread, ended, until it
+   * expires, unlisted and under no key, so a late answer to its id is told it was answered (409), not that it never was.
    */
   async finish(subject: string, question: StoredQuestion, keepRecord = false): Promise<void> {
-    await Promise.all((keepRecord ? ['o', 'w'] : ['q', 'o', 'w']).map((kind) => this.records.drop(kind, subject, question.id)));
+    const { id, key } = question;
+    const thread = this.#threads.asked(threadFor(subject, question), [[key, askOf(question)]]);
+    const end = async () => void (await this.#threads.write(subject, id, await this.#threads.close(subject, id, thread)));
+    await Promise.all([this.records.drop('w', subject, id), keepRecord ? end() : this.#threads.drop(subject, id, thread)]);
     const k = await this.records.find('k', subject, question.key);
     if (k && (await this.records.open<string>(k, subject)) === question.id) await this.backend.delete(k.key);
     await this.updateIndex(subject, (ids) => ids.filter((i) => i !== question.id));

@@ -12,3 +12,10 @@ export { enableDurableObjects, type DurableObjectsOptions } from './durable-obje
 export { QuestionKeys } from './questions/keys';
 export { QuestionSeal } from './questions/seal';
 export { QuestionRecords, type LegacyRecords } from './questions/records';
+export {
+  isThread,
+  newThread,
+  QuestionThreads,
+  type QuestionThread,
+  type ThreadLayout,
+} from './questions/thread';

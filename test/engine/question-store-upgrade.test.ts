@@ -6,8 +6,11 @@ import { WEB_STORE_CRYPTO } from '../../src/crypto';
 import { sealRecord } from '../../src/elicitation';
 import { PendingQuestions } from '../../src/engine/legacy/pending';
 import { TaskStore } from '../../src/engine/tasks/task-store';
-import { newTaskId, type TaskRecord } from '../../src/engine/tasks/task-record';
-import { MemoryStore } from '../../src/stores';
+import { newTaskId } from '../../src/engine/tasks/task-record';
+import { TaskParts } from '../../src/engine/tasks/task-parts';
+import { QuestionCodec } from '../../src/inbox/codec';
+import { QuestionStore } from '../../src/inbox/question-store';
+import { isThread, MemoryStore, QuestionKeys, QuestionRecords, QuestionSeal } from '../../src/stores';
 import { quiet } from '../helpers/pending-store';
 
 const SECRET = 'a secret from before the upgrade';
@@ -29,7 +32,7 @@ describe('a task written before the question store', () => {
           : JSON.stringify({ __encrypted: await WEB_STORE_CRYPTO.seal(secret, key, value, 'parley task store v1') });
       const now = Date.now();
       const question = { method: 'elicitation/create', params: { message: 'Refund 40 EUR?' } } as const;
-      const record: TaskRecord = {
+      const record = {
         taskId,
         owner: 'carol',
         tool: 'refund',
@@ -124,5 +127,107 @@ describe("an older client's pending question written before the question store",
     expect(heard).toHaveLength(1);
     const { openRecord } = await import('../../src/elicitation');
     expect(await openRecord(heard[0]!, SECRET)).toMatchObject({ ok: true, record: { elicitId: 'e-old', answer: { action: 'accept' } } });
+  });
+});
+
+// Records the release before threads wrote under the question store's names, in their own shapes (an instance of that
+// release on the same store during a rolling deploy): each is read as the thread it is, answered once and ended.
+describe('records written by the release before threads', () => {
+  for (const secret of [SECRET, undefined]) {
+    it(`a task's record with inputRequests is read, answered once, taken in and ended (${secret ? 'sealed' : 'plain'})`, async () => {
+      const backend = new MemoryStore();
+      const home = { backend, keyPrefix: 'mcp:', secret };
+      const taskId = newTaskId();
+      const now = Date.now();
+      const question = { method: 'elicitation/create', params: { message: 'Refund 40 EUR?' } } as const;
+      const { records } = new TaskParts(home);
+      // As that release wrote a parked task: its record (no status, no thread), its live and claim tokens, the open token.
+      const previous = {
+        taskId,
+        owner: 'carol',
+        tool: 'refund',
+        inputRequests: [['approve', question]],
+        asked: ['approve'],
+        steps: [['charge', { id: 'ch_1' }]],
+        run: { args: {}, auth: { user: { sub: 'carol' } }, capabilities: {} },
+        cuts: 0,
+        keyed: true,
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: 86_400_000,
+        pollIntervalMs: 1000,
+      };
+      await records.put('task', taskId, 'r', previous, 86_400_000);
+      for (const part of ['l', 'p', 'q\u0000approve']) await records.mark('task', taskId, part, 86_400_000);
+
+      const [one, two] = [new TaskStore(home), new TaskStore(home)];
+      expect(await one.snapshot(taskId, 'carol')).toMatchObject({ status: 'input_required', inputRequests: [['approve', question]] });
+      expect(await one.record(taskId, 'carol')).toMatchObject({ owner: 'carol', questions: [['approve', question]], status: 'waiting' });
+      const answered = await Promise.all([
+        one.answer(taskId, 'carol', { approve: { action: 'accept' } }),
+        two.answer(taskId, 'carol', { approve: { action: 'decline' } }),
+      ]);
+      expect(answered.flat()).toEqual(['approve']);
+      expect(await Promise.all([one.claim(taskId, 60_000), two.claim(taskId, 60_000)])).toEqual(expect.arrayContaining([true, false]));
+      // Taken in: the record is rewritten as a thread, its steps kept, the answer in it.
+      expect(await one.settle(taskId, await one.answers(taskId, ['approve']))).toBe(true);
+      const thread = await two.record(taskId, 'carol');
+      expect(isThread(thread)).toBe(true);
+      expect(thread).toMatchObject({ questions: [], asked: ['approve'], steps: [['charge', { id: 'ch_1' }]], status: 'answered' });
+      expect(thread?.answers).toEqual([['approve', { action: answered[0]!.length ? 'accept' : 'decline' }]]);
+      expect(await one.finish(taskId, { status: 'completed', result: { content: [] } })).toBe(true);
+      expect(await two.snapshot(taskId, 'carol')).toMatchObject({ status: 'completed' });
+    });
+
+    it(`an inbox question kept as itself is listed, answered once and delivered (${secret ? 'sealed' : 'plain'})`, async () => {
+      const backend = new MemoryStore();
+      const codec = new QuestionCodec('mcp:questions:', secret);
+      const now = Date.now();
+      const previous = { id: 'q-old', key: 'deploy', message: 'Deploy?', requestedSchema: {}, createdAt: now, expiresAt: now + 60_000 };
+      // As that release filed it: the question itself under `q`, its key's id under `k`, the open token, the index.
+      const records = codec.records(backend);
+      await records.put('q', 'sub', 'q-old', previous, 60_000);
+      await records.put('k', 'sub', 'deploy', 'q-old', 60_000);
+      await records.mark('o', 'sub', 'q-old', 60_000);
+      await records.put('i', 'sub', '', ['q-old'], 60_000);
+
+      const [one, two] = [new QuestionStore(backend, codec), new QuestionStore(backend, codec)];
+      expect(await one.list('sub')).toMatchObject([{ id: 'q-old', key: 'deploy', message: 'Deploy?', state: 'open' }]);
+      expect(await two.byKey('sub', 'deploy')).toEqual(previous);
+      const outcomes = await Promise.all([
+        one.answer('sub', 'q-old', { action: 'accept', answeredAt: now }),
+        two.answer('sub', 'q-old', { action: 'decline', answeredAt: now }),
+      ]);
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+      expect(await one.view('sub', 'q-old')).toMatchObject({ state: 'answered' });
+      expect(await two.takeAnswer('sub', 'q-old')).toMatchObject({ action: expect.stringMatching(/accept|decline/) });
+      await two.finish('sub', previous);
+      expect(await one.list('sub')).toEqual([]);
+    });
+  }
+
+  it("an older client's pending question kept as itself (no open token) is answered on the channel its asker listens on", async () => {
+    const backend = new MemoryStore();
+    const now = Date.now();
+    const store = {
+      backend,
+      keyPrefix: 'mcp:',
+      secret: SECRET,
+      info: { type: 'memory', keyPrefix: 'mcp:', supportsPubSub: false, encrypted: true },
+    };
+    // As that release asked it: the question itself under the question store's names, no open token.
+    const records = new QuestionRecords(backend, new QuestionKeys('mcp:', SECRET), new QuestionSeal(SECRET));
+    const previous = { sessionId: 's-prev', elicitId: 'e-prev', createdAt: now, expiresAt: now + 60_000, params: { message: 'Sure?' } };
+    await records.put('pending', 's-prev', 'e-prev', previous, 60_000);
+    const heard: string[] = [];
+    await backend.subscribe(await records.name('result', 's-prev', 'e-prev'), (message) => heard.push(message));
+    const pending = new PendingQuestions(store, quiet);
+    expect(await pending.deliver('s-prev', 'e-prev', { action: 'accept', content: { sure: true } })).toBe('delivered');
+    expect(await pending.deliver('s-other', 'e-prev', { action: 'accept' })).toBe('no-question');
+    expect(heard).toHaveLength(1);
+    expect(await records.sealing.open(heard[0], 's-prev', await records.name('result', 's-prev', 'e-prev'))).toMatchObject({
+      elicitId: 'e-prev',
+      answer: { action: 'accept' },
+    });
   });
 });

@@ -146,8 +146,8 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
           { kind: 'answer', keys: ['q-name'] },
           { kind: 'answer', keys: ['q-confirm'] },
         ]);
-      expect(await a.settle(taskId, ['q-name', 'q-confirm'])).toBe(true);
-      expect((await b.record(taskId, undefined))?.inputRequests).toEqual([]);
+      expect(await a.settle(taskId, await a.answers(taskId, ['q-name', 'q-confirm']))).toBe(true);
+      expect((await b.record(taskId, undefined))?.questions).toEqual([]);
       expect((await b.record(taskId, undefined))?.asked).toEqual(['q-name', 'q-confirm']);
       await expect(a.park(taskId, [['q-name', question('Again?')]])).rejects.toThrow(/already asked/);
       await (await stop)();
@@ -343,7 +343,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(first.known('name')).toBeUndefined();
       expect(await until(first, both(first))).toBe('parked');
       const record = await a.record(task.taskId, 'alice');
-      expect(record?.inputRequests.map(([key]) => key)).toEqual(['name']);
+      expect(record?.questions.map(([key]) => key)).toEqual(['name']);
       expect(record?.asked).toEqual(['name', 'confirm']);
       // The second answer, taken on the first instance, replays it there to its end with both answers in order.
       await a.answer(task.taskId, 'alice', { name: { action: 'accept', content: { name: 'partial-2' } } });
@@ -352,7 +352,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         { action: 'accept', content: { name: 'partial-2' } },
         { action: 'accept', content: { confirm: true } },
       ]);
-      expect((await b.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      expect((await b.record(task.taskId, 'alice'))?.questions).toEqual([]);
       expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('working');
       expect(await last.finish({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })).toBe(true);
       expect((await b.snapshot(task.taskId, 'alice'))?.status).toBe('completed');
@@ -369,7 +369,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
         await expect(work.ask('go', { message: 'Go?' })).rejects.toBeInstanceOf(TaskStoppedError);
         expect(await work.finish({ status: 'completed', result: { content: [] } })).toBe(false);
         expect(await b.snapshot(task.taskId, undefined)).toMatchObject({ status: 'cancelled' });
-        expect((await b.record(task.taskId, undefined))?.inputRequests).toEqual([]);
+        expect((await b.record(task.taskId, undefined))?.questions).toEqual([]);
       } finally {
         await work.close();
       }
@@ -393,13 +393,13 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       const again = (await replayOn(b, task.taskId))!;
       expect(again.known('one')).toEqual({ replayed: true });
       expect(await until(again, run(again))).toBe('parked');
-      expect((await a.record(task.taskId, undefined))?.inputRequests.map(([key]) => key)).toEqual(['two']);
+      expect((await a.record(task.taskId, undefined))?.questions.map(([key]) => key)).toEqual(['two']);
       // Replayed before its answer (a lapsed stretch resumed, say): the open question parks it again, not asked twice.
       const early = (await replayOn(a, task.taskId))!;
       expect(await until(early, run(early))).toBe('parked');
       const record = await b.record(task.taskId, undefined);
       expect(record?.asked).toEqual(['one', 'two']);
-      expect(record?.inputRequests.map(([key]) => key)).toEqual(['two']);
+      expect(record?.questions.map(([key]) => key)).toEqual(['two']);
       await a.answer(task.taskId, undefined, { two: { action: 'decline' } });
       const last = (await replayOn(b, task.taskId))!;
       expect(await until(last, run(last))).toEqual([{ action: 'accept', content: { n: 1 } }, { action: 'decline' }]);
@@ -421,7 +421,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(await until(replay, both(replay))).toEqual([{ action: 'accept' }, { action: 'decline' }]);
       expect(replay.parked).toBe(false);
       expect(await Promise.all([a.claim(task.taskId, 60_000), b.claim(task.taskId, 60_000)])).toEqual([false, false]);
-      await expect.poll(async () => (await a.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      await expect.poll(async () => (await a.record(task.taskId, 'alice'))?.questions).toEqual([]);
       expect(await replay.finish({ status: 'completed', result: { content: [] } })).toBe(true);
     });
 
@@ -485,7 +485,7 @@ export function describeTaskStore(name: string, pair: BackendPair): void {
       expect(claims.filter(Boolean)).toHaveLength(1);
       // The replay starts with the answer that woke it: its question leaves the record.
       const replay = await TaskWork.start(b, (await b.record(task.taskId, 'alice'))!, { elicitation: {} });
-      expect((await a.record(task.taskId, 'alice'))?.inputRequests).toEqual([]);
+      expect((await a.record(task.taskId, 'alice'))?.questions).toEqual([]);
       expect(await replay.ask('q', { message: 'Sure?' })).toEqual({ action: 'accept', content: { confirm: true } });
       await replay.close();
       // Its end drops what its runs needed.

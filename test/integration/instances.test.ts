@@ -85,8 +85,10 @@ describe('two instances sharing a real Redis', () => {
       // Named by a SHA-256 without a secret: no session id in a key, plain JSON in the value.
       const name = await new QuestionKeys('mcp:', undefined).name('pending', session);
       expect(name).not.toContain(session);
+      // The session's newest question: a one-question thread, its owner the session.
       const stored = JSON.parse((await raw.get(name))!);
-      expect(stored.params.message).toBe('Close ticket T-1? The customer will be notified.');
+      expect(stored).toMatchObject({ owner: session, status: 'waiting', asked: [stored.elicitId] });
+      expect(stored.questions[0][1].message).toBe('Close ticket T-1? The customer will be notified.');
     });
     expect(outcome).toMatchObject({ status: 202, final: { result: { structuredContent: { closed: true, id: 'T-1', note: '' } } } });
   });

@@ -3,7 +3,18 @@
 // session lets it down. The waiting itself, in this process, is waiters.ts's.
 import { PublicMcpError, StoreUnavailableError } from '../../protocol';
 import type { Logger } from '../../runtime';
-import { memoryStore, QuestionKeys, QuestionRecords, QuestionSeal, type ElicitationStore } from '../../stores';
+import {
+  isThread,
+  memoryStore,
+  newThread,
+  QuestionKeys,
+  QuestionRecords,
+  QuestionSeal,
+  type QuestionThread,
+  QuestionThreads,
+  type ElicitationStore,
+  type ThreadLayout,
+} from '../../stores';
 import type { ServerSettings } from '../../model';
 import { type Asking, type PendingLimits, sealRecord, type ElicitParams, type RawAnswer } from '../../elicitation';
 import { legacyPendingRecords } from './pending-legacy';
@@ -26,13 +37,32 @@ interface OpenQuestion {
  */
 export type Delivery = 'delivered' | 'no-question' | 'no-listener' | 'unreadable';
 
-/** A question as the store keeps it (sealed whole, its session the owner of the key, its storage key the additional data). */
-interface PendingRecord {
-  sessionId: string;
-  elicitId: string;
-  createdAt: number;
-  expiresAt: number;
-  params?: Record<string, unknown>;
+/**
+ * A question as the store keeps it: a one-question thread (stores/questions/thread.ts), its owner the session, its key
+ * the request id; sealed whole, its session the owner of the key, its storage key the additional data.
+ */
+type PendingThread = QuestionThread<Record<string, unknown>, PublishedAnswer> & { elicitId: string };
+
+/** A question's thread: its record `pending`, its open token `open` and its kept answer `answer`, by request id. */
+const PENDING_THREAD: ThreadLayout = {
+  record: (elicitId) => ['pending', elicitId],
+  open: (elicitId) => ['open', elicitId],
+  answer: (elicitId) => ['answer', elicitId],
+};
+
+/**
+ * The question a stored value holds: a thread, or (`claimable: false`) a question as releases before threads kept it
+ * (until 2026-12-06: `{ sessionId, elicitId, createdAt, expiresAt, params }`, no open token to claim). That shape waits
+ * at most elicitation's ttl (minutes): its branch can go with pending-legacy.ts.
+ */
+function pendingOf(value: unknown): { sessionId: string; elicitId: string; expiresAt: number; claimable: boolean } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (isThread(value)) {
+    const { owner, elicitId, expiresAt } = value as PendingThread;
+    return typeof owner === 'string' ? { sessionId: owner, elicitId, expiresAt, claimable: true } : undefined;
+  }
+  const { sessionId, elicitId, expiresAt } = value as { sessionId: string; elicitId: string; expiresAt: number };
+  return { sessionId, elicitId, expiresAt, claimable: false };
 }
 
 /** An answer as it is published and kept. */
@@ -66,6 +96,8 @@ export class PendingQuestions {
   private stopRestored?: () => void;
   /** The question store's records (stores/questions): kinds `pending`, `answer`, channels `result` and `ended`. */
   private readonly records: QuestionRecords;
+  /** Each question's thread: its record, its open token (the first answer claims it) and its kept answer. */
+  private readonly threads: QuestionThreads;
   constructor(
     private readonly store: ElicitationStore,
     private readonly logger: Logger,
@@ -81,6 +113,7 @@ export class PendingQuestions {
       new QuestionSeal(secret),
       legacyPendingRecords(keyPrefix, secret),
     );
+    this.threads = new QuestionThreads(this.records, PENDING_THREAD);
   }
 
   /** How many questions wait now in this process for the session. */
@@ -109,7 +142,7 @@ export class PendingQuestions {
     callEnded?.addEventListener('abort', remove, { once: true });
     this.watchRestarts();
     const { backend } = this.store;
-    const { records } = this;
+    const { records, threads } = this;
     const channel = await records.name('result', sessionId, elicitId);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
@@ -118,6 +151,7 @@ export class PendingQuestions {
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };
     const now = Date.now();
+    let asked: PendingThread | undefined;
     // Both subscriptions and the stored question at once: one store round trip before the question goes out, not four.
     const failed = (
       await Promise.allSettled([
@@ -130,14 +164,19 @@ export class PendingQuestions {
           })
           .then((stop) => stops.push(stop)),
         this.watchSession(sessionId).then((stop) => stops.push(stop)),
-        // The question under its own key (what an answer's instance reads), and as the session's newest (the docs' key).
+        // The question's thread under its own key (what an answer's instance reads), and as the session's newest (the
+        // docs' key), with its open token: all at once, as the question goes out only once all are in.
         (async () => {
-          const record: PendingRecord = { sessionId, elicitId, createdAt: now, expiresAt: now + ttlMs, params: { ...params } };
+          const fresh: PendingThread = { elicitId, ...newThread({ owner: sessionId, createdAt: now, expiresAt: now + ttlMs }) };
+          const question: [string, Record<string, unknown>] = [elicitId, { ...params }];
+          const thread = threads.asked(fresh, [question]);
           await Promise.all([
-            records.put('pending', sessionId, elicitId, record, ttlMs),
-            records.put('pending', sessionId, '', record, ttlMs),
+            threads.opens(sessionId, elicitId, thread, [question]),
+            threads.write(sessionId, elicitId, thread),
+            threads.write(sessionId, '', thread),
           ]);
-        })(),
+          return thread;
+        })().then((thread) => (asked = thread)),
       ])
     ).find((result) => result.status === 'rejected');
     if (failed) {
@@ -152,15 +191,10 @@ export class PendingQuestions {
       answer: waiter.answer,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
-        Promise.all([
-          undo(),
-          records.drop('pending', sessionId, elicitId),
-          records.read<PendingRecord>('pending', sessionId),
-          backend.onRestored && records.drop('answer', sessionId, elicitId),
-        ])
+        Promise.all([undo(), threads.drop(sessionId, elicitId, asked), threads.read<PendingThread>(sessionId, '')])
           .then(([, , newest]) =>
             // A newer question of the session may have replaced this one as the newest; leave that one alone.
-            newest?.elicitId === elicitId ? records.drop('pending', sessionId) : undefined,
+            newest?.elicitId === elicitId ? threads.drop(sessionId, '', undefined) : undefined,
           )
           .catch((error: unknown) => this.logger.warn('Could not remove an answered question from the store', error)),
     };
@@ -171,9 +205,11 @@ export class PendingQuestions {
    * that asked. Says what became of it, so an answer nobody waits for is refused rather than accepted.
    */
   async deliver(sessionId: string, elicitId: string, answer: RawAnswer): Promise<Delivery> {
+    const { threads } = this;
     const local = this.waiters.get(elicitId);
     if (local) {
-      if (local.sessionId !== sessionId) return 'no-question';
+      // The first answer claims the question here too (a second, or one racing it on another instance, is refused).
+      if (local.sessionId !== sessionId || !(await threads.claim(sessionId, elicitId, elicitId))) return 'no-question';
       local.deliver(answer);
       return 'delivered';
     }
@@ -181,13 +217,16 @@ export class PendingQuestions {
     const { records } = this;
     const found = await records.find('pending', sessionId, elicitId);
     if (!found) return 'no-question';
-    const record = await records.open<PendingRecord>(found, sessionId);
-    if (!record) {
+    const opened = await records.open<unknown>(found, sessionId);
+    if (opened === undefined) {
       if (secret !== undefined) this.logger.warn(DECRYPT_FAILED);
       return secret !== undefined ? 'unreadable' : 'no-question';
     }
-    if (record.elicitId !== elicitId || record.sessionId !== sessionId || record.expiresAt <= Date.now()) return 'no-question';
-    const { expiresAt } = record;
+    const record = pendingOf(opened);
+    if (record?.elicitId !== elicitId || record.sessionId !== sessionId || record.expiresAt <= Date.now()) return 'no-question';
+    const { expiresAt, claimable } = record;
+    // The first answer wins: it claims the question's open token (a question an older release asked has none).
+    if (claimable && !(await threads.claim(sessionId, elicitId, elicitId))) return 'no-question';
     const value: PublishedAnswer = { sessionId, elicitId, answer };
     // On every listed secret's channel name (the asking instance listens under its first secret, which may be another
     // of the list than this one's), each message sealed for its channel.
@@ -200,7 +239,7 @@ export class PendingQuestions {
     // Kept before it is published, where a store can drop a subscription (a reconnection, a cluster failover): a
     // subscriber that was moving reads it once it is back (checkRecords), even if the publish reached nobody.
     const keep = backend.onRestored !== undefined;
-    if (keep) await records.put('answer', sessionId, elicitId, value, expiresAt - Date.now());
+    if (keep) await threads.keep(sessionId, elicitId, elicitId, value, expiresAt - Date.now());
     // A question an instance of an older release asked (found under its legacy name) listens where it always did.
     const legacy = found.legacy && (await legacyAnswer(this.store.keyPrefix, { sessionId, elicitId, expiresAt, answer }, secret));
     // Fast path: the asking instance hears the first publish. Nobody heard it: over a store that reaches other
@@ -213,8 +252,11 @@ export class PendingQuestions {
       if (!backend.supportsPubSub || Date.now() - started + wait > PUBLISH_PATIENCE_MS) break;
       await sleep(wait);
     }
-    // Refused, so not kept: the client is told nobody waits for it.
-    if (keep) await records.drop('answer', sessionId, elicitId);
+    // Refused, so not kept, and the question open again: the client is told nobody waits for it.
+    await Promise.all([
+      keep && threads.take(sessionId, elicitId, elicitId),
+      claimable && threads.reopen(sessionId, elicitId, elicitId, expiresAt - Date.now()),
+    ]);
     return 'no-listener';
   }
 
@@ -286,14 +328,14 @@ export class PendingQuestions {
   }
 
   private async checkRecords(): Promise<void> {
-    const { records } = this;
+    const { records, threads } = this;
     await Promise.all(
       this.waiters.entries().map(async ([elicitId, waiter]) => {
         const { sessionId } = waiter;
         try {
           const [question, kept] = await Promise.all([
             records.has('pending', sessionId, elicitId),
-            records.read<PublishedAnswer>('answer', sessionId, elicitId),
+            threads.kept<PublishedAnswer>(sessionId, elicitId, elicitId),
           ]);
           if (this.waiters.get(elicitId) !== waiter) return;
           // An answer published while this side's subscription was moving: it may have reached nobody.

@@ -2,13 +2,12 @@
 // the live token sets it. What the store keeps of an ended task (its end, its record without what its runs needed)
 // counts against the caller's and the process's bounds on ended tasks, and those past them are forgotten here.
 import { isObject } from '../../protocol';
-import { leftOf, type TaskAnswers } from './task-answers';
 import type { TaskEvent } from './task-events';
 import type { TaskLedger } from './task-ledger';
 import { type TaskLimits, tooLarge } from './task-limits';
 import type { OwnerIndex } from './task-owners';
 import type { TaskPart, TaskParts } from './task-parts';
-import type { TaskEnd, TaskRecord } from './task-record';
+import { leftOf, type TaskEnd, type TaskRecord } from './task-record';
 import type { StretchTokens } from './task-stretch';
 
 /** An end as stored: the end and when it happened. */
@@ -18,7 +17,6 @@ type StoredEnd = TaskEnd & { at: number };
 interface EndsOf {
   parts: TaskParts;
   limits: TaskLimits;
-  answers: TaskAnswers;
   tokens: StretchTokens;
   owners: OwnerIndex;
   ledger: TaskLedger;
@@ -41,7 +39,7 @@ export class TaskEnds {
    * tokens and open questions go, its channel hears the end, and the oldest ended tasks past the bounds are forgotten.
    */
   async once(record: TaskRecord, end: TaskEnd): Promise<boolean> {
-    const { parts, limits, tokens, answers, owners, ledger } = this.of;
+    const { parts, limits, tokens, owners, ledger } = this.of;
     const { taskId } = record;
     if (!(await parts.claim(taskId, 'l'))) return false;
     const ttl = leftOf(record);
@@ -57,13 +55,11 @@ export class TaskEnds {
       sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     }
     await records.backend.set(name, sealed, ttl);
-    // What its runs needed (its arguments, caller, steps) was for them: an ended task keeps none of it.
-    if (record.steps || record.run) {
-      const { steps: _steps, run: _run, ...rest } = record;
-      await parts.put(taskId, 'r', rest, ttl);
-    }
+    // Its thread ends: its open questions close. What its runs needed (its arguments, caller, steps, the answers
+    // they took in) was for them: an ended task keeps none of it.
+    const { steps: _steps, run: _run, answers: _answers, ...rest } = await parts.threads.close(taskId, '', record);
     await tokens.ended(taskId);
-    await answers.close(record);
+    await parts.threads.write(taskId, '', rest);
     await this.of.publish(taskId, { kind: 'end', status: final.status });
     const bytes = sealed.length + recordBytes;
     const index = record.index ?? (await parts.owner(record.owner));
@@ -74,12 +70,9 @@ export class TaskEnds {
 
   /** An ended task past the bounds on those kept: every part of it leaves the store (a tasks/get finds it no more). */
   async #forget(taskId: string): Promise<void> {
+    const { parts } = this.of;
     const record = await this.of.raw(taskId);
-    const asked = (record?.asked ?? []).flatMap((key): [TaskPart, string][] => [
-      ['q', key],
-      ['a', key],
-    ]);
-    const parts: [TaskPart, string?][] = [['r'], ['e'], ['l'], ['w'], ['p'], ['s'], ...asked];
-    await Promise.all(parts.map(([part, key]) => this.of.parts.drop(taskId, part, key)));
+    const own: TaskPart[] = ['e', 'l', 'w', 'p', 's'];
+    await Promise.all([parts.threads.drop(taskId, '', record), ...own.map((part) => parts.drop(taskId, part))]);
   }
 }

@@ -4,7 +4,8 @@
 // release for longer than its tasks.ttlMs (a release after 2027-01-06 may delete it, with TaskParts' `legacy` use).
 import { type StoreCrypto, WEB_STORE_CRYPTO } from '../../crypto';
 import { isObject } from '../../protocol';
-import type { LegacyRecords } from '../../stores';
+import { isThread, type LegacyRecords } from '../../stores';
+import type { TaskRecord } from './task-record';
 
 /** HKDF's `info` of those values. */
 const TASK_PURPOSE = 'parley task store v1';
@@ -49,4 +50,19 @@ export function legacyTaskRecords(
       return sealed === undefined ? undefined : crypto.open(secret, key, sealed, TASK_PURPOSE);
     },
   };
+}
+
+/**
+ * A task's record as the store holds it: a thread (this release's), or a record of the releases before threads (until
+ * 2026-12-06: `inputRequests` for its open questions, no status or expiresAt), read as the thread it is. That shape can
+ * go with the names above, once every deployment has run this release for longer than its tasks.ttlMs.
+ */
+export function taskRecordOf(value: unknown): TaskRecord | undefined {
+  if (isThread(value)) return value as TaskRecord;
+  if (!isObject(value) || !Array.isArray(value.inputRequests) || !Array.isArray(value.asked)) return undefined;
+  const { inputRequests, ...rest } = value as unknown as Omit<TaskRecord, 'questions' | 'status' | 'expiresAt'> & {
+    inputRequests: TaskRecord['questions'];
+  };
+  const { createdAt, ttlMs } = rest;
+  return { ...rest, questions: inputRequests, status: inputRequests.length > 0 ? 'waiting' : 'answered', expiresAt: createdAt + ttlMs };
 }

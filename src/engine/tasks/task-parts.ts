@@ -2,7 +2,7 @@
 // id, so every name is a keyed HMAC (a SHA-256 without a secret) and every value is sealed with the task id's key, the
 // storage key as additional data. Reading the store gives out no bearer id, owner or question.
 import type { StoreCrypto } from '../../crypto';
-import { QuestionKeys, QuestionRecords, QuestionSeal, type ElicitationStore } from '../../stores';
+import { QuestionKeys, QuestionRecords, QuestionSeal, QuestionThreads, type ElicitationStore, type ThreadLayout } from '../../stores';
 import { legacyTaskRecords } from './task-legacy';
 
 /**
@@ -21,6 +21,14 @@ const KEPT_KEYED = 4_096;
 /** A part of one task; a question's parts add its key. */
 const partOf = (part: TaskPart, key?: string): string => (key === undefined ? part : `${part}\u0000${key}`);
 
+/** A task's thread (its record `r`, each question's open token `q` and answer `a`), the task id its scope. */
+const RECORD = [KIND, 'r'] as const;
+const TASK_THREAD: ThreadLayout = {
+  record: () => RECORD,
+  open: (_, key) => [KIND, partOf('q', key)],
+  answer: (_, key) => [KIND, partOf('a', key)],
+};
+
 /**
  * Names (prefix `task:`): each part of a task (`r` the record, `l` the live token an end takes, `w` the work's lease,
  * `e` the end, `q`+key a question's open token the first answer takes, `a`+key its answer, `p` the claim token of
@@ -29,6 +37,8 @@ const partOf = (part: TaskPart, key?: string): string => (key === undefined ? pa
  */
 export class TaskParts {
   readonly records: QuestionRecords;
+  /** The task's thread: its record, questions and answers (scope the task id; a thread id it needs none). */
+  readonly threads: QuestionThreads;
   // Tasks seen with every part under the question store's names (TaskRecord.keyed): no read looks under a legacy name.
   readonly #keyed = new Set<string>();
 
@@ -37,6 +47,7 @@ export class TaskParts {
     const sealing = new QuestionSeal(home.secret, crypto);
     const legacy = legacyTaskRecords(home, crypto, (taskId) => this.#keyed.has(taskId));
     this.records = new QuestionRecords(home.backend, keys, sealing, legacy);
+    this.threads = new QuestionThreads(this.records, TASK_THREAD);
   }
 
   /** The task's record says every part of it is under the question store's names (it was created so). */

@@ -1,6 +1,7 @@
 // What a task is in the store: its record, how it ended, its statuses, and the shape of its ids.
 import { randomBytes, toBase64Url } from '../../crypto';
 import type { AuthInfo } from '../../model';
+import type { QuestionThread } from '../../stores';
 
 /** The five statuses of both eras' wire. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -38,22 +39,19 @@ export interface TaskRun {
   capabilities: Record<string, unknown>;
 }
 
-/** The task's record while it lives: written at creation, then only by the instance running the work. */
-export interface TaskRecord {
+/**
+ * The task's record while it lives: a thread of the question store (stores/questions/thread.ts), its questions the
+ * task's input requests, its owner the verified caller's subject (absent for an anonymous task, which belongs to whoever
+ * holds its id), and beside it what is a task's own. Written at creation, then only by the instance running the work.
+ * Its thread status is `waiting` while a question of `questions` is still open (`input_required`), else `answered`
+ * (`working`); how it ended is its end's (TaskEnds), the thread then `ended`.
+ */
+export interface TaskRecord extends QuestionThread<InputRequest> {
   taskId: string;
-  /** The verified caller's subject; absent for an anonymous task, which belongs to whoever holds its id. */
-  owner?: string;
   /** The storage name of the caller's index the task is counted in (an anonymous caller's is its address's). */
   index?: string;
   tool: string;
-  /** Its status is not kept: `input_required` while a question of inputRequests is still open, `working` otherwise. */
   statusMessage?: string;
-  /** The questions asked and not yet taken in by the work, in the order asked (entries: a key may be any string). */
-  inputRequests: [string, InputRequest][];
-  /** Every key ever asked, in order: keys are unique over the task's life, and a resumed run reads their answers. */
-  asked: string[];
-  /** The results its steps recorded (ToolContext.step), in the order taken; `[name]` for undefined. Absent: none yet. */
-  steps?: [string, unknown?][];
   /** For a task whose work may end at a question and be replayed: what the replay runs with. */
   run?: TaskRun;
   /**
@@ -66,9 +64,8 @@ export interface TaskRecord {
    * looks under the names of the releases before (task-legacy.ts). Absent on a task such a release created.
    */
   keyed?: true;
-  createdAt: number;
   lastUpdatedAt: number;
-  /** Counted from createdAt; Parley always sets one, so a task never outlives its store entry. */
+  /** Counted from createdAt (its thread's expiresAt); Parley always sets one, so a task never outlives its store entry. */
   ttlMs: number;
   pollIntervalMs: number;
 }
@@ -89,6 +86,10 @@ export interface TaskSnapshot {
   /** Not on the wire: the work parked and its answers wait for a replay nobody runs (the one that claimed it failed). */
   replayDue?: true;
 }
+
+/** The ms a task has left to live (at least 1: a store's TTL must be positive). */
+export const leftOf = (record: Pick<TaskRecord, 'createdAt' | 'ttlMs'>): number =>
+  Math.max(1, record.createdAt + record.ttlMs - Date.now());
 
 /** `tsk_` and 18 random bytes (144 bits), base64url: unguessable, so an anonymous task's id can be its bearer handle. */
 const ID_BYTES = 18;

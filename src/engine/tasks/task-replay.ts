@@ -123,5 +123,5 @@ export async function withdrawCopies(server: ParleyServer, record: TaskRecord | 
   const inbox = record?.run && inboxOf(server, record.run.auth, NEVER, record.tool);
   if (!inbox || !record) return;
   const copies = new TaskInboxCopies(inbox, record, () => Promise.resolve(false));
-  await Promise.all(record.inputRequests.map(([key]) => copies.withdraw(key)));
+  await Promise.all(record.questions.map(([key]) => copies.withdraw(key)));
 }

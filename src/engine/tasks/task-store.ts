@@ -4,18 +4,28 @@
 // sits is task-parts.ts's (the question store's records), each caller's index task-owners.ts's.
 import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
+import { newThread } from '../../stores';
 import type { RequestScope } from '../../model';
 import { SessionAnnouncements } from './task-announce';
-import { leftOf, TaskAnswers } from './task-answers';
 import { TaskEnds } from './task-ends';
 import { parseEvent, type TaskEvent } from './task-events';
 import { TaskLedger } from './task-ledger';
+import { taskRecordOf } from './task-legacy';
 import { type TaskHome, TaskParts } from './task-parts';
 import { OwnerIndex } from './task-owners';
 import { SerialRuns } from './task-serial';
 import { LiveStretches, StretchTokens } from './task-stretch';
 import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS } from './task-limits';
-import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
+import {
+  isTaskId,
+  leftOf,
+  newTaskId,
+  type InputRequest,
+  type TaskEnd,
+  type TaskRecord,
+  type TaskRun,
+  type TaskSnapshot,
+} from './task-record';
 
 /** The platform's way to keep work alive after a response (a Worker's ctx.waitUntil), as the reading request has it. */
 type KeepAlive = RequestScope['keepAlive'];
@@ -47,7 +57,6 @@ export class TaskStore {
   // Changes this instance makes to one record, one after another.
   readonly #serial = new SerialRuns();
   readonly #parts: TaskParts;
-  readonly #answers: TaskAnswers;
   readonly #owners: OwnerIndex;
   readonly #ledger: TaskLedger;
   readonly #tokens: StretchTokens;
@@ -65,7 +74,6 @@ export class TaskStore {
     crypto?: StoreCrypto,
   ) {
     this.#parts = new TaskParts(home, crypto);
-    this.#answers = new TaskAnswers(this.#parts);
     const { ended } = limits;
     this.#owners = new OwnerIndex(home.backend, this.#parts, {
       maxPerOwner: limits.maxPerOwner,
@@ -78,7 +86,6 @@ export class TaskStore {
     this.#ends = new TaskEnds({
       parts: this.#parts,
       limits,
-      answers: this.#answers,
       tokens: this.#tokens,
       owners: this.#owners,
       ledger: this.#ledger,
@@ -107,21 +114,20 @@ export class TaskStore {
     const now = Date.now();
     const { owner, address } = task;
     const index = await this.#parts.owner(owner, address);
+    const { ttlMs, pollIntervalMs } = this.limits;
+    // Its thread holds the answers and steps its rounds had before it became a task.
+    const thread = newThread<InputRequest>({ owner, createdAt: now, expiresAt: now + ttlMs, answers: task.answers, steps: task.steps });
     const record: TaskRecord = {
       taskId: newTaskId(),
-      ...(owner === undefined ? {} : { owner }),
+      ...thread,
       index,
       tool: task.tool,
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-      inputRequests: [],
-      asked: (task.answers ?? []).map(([key]) => key),
-      ...(task.steps?.length ? { steps: task.steps } : {}),
       ...(task.run ? { run: task.run, cuts: 0 } : {}),
       keyed: true,
-      createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: this.limits.ttlMs,
-      pollIntervalMs: this.limits.pollIntervalMs,
+      ttlMs,
+      pollIntervalMs,
     };
     const { taskId } = record;
     this.#parts.keyed(taskId);
@@ -138,8 +144,7 @@ export class TaskStore {
         // Work that may be replayed runs in stretches (task-stretch.ts); other work only holds its lease.
         if (record.run) await this.#tokens.begin(taskId, this.limits.leaseMs, record.ttlMs);
         else await this.#parts.mark(taskId, 'w', Math.min(this.limits.leaseMs, record.ttlMs));
-        await this.#parts.put(taskId, 'r', record, record.ttlMs);
-        for (const [key, answer] of task.answers ?? []) await this.#parts.put(taskId, 'a', answer, record.ttlMs, key);
+        await this.#parts.threads.write(taskId, '', record);
       } catch (error) {
         this.#ledger.release(taskId);
         throw error;
@@ -177,9 +182,9 @@ export class TaskStore {
         ...(end.status === 'failed' ? { error: end.error } : {}),
       };
     }
-    const open = await this.#answers.outstanding(record);
+    const open = await this.#parts.threads.waiting(record.taskId, '', record);
     // Every question answered, none taken in, and the work parked: a replay is due (one that could not run gave it back).
-    const due = open.length === 0 && record.inputRequests.length > 0 && (await this.#parts.has(record.taskId, 'p'));
+    const due = open.length === 0 && record.questions.length > 0 && (await this.#parts.has(record.taskId, 'p'));
     return {
       ...base,
       status: open.length > 0 ? 'input_required' : 'working',
@@ -229,15 +234,20 @@ export class TaskStore {
     const record = await this.#record(taskId, owner);
     if (!record) return undefined;
     if (await this.#ends.read(record.taskId)) return [];
-    const taken = await this.#answers.take(record, responses);
+    // Of every answer to one question, the thread keeps the first (its claim of the question's open token).
+    const { threads } = this.#parts;
+    const open = new Map(record.questions);
+    const taken: string[] = [];
+    for (const key of Object.keys(responses))
+      if (open.has(key) && (await threads.answer(record.taskId, '', key, responses[key], leftOf(record)))) taken.push(key);
     if (taken.length > 0) await this.#publish(record.taskId, { kind: 'answer', keys: taken });
     return taken;
   }
 
-  /** The answers stored for the given keys (default: every key the task asked), for the work to take in. */
+  /** The answers for the given keys (default: every key the task asked): in its record, or kept for the work to take in. */
   async answers(taskId: string, keys?: readonly string[]): Promise<Map<string, unknown>> {
-    const record = keys ? undefined : await this.#raw(taskId);
-    return this.#answers.read(taskId, keys ?? record?.asked ?? []);
+    const record = await this.#raw(taskId);
+    return this.#parts.threads.answers(taskId, '', record, keys ?? record?.asked ?? []);
   }
 
   /**
@@ -252,7 +262,7 @@ export class TaskStore {
     if (!record) return false;
     await this.#tokens.park(taskId, leftOf(record));
     if (questions.length === 0 && !record.cuts) return true;
-    return this.#change(taskId, async (now) => ({ ...(await this.#answers.asking(now, questions)), ...fresh(now) }));
+    return this.#change(taskId, async (now) => ({ ...(await this.#parts.threads.ask(taskId, '', now, questions)), ...fresh(now) }));
   }
 
   /**
@@ -274,17 +284,15 @@ export class TaskStore {
    * stretch made progress, so its count of attempts starts again.
    */
   recordStep(taskId: string, name: string, value: unknown): Promise<boolean> {
-    return this.#change(taskId, (record) => ({
-      ...record,
-      steps: [...(record.steps ?? []), value === undefined ? [name] : [name, value]],
-      ...fresh(record),
-    }));
+    return this.#change(taskId, (record) => ({ ...this.#parts.threads.step(record, name, value), ...fresh(record) }));
   }
 
-  /** The work took these answers in: their questions leave the record (the task is `working` again once none is left). */
-  settle(taskId: string, keys: readonly string[]): Promise<boolean> {
-    const done = new Set(keys);
-    return this.#change(taskId, (record) => ({ ...record, inputRequests: record.inputRequests.filter(([key]) => !done.has(key)) }));
+  /**
+   * The work took these answers in: their questions leave the record and the answers join it (the task is `working`
+   * again once no question is left).
+   */
+  settle(taskId: string, taken: ReadonlyMap<string, unknown>): Promise<boolean> {
+    return this.#change(taskId, (record) => this.#parts.threads.settle(record, [...taken.keys()], taken));
   }
 
   /**
@@ -333,7 +341,7 @@ export class TaskStore {
   }
 
   async #raw(taskId: string): Promise<TaskRecord | undefined> {
-    const record = await this.#parts.read<TaskRecord>(taskId, 'r');
+    const record = taskRecordOf(await this.#parts.threads.read<unknown>(taskId, ''));
     if (!isObject(record) || record.taskId !== taskId) return undefined;
     if (record.keyed) this.#parts.keyed(taskId);
     return record.createdAt + record.ttlMs > Date.now() ? record : undefined;
@@ -376,7 +384,7 @@ export class TaskStore {
       const next = { ...(await change(record)), lastUpdatedAt: Date.now() };
       const ttl = next.createdAt + next.ttlMs - next.lastUpdatedAt;
       if (ttl <= 0) return false;
-      await this.#parts.put(taskId, 'r', next, ttl);
+      await this.#parts.threads.write(taskId, '', next);
       await this.#publish(taskId, { kind: 'changed' });
       return true;
     });

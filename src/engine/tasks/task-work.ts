@@ -90,9 +90,11 @@ export class TaskWork implements Asker {
       work.#unlisten = await store.listen(task.taskId, (event) => work.#heard(event));
       // A replay starts with the answers that woke it: their questions leave the record and the inbox, as #collect's
       // would. Last, so a replay that could not start leaves them for the next one.
-      const answered = task.inputRequests.map(([key]) => key).filter((key) => work.#known.has(key));
-      if (answered.length > 0)
-        await Promise.all([store.settle(task.taskId, answered), ...answered.map((key) => work.#inbox?.withdraw(key))]);
+      const answered = task.questions.map(([key]) => key).filter((key) => work.#known.has(key));
+      if (answered.length > 0) {
+        const taken = new Map(answered.map((key) => [key, work.#known.get(key)]));
+        await Promise.all([store.settle(task.taskId, taken), ...answered.map((key) => work.#inbox?.withdraw(key))]);
+      }
     } catch (error) {
       // No work runs it here: the process no longer counts it (its lease lapses, and the task ends orphaned).
       store.released(task.taskId);
@@ -279,10 +281,7 @@ export class TaskWork implements Asker {
       this.#waiting.get(key)?.(value as RawAnswer);
       this.#waiting.delete(key);
     }
-    await Promise.all([
-      this.store.settle(this.task.taskId, [...found.keys()]),
-      ...[...found.keys()].map((key) => this.#inbox?.withdraw(key)),
-    ]);
+    await Promise.all([this.store.settle(this.task.taskId, found), ...[...found.keys()].map((key) => this.#inbox?.withdraw(key))]);
   }
 
   async #tick(): Promise<void> {
