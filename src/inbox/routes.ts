@@ -1,6 +1,7 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in (a one-time code or OpenID Connect) and sign-out, the JSON
 // view, its SSE, answers, and the nudge's action links.
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny'; // the pattern router alone: a few routes, registered once (smaller bundle than 'hono')
 import {
   fetchResponder,
   INBOX_BASE,

@@ -81,6 +81,8 @@ describe('the Worker bundle', () => {
     }
     expect(full.files).toContain('src/elicitation/unanswered.ts');
     expect(full.files).not.toContain('src/inbox/home-file.ts'); // the default question file (node:fs) stays Node's
+    // The inbox's few routes need hono's pattern router only (hono/tiny), not the RegExp and trie routers beside it.
+    expect(full.files.filter((file) => /hono\/dist\/router\/(reg-exp|trie|smart)-router\//.test(file))).toEqual([]);
     expect(full.gzip, `${kb(full.gzip)} gzip is over ${kb(INBOX_WORKER_BUDGET_BYTES)}; minified: ${describeParts(full)}`).toBeLessThan(
       INBOX_WORKER_BUDGET_BYTES,
     );
