@@ -46,6 +46,7 @@ export function runHandler<C extends RequestContext, T>(
     ...(trace ? { trace } : {}),
     ...(scope.client ? { client: scope.client } : {}),
     ...(grant ? { grant } : {}),
+    ...(scope.keepAlive ? { keepAlive: scope.keepAlive } : {}),
   });
   const run = new ElicitRun(server.elicitSettings, asker, { tool: name, auth: scope.auth, trace, questions });
   attachRequest(ctx, scope, run);

@@ -136,6 +136,7 @@ interface QuestionDesk {
       trace?: ToolTrace;
       client?: string;
       grant?: { tool: string; rule: GrantRule; args: Record<string, unknown> };
+      keepAlive?: KeepAlive;
     },
   ): PersistentAsker;
   routes(): {

@@ -28,6 +28,8 @@ interface CallFacts {
   client?: string;
   /** The tool's standing-approval rule and the call's arguments, when it offers one. */
   grant?: GrantCall;
+  /** The platform's waitUntil (a Worker's ctx): the nudges a call sends go on after its response. */
+  keepAlive?: KeepAlive;
 }
 
 /** The decision log's defaults: kept 30 days, no client address (see docs/approvals.md). */
@@ -101,18 +103,26 @@ export class QuestionService implements Inbox {
     const subject = questionSubjectOf(auth);
     const mine = () => this.subjectOf(auth);
     const witness: Witness = { ...(call.trace ? { trace: call.trace } : {}), ...(call.client ? { address: call.client } : {}) };
+    const { keepAlive } = call;
     return {
       subject,
       ask: (params, options, from) =>
-        this.ask(auth, params, options, { signal, from, onWaiting: call.onWaiting, witness, ...(call.grant ? { grant: call.grant } : {}) }),
+        this.ask(auth, params, options, {
+          signal,
+          from,
+          onWaiting: call.onWaiting,
+          witness,
+          keepAlive,
+          ...(call.grant ? { grant: call.grant } : {}),
+        }),
       printLink: () => this.printLink(auth),
       file: (key, params, from, task) => {
-        this.sweepBeside();
+        this.sweepBeside(keepAlive);
         return fileQuestion(this.store, mine(), key, params, {
           ttlMs: this.options.ttlMs,
           from,
           ...(task ? { task } : {}),
-          onCreated: this.created(mine(), witness),
+          onCreated: this.created(mine(), witness, keepAlive),
         });
       },
       find: async (key) => (await this.store.byKey(mine(), key))?.id,
@@ -129,8 +139,8 @@ export class QuestionService implements Inbox {
   }
 
   /** A question just filed: its first log entry, then its nudge. */
-  private created(subject: string, witness: Witness): (question: StoredQuestion) => Promise<void> {
-    const nudge = this.nudge(subject);
+  private created(subject: string, witness: Witness, keepAlive: KeepAlive | undefined): (question: StoredQuestion) => Promise<void> {
+    const nudge = this.nudge(subject, keepAlive);
     return async (question) => {
       await this.note(this.log?.asked(subject, question, witness));
       await nudge?.(question);
@@ -166,12 +176,16 @@ export class QuestionService implements Inbox {
     return notify && this.dueNudges ? this.dueNudges.sweep(this.notifyLogged(notify)) : 0;
   }
 
-  /** The caller's next request sends what is due, never holding it up: the nudges go out beside its call. */
-  private sweepBeside(): void {
+  /**
+   * The caller's next request sends what is due, never holding it up: the nudges go out beside its call, under the
+   * platform's waitUntil where it has one (a Worker cancels what runs after its response otherwise).
+   */
+  private sweepBeside(keepAlive: KeepAlive | undefined): void {
     const notify = this.notify;
     if (this.dueNudges && notify) {
       const logged = this.notifyLogged(notify);
-      void this.dueNudges.sweep((subject, question) => void logged(subject, question).catch(() => {})).catch(() => {});
+      const swept = this.dueNudges.sweep((subject, question) => logged(subject, question).catch(() => {})).catch(() => 0);
+      keepAlive?.waitUntil(swept);
     }
   }
 
@@ -180,13 +194,17 @@ export class QuestionService implements Inbox {
    * answers in moments: the person is nudged only if it is still unanswered `afterMs` later (the instance that filed
    * it waits; a stop within that time sends none, and the question waits in the inbox all the same).
    */
-  private nudge(subject: string): ((question: StoredQuestion) => Promise<void> | void) | undefined {
+  private nudge(subject: string, keepAlive: KeepAlive | undefined): ((question: StoredQuestion) => Promise<void> | void) | undefined {
     const notify = this.notify && this.notifyLogged(this.notify);
     if (!notify) return undefined;
     return (question) => {
       const reason = question.from?.reason;
       const graceMs = reason === 'filed-with-round' || reason === 'task' ? question.from?.afterMs : undefined;
-      if (graceMs === undefined) return void notify(subject, question);
+      if (graceMs === undefined) {
+        // Not awaited (the call goes on), but kept alive past the response on a Worker.
+        const sent = notify(subject, question);
+        return void keepAlive?.waitUntil(sent);
+      }
       // An edge runtime keeps it in the store: a timer there ends with the request.
       if (this.dueNudges) return this.dueNudges.add(subject, question, question.createdAt + graceMs);
       const later = () =>
@@ -202,7 +220,14 @@ export class QuestionService implements Inbox {
     auth: AuthInfo,
     params: ElicitParams,
     options: ElicitOptions,
-    call: { signal?: AbortSignal; from?: QuestionOrigin; onWaiting?: (message: string) => void; witness?: Witness; grant?: GrantCall } = {},
+    call: {
+      signal?: AbortSignal;
+      from?: QuestionOrigin;
+      onWaiting?: (message: string) => void;
+      witness?: Witness;
+      grant?: GrantCall;
+      keepAlive?: KeepAlive;
+    } = {},
   ): Promise<RawAnswer> {
     const persist = options.persist!;
     if (typeof persist.key !== 'string' || !KEY.test(persist.key))
@@ -222,13 +247,13 @@ export class QuestionService implements Inbox {
       if (granted) return { action: 'accept', content: granted };
       from = { ...(from ?? { tool: call.grant.tool, reason: 'persist' }), grant: { forMs: call.grant.rule.forMs, match } };
     }
-    this.sweepBeside();
+    this.sweepBeside(call.keepAlive);
     return askAndWait(this.store, subject, persist.key, params, {
       ttl,
       ttlMs,
       signal,
       from,
-      onCreated: this.created(subject, call.witness ?? {}),
+      onCreated: this.created(subject, call.witness ?? {}, call.keepAlive),
       // The client hears the call is waiting on the person, instead of silence until ttl.
       onWaiting: onWaiting && (() => onWaiting(`Waiting for an answer in the inbox: ${params.message}`)),
     });

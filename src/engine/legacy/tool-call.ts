@@ -78,14 +78,14 @@ export function prepareToolCall(
     };
   }
   return {
-    async run({ auth, signal, send, emit, trace }) {
+    async run({ auth, signal, send, emit, trace, keepAlive }) {
       const asker = streamAsker(server, session, send, signal);
       // Progress and log lines at the level the session set (logging/setLevel), unless the request names its own.
       const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: session.logLevel };
       const notifier = createNotifier(meta, emit, server.logger);
       // A caller with no token is known by its session: that is the subject of its persistent questions.
       const known = auth.anonymous ? { ...auth, sessionId } : auth;
-      const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace };
+      const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
       return callTool(
         server,
         call,

@@ -21,8 +21,14 @@ export const ownerOf = ({ auth }: Pick<RequestScope, 'auth'>): string | undefine
  * The inbox a task of this caller's also asks in (its owner's: docs/tasks.md, "Answered in the inbox"), or undefined
  * for a caller with no subject (anonymous, no session) or a server without persistent questions.
  */
-export function inboxOf(server: ParleyServer, auth: AuthInfo, signal: AbortSignal, tool: string): TaskInbox | undefined {
-  const questions = server.questions?.forCall(auth, signal);
+export function inboxOf(
+  server: ParleyServer,
+  auth: AuthInfo,
+  signal: AbortSignal,
+  tool: string,
+  keepAlive?: RequestScope['keepAlive'],
+): TaskInbox | undefined {
+  const questions = server.questions?.forCall(auth, signal, keepAlive ? { keepAlive } : {});
   if (!questions?.subject) return undefined;
   const { unanswered: policy, loadUnanswered } = server.elicitSettings;
   return {
@@ -38,7 +44,7 @@ export function inboxOf(server: ParleyServer, auth: AuthInfo, signal: AbortSigna
 export function callMaybeTask(server: ParleyServer, store: TaskStore, called: CalledTool, route: Route): Promise<Record<string, unknown>> {
   const { entry, args, scope } = called;
   return new Promise((resolve, reject) => {
-    const call = new TaskCall(store, called, resolve, () => inboxOf(server, scope.auth, scope.signal, entry.name));
+    const call = new TaskCall(store, called, resolve, () => inboxOf(server, scope.auth, scope.signal, entry.name, scope.keepAlive));
     // The run includes writing the task's end: on a Worker, work after the promise ctx.waitUntil holds is cut.
     call.run = routed(server, scope, route, { method: 'tools/call', name: entry.name, args }, (asker) => {
       call.before = asker;

@@ -32,7 +32,7 @@ export async function runTask(
 ): Promise<{ run: Promise<unknown> }> {
   const entry = server.tools.get(record.tool)!; // the callers checked
   const { args, auth, capabilities } = record.run;
-  const work = await TaskWork.start(store, record, capabilities, inboxOf(server, auth, NEVER, record.tool));
+  const work = await TaskWork.start(store, record, capabilities, inboxOf(server, auth, NEVER, record.tool, facts.keepAlive));
   const scope: RequestScope = {
     auth,
     capabilities,
