@@ -14,6 +14,7 @@ export { QuestionSeal } from './questions/seal';
 export { QuestionRecords, type LegacyRecords } from './questions/records';
 export {
   isThread,
+  leftOf,
   newThread,
   QuestionThreads,
   type QuestionThread,

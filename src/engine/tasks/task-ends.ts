@@ -7,7 +7,8 @@ import type { TaskLedger } from './task-ledger';
 import { type TaskLimits, tooLarge } from './task-limits';
 import type { OwnerIndex } from './task-owners';
 import type { TaskPart, TaskParts } from './task-parts';
-import { leftOf, type TaskEnd, type TaskRecord } from './task-record';
+import { leftOf } from '../../stores';
+import type { TaskEnd, TaskRecord } from './task-record';
 import type { StretchTokens } from './task-stretch';
 
 /** An end as stored: the end and when it happened. */

@@ -87,10 +87,6 @@ export interface TaskSnapshot {
   replayDue?: true;
 }
 
-/** The ms a task has left to live (at least 1: a store's TTL must be positive). */
-export const leftOf = (record: Pick<TaskRecord, 'createdAt' | 'ttlMs'>): number =>
-  Math.max(1, record.createdAt + record.ttlMs - Date.now());
-
 /** `tsk_` and 18 random bytes (144 bits), base64url: unguessable, so an anonymous task's id can be its bearer handle. */
 const ID_BYTES = 18;
 const TASK_ID = /^tsk_[A-Za-z0-9_-]{24}$/;

@@ -4,7 +4,7 @@
 // sits is task-parts.ts's (the question store's records), each caller's index task-owners.ts's.
 import type { StoreCrypto } from '../../crypto';
 import { isObject } from '../../protocol';
-import { newThread } from '../../stores';
+import { leftOf, newThread } from '../../stores';
 import type { RequestScope } from '../../model';
 import { SessionAnnouncements } from './task-announce';
 import { TaskEnds } from './task-ends';
@@ -16,16 +16,7 @@ import { OwnerIndex } from './task-owners';
 import { SerialRuns } from './task-serial';
 import { LiveStretches, StretchTokens } from './task-stretch';
 import { cutTooOften, ORPHANED, type TaskLimits, TASK_DEFAULTS } from './task-limits';
-import {
-  isTaskId,
-  leftOf,
-  newTaskId,
-  type InputRequest,
-  type TaskEnd,
-  type TaskRecord,
-  type TaskRun,
-  type TaskSnapshot,
-} from './task-record';
+import { isTaskId, newTaskId, type InputRequest, type TaskEnd, type TaskRecord, type TaskRun, type TaskSnapshot } from './task-record';
 
 /** The platform's way to keep work alive after a response (a Worker's ctx.waitUntil), as the reading request has it. */
 type KeepAlive = RequestScope['keepAlive'];

@@ -68,8 +68,8 @@ export function newThread<Q, A = unknown>(
 export const isThread = (value: unknown): value is QuestionThread =>
   Array.isArray((value as QuestionThread | undefined)?.questions) && typeof (value as QuestionThread).status === 'string';
 
-/** The ms a thread has left (at least 1: a store's TTL must be positive). */
-const leftOf = (thread: Pick<QuestionThread, 'expiresAt'>): number => Math.max(1, thread.expiresAt - Date.now());
+/** The ms a thread (a task's record too) has left (at least 1: a store's TTL must be positive). */
+export const leftOf = (thread: Pick<QuestionThread, 'expiresAt'>): number => Math.max(1, thread.expiresAt - Date.now());
 
 /** A user's threads in the question store. */
 export class QuestionThreads {
