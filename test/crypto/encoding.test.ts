@@ -12,6 +12,11 @@ describe('base64url', () => {
       expect(toBase64Url(bytes)).toBe(text);
       expect(fromBase64Url(text)).toEqual(bytes);
     }
+    // Text past SHORT's 1,024 characters is decoded in one call, not made from its character codes.
+    for (const length of [767, 768, 769, 3_000, 100_001]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 151 + 3) & 0xff);
+      expect(toBase64Url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
+    }
   });
 
   // Issue #48: written by `+=` four characters at a time, each sealed record a store kept was a tree of joined strings,
