@@ -140,3 +140,69 @@ describe('a self-call that fails', () => {
     }
   });
 });
+
+describe("a due set's one alarm, beside its TTL", () => {
+  let objects: DurableWorkers;
+  const wakes: { path: string; at: number }[] = [];
+  beforeAll(async () => {
+    const { code: store } = await bundleWorker('test/edge/entries/durable-store-worker.ts');
+    objects = startDurableWorkers({
+      code: store,
+      classes: { PARLEY_STORE: { className: 'InspectedStore' } },
+      // A Worker that answers and sends nothing: members stay due, so each wake counts as one that failed.
+      serviceBindings: {
+        PARLEY_SELF: (request: MiniflareRequest) => {
+          wakes.push({ path: new URL(request.url).pathname, at: Date.now() });
+          return new MiniflareResponse(JSON.stringify({ sent: 0 }));
+        },
+      },
+    });
+  });
+  afterAll(() => objects?.dispose());
+
+  const call = async (path: string, body?: string) => {
+    const response = await objects.send('a', `${path}&ns=PARLEY_STORE`, { method: 'POST', body });
+    if (response.status >= 400) throw new Error(await response.text());
+    return response.text();
+  };
+  const left = async (key: string) => JSON.parse(await call(`/left?key=${key}`)) as { tables: string[]; alarm: number | null };
+  const WAKE = encodeURIComponent('https://worker.example/_frontmcp/deadlines');
+
+  it("is set at the earliest member while that comes before the set's expiry, and wakes the Worker there", {
+    timeout: 30_000,
+  }, async () => {
+    const key = `due:${crypto.randomUUID()}`;
+    await left(key); // workerd started and the class loaded: the member is not due before it is added
+    const dueAt = Date.now() + 1_500;
+    await call(`/zadd?key=${key}&score=${dueAt}&ttl=60000&max=10&wake=${WAKE}`, 'member');
+    const armed = await left(key);
+    expect(armed.tables.sort()).toEqual(['entry', 'wake']);
+    expect(armed.alarm).toBe(dueAt); // not the TTL's, a minute later
+    await expect.poll(() => wakes.length, { timeout: 5_000 }).toBe(1);
+    expect(wakes[0]!.path).toBe('/_frontmcp/deadlines');
+    expect(wakes[0]!.at).toBeGreaterThanOrEqual(dueAt);
+    // Nothing was sent and the member stays due: the next wake waits its backoff, the TTL's alarm still behind it.
+    const after = await left(key);
+    expect(after.alarm).toBeGreaterThanOrEqual(wakes[0]!.at + 900);
+    expect(after.alarm).toBeLessThan(dueAt + 60_000);
+    await call(`/zrem?key=${key}`, 'member'); // the last member: the object keeps nothing, and no alarm
+    expect(await left(key)).toEqual({ tables: [], alarm: null });
+    const count = wakes.length;
+    await sleep(2_000);
+    expect(wakes.length).toBe(count);
+  });
+
+  it('is set at the expiry when that comes first: the set goes, the Worker is never woken', { timeout: 30_000 }, async () => {
+    const key = `expiring:${crypto.randomUUID()}`;
+    const count = wakes.length;
+    await call(`/zadd?key=${key}&score=${Date.now() + 60_000}&ttl=400&max=10&wake=${WAKE}`, 'later');
+    const armed = await left(key);
+    expect(armed.alarm).toBeLessThan(Date.now() + 1_000);
+    await expect.poll(() => left(key), { timeout: 5_000 }).toEqual({ tables: [], alarm: null });
+    // An alarm delivered again, or for an object that never held anything: nothing to do, nobody woken.
+    expect(await call(`/alarm?key=${key}`)).toBe('ran');
+    expect(await call(`/alarm?key=never-${crypto.randomUUID()}`)).toBe('ran');
+    expect(await left(key)).toEqual({ tables: [], alarm: null });
+    expect(wakes.length).toBe(count);
+  });
+});
