@@ -81,7 +81,9 @@ const callbackOf = (port: number) => `http://127.0.0.1:${port}/_frontmcp/sign-in
  */
 export async function startServers(
   idp: TestIdp,
-  options: { count?: number; name: string; storage?: unknown; oidc?: boolean } = { name: 'approvals' },
+  options: { count?: number; name: string; storage?: unknown; oidc?: boolean; notify?: (notice: unknown, tools: object) => void } = {
+    name: 'approvals',
+  },
 ): Promise<RunningServer[]> {
   const ports = await Promise.all(Array.from({ length: options.count ?? 1 }, freePort));
   const client = await registerInbox(idp, ports.map(callbackOf));
@@ -95,7 +97,13 @@ export async function startServers(
         auth: { secret: SECRET, issuer: idp.issuer },
         http:
           options.oidc === false ? { auth: { people: 'loopback-token' } } : { auth: { oidc: { ...client, scope: 'openid email groups' } } },
-        elicitation: { enabled: true, persistent: { storage: (options.storage ?? { type: 'memory' }) as never } },
+        elicitation: {
+          enabled: true,
+          persistent: {
+            storage: (options.storage ?? { type: 'memory' }) as never,
+            ...(options.notify ? { notify: options.notify as never } : {}),
+          },
+        },
       };
       return serve(config, { port, quiet: true });
     }),

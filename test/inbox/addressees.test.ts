@@ -16,6 +16,8 @@ let idp: TestIdp;
 let server: RunningServer;
 let origin: string;
 const people = new Map<string, Person>();
+/** What `persistent.notify` was given for each question filed. */
+const notices: [any, object][] = [];
 const person = (login: string) => people.get(login)!;
 
 /** Alice's agent calls refund with the official v1 client; resolves with what the tool returned and what it heard. */
@@ -41,7 +43,7 @@ const by = (login: string) => `${idp.issuer}#${login}`;
 
 beforeAll(async () => {
   idp = await startPeopleIdp();
-  server = (await startServers(idp, { name: SERVER_NAME }))[0]!;
+  server = (await startServers(idp, { name: SERVER_NAME, notify: (notice, tools) => void notices.push([notice, tools]) }))[0]!;
   origin = new URL(server!.url).origin;
   for (const login of ['alice', 'bob', 'carol', 'dave']) people.set(login, await signIn(origin, login));
 });
@@ -67,6 +69,10 @@ describe('a question addressed to a group', () => {
       expect(alice.body.message).toContain('group finance');
       expect((await person('dave').answer(q.id, yes)).status).toBe(404);
       await expect.poll(() => call.heard).toEqual(['Waiting for group finance to answer in the inbox: Refund order A1?']);
+      // The nudge says whom it is for, to relay it there, and offers no link of the caller's (who cannot answer it).
+      const [notice, tools] = notices.find(([n]) => n.questionId === q.id)!;
+      expect(notice).toMatchObject({ principal: `principal:${by('alice')}`, addressed: { to: [{ group: 'finance' }], quorum: 1 } });
+      expect(tools).toEqual({});
 
       expect(await person('bob').answer(q.id, yes)).toMatchObject({ status: 200, body: { status: 'answered', delivered: 'waiting-call' } });
       const got = await call.result;

@@ -283,8 +283,8 @@ function createCard(q: QuestionView): Card {
       return failed('Could not reach the server. Try again.');
     }
     if (status === 200 && data.status === 'decided') {
-      // An addressed question with a quorum: this decision counts; the question waits for the others'.
-      answered.delete(q.id);
+      // An addressed question with a quorum: this decision counts (and is logged here once the question leaves); the
+      // question waits for the others'.
       result.className = 'result ok';
       result.textContent = `${action === 'accept' ? 'Accepted' : 'Declined'}: your decision is in; ${data.accepts} of ${data.quorum} accepts so far.`;
       card.done();
