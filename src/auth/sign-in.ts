@@ -28,7 +28,8 @@ export interface SignInFlow {
 interface SignInSessions {
   sealSignIn(flow: SignInFlow, state: string, binding: string): Promise<string>;
   openSignIn(sealed: string | undefined, state: string, binding: string): Promise<SignInFlow | undefined>;
-  openSession(subject: string): Promise<string>;
+  /** `claims`: the verified ID token's, for what the inbox reads of the person (their email, their groups). */
+  openSession(subject: string, claims: Record<string, unknown>): Promise<string>;
 }
 
 /** What the MCP handler tells the inbox's routes: the public origin the request reached (http.publicUrl, or the proxy's with trustProxy). */
@@ -47,11 +48,11 @@ export interface PersonSignIn {
   /** The authorization URL for a new sign-in with this `state`, and what its callback needs. */
   begin(state: string, redirectUri: string): Promise<{ url: string; flow: SignInFlow }>;
   /**
-   * The subject (`principal:<iss>#<sub>`) of the person the provider signed in with `code`. Rejects with a
-   * `SignInRefusedError` for a code or ID token it refuses, and with another error (logged by the implementation)
-   * when the provider cannot be asked.
+   * The subject (`principal:<iss>#<sub>`) of the person the provider signed in with `code`, and the claims of their
+   * verified ID token. Rejects with a `SignInRefusedError` for a code or ID token it refuses, and with another error
+   * (logged by the implementation) when the provider cannot be asked.
    */
-  finish(code: string, flow: SignInFlow, redirectUri: string): Promise<string>;
+  finish(code: string, flow: SignInFlow, redirectUri: string): Promise<{ subject: string; claims: Record<string, unknown> }>;
 }
 
 /** The provider refused the code, or its ID token does not hold (a 401 for the person, never a 503). */
@@ -215,14 +216,14 @@ export function addSignInRoutes(
         ? await people.openSignIn(readCookie(c.req.header('cookie') ?? null, flowCookieOf(origin).name), state, binding)
         : undefined;
     if (!flow) return page(400, 'This sign-in was not started in this browser, or it is over. Open the inbox to sign in again.', [spent]);
-    let subject: string;
+    let person: Awaited<ReturnType<PersonSignIn['finish']>>;
     try {
-      subject = await signIn.finish(code, flow, origin + CALLBACK_PATH);
+      person = await signIn.finish(code, flow, origin + CALLBACK_PATH);
     } catch (error) {
       if (error instanceof SignInRefusedError) return page(401, `Sign-in refused: ${error.message}. Open the inbox to try again.`, [spent]);
       return page(503, 'The identity provider cannot be reached right now. Open the inbox to try again.', [...RETRY, spent]);
     }
-    return page(200, '', [['set-cookie', sessionCookie(await people.openSession(subject), origin)], spent]);
+    return page(200, '', [['set-cookie', sessionCookie(await people.openSession(person.subject, person.claims), origin)], spent]);
   });
 }
 
@@ -242,6 +243,9 @@ export function signInIssuer(oidc: OidcOptions, auth: AuthOptions | undefined): 
     );
   return issuer;
 }
+
+/** The scopes a sign-in asks for: `http.auth.oidc.scope`, with `openid` always among them. */
+const scopeOf = (scope = 'openid') => (scope.split(' ').includes('openid') ? scope : `openid ${scope}`);
 
 /** Sign-in at `issuer` for the inbox's client; the provider's metadata and keys are read on first use. */
 export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Logger): PersonSignIn {
@@ -272,7 +276,7 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
         response_type: 'code',
         client_id: oidc.clientId,
         redirect_uri: redirectUri,
-        scope: 'openid',
+        scope: scopeOf(oidc.scope),
         state,
         nonce,
         code_challenge: toBase64Url(await sha256(verifier)),
@@ -319,7 +323,7 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
       if (claims.nonce !== flow.nonce) throw new SignInRefusedError('the ID token is not for this sign-in (nonce)');
       const subject = questionSubjectOf({ user: { sub: claims.sub as string, iss: issuer } });
       if (!subject) throw new SignInRefusedError('the ID token has no subject');
-      return subject;
+      return { subject, claims };
     },
   };
 }
