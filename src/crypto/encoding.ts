@@ -9,23 +9,37 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const VALUE = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
 
-/** base64url without padding, by table: several times faster than btoa and three replaces on a request's state. */
+/** The alphabet's character codes, to write base64url as bytes. */
+const CODES = encoder.encode(ALPHABET);
+/** Up to this many characters, toBase64Url makes its text with String.fromCharCode (well within any engine's argument limit). */
+const SHORT = 1024;
+
+/**
+ * base64url without padding, by table: several times faster than btoa and three replaces on a request's state. Written
+ * as bytes and decoded once, so the text is one flat string: built by `+=` four characters at a time, a sealed record
+ * of ~650 characters was a tree of ~160 joined strings over ~160 short ones (~10 KB of heap), which a store kept as it was.
+ */
 export function toBase64Url(bytes: Uint8Array): string {
-  let out = '';
+  const out = new Uint8Array(Math.ceil((bytes.length * 4) / 3));
+  let at = 0;
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+    out[at++] = CODES[n >> 18]!;
+    out[at++] = CODES[(n >> 12) & 63]!;
+    out[at++] = CODES[(n >> 6) & 63]!;
+    out[at++] = CODES[n & 63]!;
   }
   const left = bytes.length - i;
-  if (left === 1) {
-    const n = bytes[i]! << 16;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!;
-  } else if (left === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]!;
+  if (left > 0) {
+    const n = (bytes[i]! << 16) | (left === 2 ? bytes[i + 1]! << 8 : 0);
+    out[at++] = CODES[n >> 18]!;
+    out[at++] = CODES[(n >> 12) & 63]!;
+    if (left === 2) out[at] = CODES[(n >> 6) & 63]!;
   }
-  return out;
+  // Short text (an IV, an id, a key's name) from its character codes at once, longer text decoded in one call: both
+  // flat; the decoder's call into the runtime costs more than the characters of a short text.
+  return out.length <= SHORT ? String.fromCharCode.apply(null, out as unknown as number[]) : decoder.decode(out);
 }
 
 /**

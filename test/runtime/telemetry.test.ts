@@ -137,4 +137,20 @@ describe('OpenTelemetry spans', () => {
     await read(await handler(mcpRequest('tools/list')));
     expect(spans()).toEqual([]);
   });
+
+  // Issue #48: with no provider registered a request starts no span at all, until one is registered.
+  it('traces once a tracer provider is registered after the server started, and not before', async () => {
+    otel.trace.disable();
+    try {
+      const handler = createFetchHandler(Server);
+      await read(await handler(mcpRequest('tools/list')));
+      expect(spans()).toEqual([]);
+      otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+      await read(await handler(mcpRequest('tools/list')));
+      expect(named('tools/list')).toHaveLength(1);
+    } finally {
+      otel.trace.disable();
+      otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    }
+  });
 });

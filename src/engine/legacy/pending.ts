@@ -1,7 +1,7 @@
 // Questions waiting for clients before 2026-07-28, as the store keeps them: each under its session and its request id,
 // answered by publish/subscribe from any instance, and ended with an error (never in silence) when the store or the
 // session lets it down. The waiting itself, in this process, is waiters.ts's.
-import { PublicMcpError, StoreUnavailableError } from '../../protocol';
+import { McpWireError, PublicMcpError, StoreUnavailableError } from '../../protocol';
 import type { Logger } from '../../runtime';
 import {
   isThread,
@@ -23,10 +23,23 @@ import { LocalWaiters } from './waiters';
 export const DECRYPT_FAILED = '[EncryptedElicitationStore] Failed to decrypt pending record';
 
 interface OpenQuestion {
-  /** The client's answer; rejects when the question can no longer be answered (its session ended, the store lost it). */
+  /**
+   * The client's answer; rejects when the question can no longer be answered (its session ended, the store lost it,
+   * its call ended: then with the call's reason, as `endedBy` says it).
+   */
   answer: Promise<RawAnswer>;
+  /** Ends the wait with `error` (its ttl ran out, the client was told to drop it): the answer rejects with it. */
+  fail(error: Error): void;
   /** Stops listening and removes the stored question; call once the wait is over, however it ended. Never rejects (a failure is logged). */
   close(): Promise<void>;
+}
+
+/** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
+export function endedBy(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof McpWireError || reason instanceof PublicMcpError
+    ? reason
+    : new PublicMcpError('The call was cancelled', 'CANCELLED');
 }
 
 /**
@@ -137,21 +150,28 @@ export class PendingQuestions {
     const { sessionId } = asking;
     // Counted before the first await, so questions asked together cannot pass the limits together.
     const { waiter, remove } = this.waiters.add(asking, elicitId);
-    // Its call may end while the question is still being kept (another question of the call refused at a limit): it
-    // stops counting then, not once the store is done, so the session's next call can ask.
-    callEnded?.addEventListener('abort', remove, { once: true });
+    // Ends the wait: the question stops counting at once (not once the store is done), so the session's next call can ask.
+    const fail = (error: Error) => {
+      remove();
+      waiter.fail(error);
+    };
+    // Its call may end while the question is kept (another question of the call refused at a limit) or while it waits:
+    // one listener for both, the question's only one on the call's signal.
+    const ended = () => callEnded && fail(endedBy(callEnded));
+    callEnded?.addEventListener('abort', ended, { once: true });
     this.watchRestarts();
     const { backend } = this.store;
     const { records, threads } = this;
     const channel = await records.name('result', sessionId, elicitId);
     const stops: (() => Promise<void>)[] = [];
     const undo = async () => {
-      callEnded?.removeEventListener('abort', remove);
+      callEnded?.removeEventListener('abort', ended);
       remove();
       await Promise.all(stops.splice(0).map((stop) => stop().catch(() => undefined)));
     };
     const now = Date.now();
-    let asked: PendingThread | undefined;
+    // What close() drops: the question's keys, not the thread (its params' copy) as it was written.
+    let asked: Pick<QuestionThread, 'asked'> | undefined;
     // Both subscriptions and the stored question at once: one store round trip before the question goes out, not four.
     const failed = (
       await Promise.allSettled([
@@ -176,7 +196,7 @@ export class PendingQuestions {
             threads.write(sessionId, '', thread),
           ]);
           return thread;
-        })().then((thread) => (asked = thread)),
+        })().then((thread) => (asked = { asked: thread.asked })),
       ])
     ).find((result) => result.status === 'rejected');
     if (failed) {
@@ -189,6 +209,7 @@ export class PendingQuestions {
     }
     return {
       answer: waiter.answer,
+      fail,
       // All at once, and never failing: the call need not wait for the store (a record left behind expires).
       close: () =>
         Promise.all([undo(), threads.drop(sessionId, elicitId, asked), threads.read<PendingThread>(sessionId, '')])

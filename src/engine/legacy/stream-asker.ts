@@ -1,7 +1,7 @@
 // Before 2026-07-28: elicit(), sample() and listRoots() send their request on the call's stream and wait for the client's answer.
-import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError, McpWireError } from '../../protocol';
+import { ElicitationNotSupportedError, ElicitationTimeoutError, PublicMcpError } from '../../protocol';
 import type { ElicitOptions } from '../../model';
-import type { PendingQuestions } from './pending';
+import { endedBy, type PendingQuestions } from './pending';
 import {
   DEFAULT_TTL_MS,
   elicitationModes,
@@ -13,14 +13,6 @@ import {
   type OtherInputMethod,
   type RawAnswer,
 } from '../../elicitation';
-
-/** Why a call's signal fired: the server's reason (a wire or public error) as it is, else the client cancelled. */
-function endedBy(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof McpWireError || reason instanceof PublicMcpError
-    ? reason
-    : new PublicMcpError('The call was cancelled', 'CANCELLED');
-}
 
 interface StreamCall {
   sessionId: string;
@@ -42,10 +34,14 @@ export class StreamAsker implements Asker {
     return elicitationModes(this.call.capabilities)[mode];
   }
 
-  /** `stop` ends the wait early (the unanswered-question policy): the client is told the request is cancelled. */
-  async ask(_key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
+  /**
+   * `stop` ends the wait early (the unanswered-question policy): the client is told the request is cancelled. Not async:
+   * the wait's promise is exchange()'s own, not another one resolved with it (a waiting question holds fewer objects).
+   */
+  ask(_key: string, params: ElicitParams, options: ElicitOptions, stop?: AbortSignal): Promise<RawAnswer> {
     const mode = params.mode === 'url' ? 'url' : 'form';
-    if (!this.canShow(mode)) throw new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`);
+    if (!this.canShow(mode))
+      return Promise.reject(new ElicitationNotSupportedError(`This client does not support ${mode}-mode elicitation`));
     return this.exchange(ELICIT_METHOD, params, ttlOf(options), 'Elicitation request timed out', stop);
   }
 
@@ -59,7 +55,10 @@ export class StreamAsker implements Asker {
     return answer;
   }
 
-  /** Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end. */
+  /**
+   * Records the request as pending, sends it on the stream, and waits for its answer, the ttl or the call's end: one
+   * promise, the question's answer, which each of them settles (pending.open listens for the call's end).
+   */
   private async exchange(
     method: string,
     params: ElicitParams | Record<string, unknown>,
@@ -67,36 +66,32 @@ export class StreamAsker implements Asker {
     timedOut: string,
     stop?: AbortSignal,
   ): Promise<RawAnswer> {
-    if (this.call.pending.unavailable) throw new ElicitationNotSupportedError(this.call.pending.unavailable);
+    const { pending, signal } = this.call;
+    if (pending.unavailable) throw new ElicitationNotSupportedError(pending.unavailable);
     const id = crypto.randomUUID();
-    const asking = { sessionId: this.call.sessionId, caller: this.call.caller };
-    const question = await this.call.pending.open(asking, id, params, ttl, this.call.signal);
+    const question = await pending.open({ sessionId: this.call.sessionId, caller: this.call.caller }, id, params, ttl, signal);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    let onStop: (() => void) | undefined;
+    // The client is told, so a form it shows late can go away; an answer it sends anyway finds no question.
+    const onStop =
+      stop &&
+      (() => {
+        this.call.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'unanswered' } });
+        question.fail(stop.reason as Error);
+      });
     try {
       // The call may have ended while the question was being kept (another question of the call refused at a limit):
-      // then it is never sent.
-      if (this.call.signal.aborted) throw endedBy(this.call.signal);
+      // then it is never sent. The server ends a call with a reason that says why (its session ended, the server shuts
+      // down); a client's cancellation carries none.
+      if (signal.aborted) throw endedBy(signal);
       this.call.send({ jsonrpc: '2.0', id, method, params });
-      const ended = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ElicitationTimeoutError(timedOut)), ttl);
-        // The server ends a call with a reason that says why (its session ended, the server shuts down); a client's
-        // cancellation carries none.
-        onAbort = () => reject(endedBy(this.call.signal));
-        this.call.signal.addEventListener('abort', onAbort, { once: true });
-        onStop = () => {
-          // The client is told, so a form it shows late can go away; an answer it sends anyway finds no question.
-          this.call.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'unanswered' } });
-          reject(stop!.reason);
-        };
-        if (stop?.aborted) onStop();
-        else stop?.addEventListener('abort', onStop, { once: true });
-      });
-      return await Promise.race([question.answer, ended]);
+      timer = setTimeout(() => question.fail(new ElicitationTimeoutError(timedOut)), ttl);
+      if (onStop) {
+        if (stop.aborted) onStop();
+        else stop.addEventListener('abort', onStop, { once: true });
+      }
+      return await question.answer;
     } finally {
       clearTimeout(timer);
-      if (onAbort) this.call.signal.removeEventListener('abort', onAbort);
       if (onStop) stop?.removeEventListener('abort', onStop);
       void question.close(); // the answer goes on at once; the store's clean-up follows
     }

@@ -78,22 +78,27 @@ export function prepareToolCall(
     };
   }
   return {
-    async run({ auth, signal, send, emit, trace, keepAlive }) {
-      const asker = streamAsker(server, session, send, signal);
-      // Progress and log lines at the level the session set (logging/setLevel), unless the request names its own.
-      const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: session.logLevel };
-      const notifier = createNotifier(meta, emit, server.logger);
-      // A caller with no token is known by its session: that is the subject of its persistent questions.
-      const known = auth.anonymous ? { ...auth, sessionId } : auth;
-      const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
-      return callTool(
-        server,
-        call,
-        scope,
-        takesFallback(server, call.name, capabilities)
-          ? { via: 'fallback', sessionId, request: asker.request.bind(asker) }
-          : { via: 'asker', asker },
-      );
+    // Not async: the call's promise is callTool's own, not another one resolved with it (a waiting call holds it).
+    run({ auth, signal, send, emit, trace, keepAlive }) {
+      try {
+        const asker = streamAsker(server, session, send, signal);
+        // Progress and log lines at the level the session set (logging/setLevel), unless the request names its own.
+        const meta = { ...(isObject(params._meta) ? params._meta : {}), [META.logLevel]: session.logLevel };
+        const notifier = createNotifier(meta, emit, server.logger);
+        // A caller with no token is known by its session: that is the subject of its persistent questions.
+        const known = auth.anonymous ? { ...auth, sessionId } : auth;
+        const scope = { auth: known, signal, capabilities, notifier, changes: server.changes, trace, keepAlive };
+        return callTool(
+          server,
+          call,
+          scope,
+          takesFallback(server, call.name, capabilities)
+            ? { via: 'fallback', sessionId, request: asker.request.bind(asker) }
+            : { via: 'asker', asker },
+        );
+      } catch (error) {
+        return Promise.reject(error); // a bad log level in _meta: the call's error, on its stream
+      }
     },
   };
 }

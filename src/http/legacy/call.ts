@@ -62,11 +62,17 @@ export async function callOnStream(
   };
   const emit = stream ? (method: string, params: Record<string, unknown>) => stream.send({ jsonrpc: '2.0', method, params }) : undefined;
   const outcome = call.run({ auth, signal: controller.signal, send, emit, trace, keepAlive });
-  const reply = (trace ? trace.watch(outcome, (result) => result) : outcome).then(
-    (result) => ({ jsonrpc: '2.0' as const, id: message.id, result }),
-    (error: unknown) => errorResponse(message.id, toWireError(error, server.logger)),
+  // The call is untracked as its answer is made: one promise for both, not a `finally` after it (a waiting call holds it).
+  const finished = (trace ? trace.watch(outcome, (result) => result) : outcome).then(
+    (result): JsonRpcResponse => {
+      untrack();
+      return { jsonrpc: '2.0', id: message.id, result };
+    },
+    (error: unknown) => {
+      untrack();
+      return errorResponse(message.id, toWireError(error, server.logger));
+    },
   );
-  const finished = reply.finally(untrack);
   // The server ends a call with a reason (its session ended, the server shuts down): the client gets that error at
   // once, whatever the tool does meanwhile. A client's own cancellation carries no such reason, and gets nothing.
   const cut = (resolve: (response: JsonRpcResponse) => void) =>

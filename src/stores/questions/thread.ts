@@ -191,7 +191,7 @@ export class QuestionThreads {
   }
 
   /** Every part of the thread leaves the store: its record, and each asked question's token and answer. */
-  async drop(scope: string, id: string, thread: QuestionThread | undefined): Promise<void> {
+  async drop(scope: string, id: string, thread: Pick<QuestionThread, 'asked'> | undefined): Promise<void> {
     const keys = thread?.asked ?? [];
     const places = [
       this.#at('record', scope, id),
