@@ -1,11 +1,11 @@
 // npm run bench: starts each server in its own process, drives it with autocannon, checks every body, prints one table.
-// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10,11,12,13,14 --pending 10000
+// Options: --runs 3 --duration 5 --warmup 2 --connections 32 --rows 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --pending 10000
 // --waiting-tasks 10000 (row 11)
 // --questions-sessions 16 --questions-per-session 8 (row 7) --runtimes node@20,node@22,node@24,bun,deno (row 8)
 // --max-other 0.3 --retries 2 (a run during which other processes used more than 0.3 cores is run again, at most twice)
 // --skip-peers (leave out the servers of bench/peers) --write (bench/RESULTS.md) --profile (cpu-prof Parley).
 // It always prints the table: a row that fails says why (with its servers' last log lines) and the others still report.
-// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 14 = 128).
+// The exit code is 0, or the failed rows as bits (row 1 = 1, row 2 = 2, row 3 = 4, ... rows 8 to 15 = 128).
 import { execFile } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,7 @@ import { runtimeCommand, runtimeVersion, type RuntimeSpec } from './lib/runtimes
 import { cellRows, loadCell, markdownTable, ms, times, type TableRow } from './lib/table';
 import { measureWorkerd } from './lib/workerd';
 import { startWaitingWorker } from './lib/waiting-worker';
+import { runInboxCycles } from './lib/inbox-cycle';
 import { discover, elicitationRound, simpleCall, simpleJsonCall, toolsList, twoPlainCalls } from './scenarios';
 import { authenticatedCall, startJwks } from './lib/signed-in';
 
@@ -50,7 +51,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15' },
     pending: { type: 'string', default: '10000' },
     'waiting-tasks': { type: 'string', default: '10000' },
     'questions-sessions': { type: 'string', default: '16' },
@@ -750,6 +751,32 @@ try {
       const [onNode, onWorker] = taskP50;
       goals.push(
         `- What waits, on a Worker: a one-question task p50 create → completed at 1 client ${ms(onWorker!)} ms in workerd with Durable Objects, ${ms(onNode!)} ms on Node with the memory store (${times(onWorker! / onNode!)})`,
+      );
+    } finally {
+      await worker.stop();
+    }
+  });
+  await section('15', 'a persistent question filed and answered in the inbox: Durable Objects in workerd beside Node', async () => {
+    const node = await serve('inbox-node', 'inbox-node');
+    const worker = await startWaitingWorker('test/edge/entries/inbox-worker.ts');
+    try {
+      const p50: number[] = [];
+      for (const [where, served] of [
+        ['Node, memory store', node],
+        ['a Worker in workerd (miniflare), Durable Objects store', worker],
+      ] as const) {
+        const cell = await handCell(
+          '15',
+          `Parley on ${where}: filed by a call, listed and answered in the inbox, the next call gets the answer`,
+          p50.length === 0 ? 'persistent question, call → inbox list → answer → call (1 client)' : '',
+          [served],
+          (seconds) => runInboxCycles(new URL(served.url).origin, { clients: 1, seconds }),
+        );
+        p50.push(cell.p50);
+      }
+      const [onNode, onWorker] = p50;
+      goals.push(
+        `- A persistent question filed and answered in the inbox, p50 of the cycle at 1 client: ${ms(onWorker!)} ms in workerd with Durable Objects, ${ms(onNode!)} ms on Node with the memory store (${times(onWorker! / onNode!)})`,
       );
     } finally {
       await worker.stop();

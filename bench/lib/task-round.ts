@@ -239,7 +239,7 @@ export interface CyclesResult {
 
 /** `clients` clients run `cycle` back to back for `seconds` (or `cycles` in all). A cycle that returns a number timed
  * its own part (ms): that is counted instead of the whole cycle. */
-async function drive(
+export async function drive(
   cycle: (n: number, polls: { n: number }) => Promise<void | number>,
   options: { clients: number; seconds?: number; cycles?: number },
 ): Promise<CyclesResult> {

@@ -1,4 +1,4 @@
-// Row 14's Worker: bench/servers/waiting-worker.ts bundled as wrangler builds it, in one workerd process (miniflare) with
+// Rows 14 and 15's Worker: bench/servers/waiting-worker.ts (or another entry) bundled as wrangler builds it, in one workerd process (miniflare) with
 // its Durable Objects on SQLite storage, served on a loopback port. It stands beside the Node servers as a
 // ServerProcess whose pid is workerd's, so the row counts workerd's CPU as it counts a Node server's.
 import { Miniflare } from 'miniflare';
@@ -18,8 +18,8 @@ const isWorkerd = (pid: number) => {
   }
 };
 
-export async function startWaitingWorker(): Promise<ServerProcess> {
-  const { code, nodeImports } = await bundleWorker(ENTRY);
+export async function startWaitingWorker(entry = ENTRY): Promise<ServerProcess> {
+  const { code, nodeImports } = await bundleWorker(entry);
   if (nodeImports.length > 0) throw new Error(`the Worker bundle imports Node modules: ${nodeImports.join(', ')}`);
   const before = new Set(childrenOf(process.pid).filter(isWorkerd));
   let output = '';

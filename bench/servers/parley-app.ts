@@ -94,6 +94,10 @@ class ConfirmThree extends ToolContext {
 @App({ id: 'bench-tasks', tools: [GreetTask, ConfirmOrderTask, ConfirmThree] })
 class BenchTasksApp {}
 
+/** A setting from the environment: a Worker has no `process`, and reads none. */
+const setting = (name: string): string | undefined =>
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
+
 /**
  * `redis`: sessions and questions live there, so instances share them (row 4). `requestState`: sealed (default) or
  * signed (row 2's A/B). `tasks`: the task tools too (BENCH_TASKS on Node; a Worker, which has no process.env, says so).
@@ -101,7 +105,7 @@ class BenchTasksApp {}
 export const benchConfig = (
   redis?: string,
   requestState: 'sealed' | 'signed' = 'sealed',
-  tasks = Boolean(process.env.BENCH_TASKS),
+  tasks = Boolean(setting('BENCH_TASKS')),
 ): FrontMcpConfigInput => ({
   info: { name: 'bench', version: '1.0.0' },
   apps: tasks ? [BenchApp, BenchTasksApp] : [BenchApp],
@@ -113,22 +117,20 @@ export const benchConfig = (
     pending: { maxPerSession: 128, maxPerCaller: 1_000_000 },
     // Row 11's live-run figure: a signed-in caller's task files its question in the caller's inbox, and such a task
     // still waits in its run (docs/tasks.md); the inbox's questions kept in memory.
-    ...(process.env.BENCH_INBOX ? { persistent: { storage: { type: 'memory' } } } : {}),
+    ...(setting('BENCH_INBOX') ? { persistent: { storage: { type: 'memory' } } } : {}),
   },
   http: {
     sessions: { maxTotal: 10_000, maxPerCaller: 10_000, maxStreams: 128 },
-    ...(process.env.BENCH_INBOX ? { auth: { people: 'loopback-token' as const } } : {}),
+    ...(setting('BENCH_INBOX') ? { auth: { people: 'loopback-token' as const } } : {}),
     // Rows 11 and 12's anonymous callers are told apart by the address this header names (others send none).
     ...(tasks ? { clientAddressHeader: CLIENT_ADDRESS_HEADER } : {}),
   },
   logging: { level: 'warn' },
   ...(redis ? { redis } : {}),
   // Row 11 holds 10,000 waiting tasks, 100 callers' 100 each: past the cap on a process's live tasks.
-  ...(process.env.BENCH_TASK_LIMIT ? { tasks: { maxTotal: Number(process.env.BENCH_TASK_LIMIT) } } : {}),
+  ...(setting('BENCH_TASK_LIMIT') ? { tasks: { maxTotal: Number(setting('BENCH_TASK_LIMIT')) } } : {}),
   // Row 9: callers signed in with an ES256 JWT checked against this JWKS (fetched once, then kept), for this resource.
-  ...(process.env.BENCH_AUTH_JWKS
-    ? { auth: { jwksUrl: process.env.BENCH_AUTH_JWKS, issuer: BENCH_ISSUER, audience: BENCH_AUDIENCE } }
-    : {}),
+  ...(setting('BENCH_AUTH_JWKS') ? { auth: { jwksUrl: setting('BENCH_AUTH_JWKS'), issuer: BENCH_ISSUER, audience: BENCH_AUDIENCE } } : {}),
 });
 
 /** The issuer and audience of row 9's tokens. */

@@ -64,8 +64,9 @@ export async function buildQuestionService(
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
   if (oidc && issuer && oidcSignIn) service.signIn = oidcSignIn.createPersonSignIn(oidc, issuer, logger);
+  if (oidc?.groupsClaim && people) people.groupsClaim = oidc.groupsClaim;
   // An edge isolate's timers end with its request: nudges that wait are kept in the store.
-  if (edgeHome) service.dueNudges = new DueNudges(service.store);
+  if (edgeHome) service.dueNudges = new DueNudges(service.store, () => service.origin);
   const notify = readNotifyOption(options.notify);
   if (notify) {
     if (typeof notify !== 'function') {

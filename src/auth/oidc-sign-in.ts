@@ -153,16 +153,19 @@ function addRoutes(app: InboxApp, people: SignInSessions, signIn: Pick<PersonSig
         ? await people.openSignIn(readCookie(c.req.header('cookie') ?? null, flowCookieOf(origin).name), state, binding)
         : undefined;
     if (!flow) return page(400, 'This sign-in was not started in this browser, or it is over. Open the inbox to sign in again.', [spent]);
-    let subject: string;
+    let person: Awaited<ReturnType<PersonSignIn['finish']>>;
     try {
-      subject = await signIn.finish(code, flow, origin + CALLBACK_PATH);
+      person = await signIn.finish(code, flow, origin + CALLBACK_PATH);
     } catch (error) {
       if (error instanceof SignInRefusedError) return page(401, `Sign-in refused: ${error.message}. Open the inbox to try again.`, [spent]);
       return page(503, 'The identity provider cannot be reached right now. Open the inbox to try again.', [...RETRY, spent]);
     }
-    return page(200, '', [['set-cookie', sessionCookie(await people.openSession(subject), origin)], spent]);
+    return page(200, '', [['set-cookie', sessionCookie(await people.openSession(person.subject, person.claims), origin)], spent]);
   });
 }
+
+/** The scopes a sign-in asks for: `http.auth.oidc.scope`, with `openid` always among them. */
+const scopeOf = (scope = 'openid') => (scope.split(' ').includes('openid') ? scope : `openid ${scope}`);
 
 /** Sign-in at `issuer` for the inbox's client; the provider's metadata and keys are read on first use. */
 export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Logger): PersonSignIn {
@@ -193,7 +196,7 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
         response_type: 'code',
         client_id: oidc.clientId,
         redirect_uri: redirectUri,
-        scope: 'openid',
+        scope: scopeOf(oidc.scope),
         state,
         nonce,
         code_challenge: toBase64Url(await sha256(verifier)),
@@ -240,7 +243,7 @@ export function createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Lo
       if (claims.nonce !== flow.nonce) throw new SignInRefusedError('the ID token is not for this sign-in (nonce)');
       const subject = questionSubjectOf({ user: { sub: claims.sub as string, iss: issuer } });
       if (!subject) throw new SignInRefusedError('the ID token has no subject');
-      return subject;
+      return { subject, claims };
     },
     addRoutes: (app, people, originOf) => addRoutes(app, people, signIn, originOf),
   };

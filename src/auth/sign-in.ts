@@ -22,7 +22,8 @@ export interface SignInFlow {
 export interface SignInSessions {
   sealSignIn(flow: SignInFlow, state: string, binding: string): Promise<string>;
   openSignIn(sealed: string | undefined, state: string, binding: string): Promise<SignInFlow | undefined>;
-  openSession(subject: string): Promise<string>;
+  /** `claims`: the verified ID token's, for what the inbox reads of the person (their email, their groups). */
+  openSession(subject: string, claims: Record<string, unknown>): Promise<string>;
 }
 
 /** What the MCP handler tells the inbox's routes: the public origin the request reached (http.publicUrl, or the proxy's with trustProxy). */
@@ -43,11 +44,11 @@ export interface PersonSignIn {
   /** The authorization URL for a new sign-in with this `state`, and what its callback needs. */
   begin(state: string, redirectUri: string): Promise<{ url: string; flow: SignInFlow }>;
   /**
-   * The subject (`principal:<iss>#<sub>`) of the person the provider signed in with `code`. Rejects with a
-   * `SignInRefusedError` for a code or ID token it refuses, and with another error (logged by the implementation)
-   * when the provider cannot be asked.
+   * The subject (`principal:<iss>#<sub>`) of the person the provider signed in with `code`, and the claims of their
+   * verified ID token. Rejects with a `SignInRefusedError` for a code or ID token it refuses, and with another error
+   * (logged by the implementation) when the provider cannot be asked.
    */
-  finish(code: string, flow: SignInFlow, redirectUri: string): Promise<string>;
+  finish(code: string, flow: SignInFlow, redirectUri: string): Promise<{ subject: string; claims: Record<string, unknown> }>;
   /** Adds its routes to the inbox's (under /sign-in/), which seal flows and open sessions in `people`. */
   addRoutes(app: InboxApp, people: SignInSessions, originOf: OriginOf): void;
 }

@@ -92,6 +92,7 @@ export class ElicitRun {
       params = { message, requestedSchema: toFormSchema(schema) };
     }
     if (options.persist) return this.askPersistent(params, schema, options);
+    if (options.to || options.quorum || options.declines) throw new InvalidInputError('`to` needs persist: { key }');
     const key = this.keyFor('elicitation', options.key);
     const hooks = this.settings.hooks;
     // What the hooks see; without hooks nothing is built for them.
@@ -177,7 +178,7 @@ export class ElicitRun {
     const mode = options.mode ?? 'form';
     // A retry that carries the answer asks nothing, and the hooks saw this question when it was asked.
     const kept = this.asker.recall?.(key);
-    if (kept) return checkAnswer(kept, schema, mode);
+    if (kept) return withDecisions(await checkAnswer(kept, schema, mode), kept);
     if (mode === 'url')
       throw new InvalidInputError('URL mode cannot be persisted: a persistent question is answered in the inbox, with a form');
     if (!this.call.questions)
@@ -197,8 +198,13 @@ export class ElicitRun {
       reason: 'persist',
     });
     this.asker.remember?.(key, raw);
-    const result = await checkAnswer(raw, schema, mode);
+    const result = withDecisions(await checkAnswer(raw, schema, mode), raw);
     await runResultHooks(this.settings.hooks, { ...question, result });
     return result;
   }
+}
+
+/** An addressed question's result carries every decision that counted (`to`, docs/approvals.md), as the inbox kept them. */
+function withDecisions(result: ElicitResult<unknown>, raw: RawAnswer): ElicitResult<unknown> {
+  return Array.isArray(raw.decisions) ? { ...result, decisions: raw.decisions as NonNullable<ElicitResult['decisions']> } : result;
 }

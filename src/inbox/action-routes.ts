@@ -38,6 +38,8 @@ const refusals = {
     ),
   someoneElse: () => outcomePage(403, 'This link is for someone else', 'You are signed in as someone this question is not for.'),
   answered: () => outcomePage(409, 'Already answered', 'This question already has an answer (or is no longer waiting).'),
+  addressed: () =>
+    outcomePage(403, 'Answer in the inbox', 'This question is addressed to people who decide on it in the inbox, signed in.'),
 };
 
 /** Adds the action link's route to the inbox's routes. */
@@ -63,6 +65,7 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
     }
     const question = await service.store.byId(record.subject, record.questionId);
     if (!question || !(await service.store.isOpen(record.subject, question.id))) return refusals.answered();
+    if (question.addressed) return refusals.addressed();
     return { link, record, question };
   };
 
@@ -90,7 +93,7 @@ export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service:
         ? { action: 'accept' as const, content: content!, answeredAt: Date.now() }
         : { action: 'decline' as const, answeredAt: Date.now() };
     const via = { keepAlive: c.env?.keepAlive, channel: 'action-link' as const, address: c.env?.client };
-    const outcome = await service.answer(record.subject, question.id, answer, via);
+    const outcome = await service.answer({ subject: record.subject }, question.id, answer, via);
     if (!outcome.ok) return refusals.answered();
     return outcomePage(200, link.action === 'accept' ? 'Accepted' : 'Declined', `Your answer to “${question.message}” was sent.`);
   });

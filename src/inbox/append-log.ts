@@ -44,6 +44,11 @@ export class AppendLog {
     this.#remember(owner, chain, 1);
   }
 
+  /** Opens slot 0 of a new chain whose first entry anyone may write (a question's decisions): only its one starter calls it. */
+  async open(owner: string, chain: string): Promise<void> {
+    await this.records.mark(TOKEN, owner, slot(chain, 0), this.ttlMs);
+  }
+
   /**
    * Opens slot 0 of a chain that nobody starts on purpose (a day's list): only when nothing of it is there yet. Two
    * openers in the same instant may both open it: the one race this leaves (see docs/approvals.md).
@@ -58,20 +63,25 @@ export class AppendLog {
     if (!token && !entry && !next) await this.records.mark(TOKEN, owner, slot(chain, 0), this.ttlMs);
   }
 
-  /** Appends an entry; resolves with its slot, or undefined when the chain is full (`cap` slots) or stuck. */
-  async append(owner: string, chain: string, value: unknown, cap: number): Promise<number | undefined> {
+  /**
+   * Appends an entry; resolves with its slot, or undefined when the chain is full (`cap` slots) or stuck. `ordered`:
+   * the entry is written before the next slot opens (a round trip more), so whoever appends after it reads it: a
+   * question's decisions are counted so, by the writer that reads them last.
+   */
+  async append(owner: string, chain: string, value: unknown, cap: number, ordered = false): Promise<number | undefined> {
     const head = `${owner}\u0000${chain}`;
     let i = this.#heads.get(head) ?? 0;
     const until = Date.now() + STUCK_MS;
+    const fill = async (at: number) => {
+      const entry = () => this.records.put(ENTRY, owner, slot(chain, at), value, this.ttlMs);
+      const next = () => (at + 1 < cap ? this.records.mark(TOKEN, owner, slot(chain, at + 1), this.ttlMs) : undefined);
+      if (ordered) await entry().then(next);
+      else await Promise.all([next(), entry()]);
+      this.#remember(owner, chain, at + 1);
+      return at;
+    };
     while (i < cap) {
-      if (await this.records.claim(TOKEN, owner, slot(chain, i))) {
-        await Promise.all([
-          i + 1 < cap ? this.records.mark(TOKEN, owner, slot(chain, i + 1), this.ttlMs) : undefined,
-          this.records.put(ENTRY, owner, slot(chain, i), value, this.ttlMs),
-        ]);
-        this.#remember(owner, chain, i + 1);
-        return i;
-      }
+      if (await this.records.claim(TOKEN, owner, slot(chain, i))) return fill(i);
       if (await this.records.has(ENTRY, owner, slot(chain, i))) {
         i++;
         continue;
@@ -81,14 +91,7 @@ export class AppendLog {
         i += 2;
         continue;
       }
-      if (i + 1 < cap && (await this.records.claim(TOKEN, owner, slot(chain, i + 1)))) {
-        await Promise.all([
-          i + 2 < cap ? this.records.mark(TOKEN, owner, slot(chain, i + 2), this.ttlMs) : undefined,
-          this.records.put(ENTRY, owner, slot(chain, i + 1), value, this.ttlMs),
-        ]);
-        this.#remember(owner, chain, i + 2);
-        return i + 1;
-      }
+      if (i + 1 < cap && (await this.records.claim(TOKEN, owner, slot(chain, i + 1)))) return fill(i + 1);
       if (Date.now() > until) return undefined;
       await pause(PAUSE_MS);
     }

@@ -135,13 +135,16 @@ export class DecisionLog {
     await this.#log.append(subject, `q:${question.id}`, this.#entry(question, what, witness), QUESTION_CAP);
   }
 
-  /** A view: once per person, question and channel from this process (a live page refreshes on every change). */
-  viewed(subject: string, question: Named, channel: DecisionChannel, witness: Witness = {}): Promise<void> {
-    const seen = `${subject}\u0000${question.id}\u0000${channel}`;
+  /**
+   * A view: once per person, question and channel from this process (a live page refreshes on every change). `viewer`:
+   * who saw it, when not the question's subject (an addressee of a question addressed with `to`).
+   */
+  viewed(subject: string, question: Named, channel: DecisionChannel, witness: Witness = {}, viewer = subject): Promise<void> {
+    const seen = `${viewer}\u0000${question.id}\u0000${channel}`;
     if (this.#viewed.has(seen)) return Promise.resolve(); // fast path: this process logged it
     this.#viewed.add(seen);
     if (this.#viewed.size > KEPT_VIEWS) this.#viewed.delete(this.#viewed.values().next().value!);
-    return this.record(subject, question, { event: 'viewed', by: whoOf(subject), channel }, witness);
+    return this.record(subject, question, { event: 'viewed', by: whoOf(viewer), channel }, witness);
   }
 
   /** A question's entries, oldest first. */

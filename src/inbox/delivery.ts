@@ -3,6 +3,7 @@
 import type { ElicitParams, QuestionOrigin, RawAnswer, TaskLink } from '../elicitation';
 import { QuestionPendingError, QuestionSupersededError } from '../protocol';
 import type { QuestionStore, StoredQuestion } from './question-store';
+import type { Addressing } from './addressees';
 
 interface AskOptions {
   /** How long this call waits, in ms. */
@@ -18,6 +19,8 @@ interface AskOptions {
   onCreated?: (question: StoredQuestion) => Promise<void> | void;
   /** Called as the call starts waiting for the person (not when the answer was already there). */
   onWaiting?: () => void;
+  /** Whom the question is for instead of the subject (`to`), kept with it when this call files it. */
+  addressed?: Addressing;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -41,6 +44,7 @@ export async function askAndWait(
     await store.ensureListed(subject, question);
   } else {
     question = newQuestion(key, params, options.ttlMs, options.from);
+    if (options.addressed) question = { ...question, addressed: options.addressed };
     await store.create(subject, question);
     await options.onCreated?.(question);
   }
@@ -72,7 +76,7 @@ export async function takeIfAnswered(store: QuestionStore, subject: string, ques
   const answer = await store.takeAnswer(subject, question.id);
   if (!answer) return undefined;
   await store.finish(subject, question);
-  return { action: answer.action, content: answer.content };
+  return { action: answer.action, content: answer.content, ...(answer.decisions ? { decisions: answer.decisions } : {}) };
 }
 
 /** Waits up to `waitMs` for the answer to a question this call holds the waiter `token` of. */

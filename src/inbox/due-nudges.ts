@@ -1,7 +1,9 @@
 // Nudges that wait, kept in the store: where a timer ends with its request (an edge isolate), a question filed beside
 // a 2026-07-28 round or for a task is nudged by whichever request finds it due: the next call that files or asks a
 // question, an inbox read, or the cron route (GET /_frontmcp/deadlines). A webhook's next attempt after a failure waits
-// the same way. One deadline mechanism for Durable Objects and Redis over HTTP alike, which has no timer at all.
+// the same way. One deadline mechanism for Durable Objects and Redis over HTTP alike, which has no timer at all; with
+// Durable Objects and the Worker's self binding, the due set's alarm also calls the cron route when an entry comes due.
+import { INBOX_BASE } from '../protocol';
 import type { StoreSortedSets } from '../stores';
 import type { QuestionStore, StoredQuestion } from './question-store';
 
@@ -34,7 +36,11 @@ const PER_SWEEP = 100;
 export class DueNudges {
   private readonly sets: StoreSortedSets;
 
-  constructor(private readonly store: QuestionStore) {
+  /** `origin`: where the server was last reached, so a due set's alarm calls the cron route there (links in nudges point to it). */
+  constructor(
+    private readonly store: QuestionStore,
+    private readonly origin: () => string | undefined = () => undefined,
+  ) {
     // Every store an edge runtime keeps questions in has them (Durable Objects, Redis over HTTP).
     this.sets = store.records.backend.sortedSets!;
   }
@@ -51,7 +57,9 @@ export class DueNudges {
     if (retry) await records.put('r', subject, question.id, retry, ttlMs);
     const key = await records.name(...SET);
     const entry: Due = { subject, id: question.id, at, until: question.expiresAt };
-    await this.sets.add(key, await records.sealing.seal(entry, '', key), at, { ttlMs, max: MAX_WAITING });
+    const origin = this.origin();
+    const wake = origin === undefined ? {} : { wake: `${origin}${INBOX_BASE}/deadlines` };
+    await this.sets.add(key, await records.sealing.seal(entry, '', key), at, { ttlMs, max: MAX_WAITING, ...wake });
   }
 
   /** Where the question's nudge is, when an earlier attempt failed (taken: read once); undefined for a first attempt. */

@@ -1,11 +1,12 @@
 // The inbox's server-sent events: the same view as GET /questions, sent at once and again on every change.
 import { sseComment, sseFrame } from '../protocol';
 import type { Inbox } from './inbox';
+import { type InboxPerson, listsFor } from './addressees';
 
 const HEARTBEAT_MS = 15_000;
 
 /** `address`: the page's client, for the decision log's views (an EventSource is always the page). */
-export function questionEvents(service: Inbox, subject: string, request: { signal: AbortSignal; address?: string }): Response {
+export function questionEvents(service: Inbox, person: InboxPerson, request: { signal: AbortSignal; address?: string }): Response {
   const { signal } = request;
   const seen = { channel: 'page' as const, ...(request.address ? { address: request.address } : {}) };
   let stop: (() => void) | undefined;
@@ -32,7 +33,7 @@ export function questionEvents(service: Inbox, subject: string, request: { signa
         }
         busy = true;
         try {
-          const data = JSON.stringify(await service.view(subject, seen));
+          const data = JSON.stringify(await service.view(person, seen));
           if (data !== last) write(sseFrame({ event: 'questions', data }));
           else write(sseComment('ping'));
           last = data;
@@ -46,7 +47,13 @@ export function questionEvents(service: Inbox, subject: string, request: { signa
           }
         }
       };
-      const unsubscribe = await service.store.backend.subscribe(await service.store.subjectChannel(subject), () => void refresh());
+      // The person's subject's channel, and that of each list of questions addressed to them (their groups' too).
+      const { store } = service;
+      const channels = [store.subjectChannel(person.subject), ...listsFor(person).map((list) => store.subjectChannel(list))];
+      const stops = await Promise.all(
+        (await Promise.all(channels)).map((channel) => store.backend.subscribe(channel, () => void refresh())),
+      );
+      const unsubscribe = () => Promise.all(stops.map((off) => off()));
       const timer = setInterval(() => void refresh(), HEARTBEAT_MS);
       stop = () => {
         if (closed) return;

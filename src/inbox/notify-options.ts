@@ -5,6 +5,7 @@ import type { QuestionOrigin } from '../elicitation';
 import { InvalidQuestionStoreError } from '../protocol';
 import { configIssues } from '../model';
 import { standardWebhookKey } from './standard-webhooks';
+import type { Addressing } from './addressees';
 
 /** Links that answer from the nudge: accept and decline for a yes/no form, else one to the question in the inbox. */
 export type ActionLinkAnswers = { accept: string; decline: string } | { form: string };
@@ -19,6 +20,11 @@ export interface InboxNotice {
   principal?: string;
   message: string;
   from?: QuestionOrigin;
+  /**
+   * Whom a question addressed with `to` is for, and how many must accept: relay the notice to them. It carries no
+   * inbox or action link (they answer in the inbox, signed in at the provider).
+   */
+  addressed?: Addressing;
   createdAt: number;
   expiresAt: number;
   /** A one-time sign-in link to the inbox: only with `includeLink: true` (whoever reads it can answer). */

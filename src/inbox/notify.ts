@@ -56,15 +56,18 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
       ...(subject.startsWith('principal:') ? { principal: subject } : {}),
       message: question.message,
       ...(question.from ? { from: question.from } : {}),
+      ...(question.addressed ? { addressed: question.addressed } : {}),
       createdAt: question.createdAt,
       expiresAt: question.expiresAt,
     };
+    // An addressed question is answered by its addressees signed in at the provider: no link of its caller's answers it.
+    const link = question.addressed ? undefined : createLink;
     const sent =
       typeof option === 'function'
-        ? Promise.resolve().then(() => option(notice, createLink ? { createLink: () => createLink(subject) } : {}))
+        ? Promise.resolve().then(() => option(notice, link ? { createLink: () => link(subject) } : {}))
         : withLinks(notice, {
-            link: option.includeLink && createLink ? () => createLink(subject) : undefined,
-            actions: createActions && (() => createActions(subject, question)),
+            link: option.includeLink && link ? () => link(subject) : undefined,
+            actions: createActions && !question.addressed ? () => createActions(subject, question) : undefined,
           }).then((body) => deliver(option, body, { subject, question }, context));
     // Resolves once delivered or given up: a request that sends due nudges waits for them; a call does not.
     return sent.catch((error: unknown) =>

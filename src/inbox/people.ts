@@ -4,16 +4,19 @@ import { randomBytes, toBase64Url } from '../crypto';
 import { INSPECT, inspectFields } from '../runtime';
 import type { StoreBackend } from '../stores';
 import { QuestionCodec } from './codec';
+import { type InboxPerson, personOf } from './addressees';
 
 const CODE_TTL_MS = 10 * 60_000;
 const FLOW_TTL_MS = 10 * 60_000;
 // The additional data a sign-in flow is sealed with, so no other sealed value opens as one.
 const FLOW_LABEL = 'parley:sign-in-flow';
 
-/** A signed-in person: `subject` is whose questions they see; undefined when they signed in with the startup token. */
-interface PeopleSession {
-  subject?: string;
-}
+/**
+ * A signed-in person: `subject` is whose questions they see; undefined when they signed in with the startup token. A
+ * provider's sign-in keeps what its ID token said of them too (their `sub`, verified email, groups), for the questions
+ * addressed to them.
+ */
+type PeopleSession = Partial<InboxPerson>;
 
 /** A flow as its cookie seals it: bound to its `state`, to the browser that started it (`binding`), and to a deadline. */
 interface SealedFlow extends SignInFlow {
@@ -103,9 +106,17 @@ export class LoopbackTokenAuth {
     return this.#keep('session', toBase64Url(randomBytes(32)), session, SESSION_TTL_MS);
   }
 
-  /** A new session for a subject a provider signed in (OpenID Connect): its id, for the cookie. */
-  openSession(subject: string): Promise<string> {
-    return this.#keep('session', toBase64Url(randomBytes(32)), { subject } satisfies PeopleSession, SESSION_TTL_MS);
+  /** The ID token claim that lists a person's groups (`http.auth.oidc.groupsClaim`), set when the server is built. */
+  groupsClaim = 'groups';
+
+  /** A new session for a subject a provider signed in (OpenID Connect), with what its verified ID token says: its id, for the cookie. */
+  openSession(subject: string, claims: Record<string, unknown>): Promise<string> {
+    return this.#keep(
+      'session',
+      toBase64Url(randomBytes(32)),
+      personOf(subject, claims, this.groupsClaim) satisfies PeopleSession,
+      SESSION_TTL_MS,
+    );
   }
 
   /** Ends the session a cookie header names (signing out); nothing when it names none. */

@@ -11,6 +11,9 @@ import {
 } from '../stores';
 import type { QuestionCodec } from './codec';
 import type { QuestionOrigin, TaskLink } from '../elicitation';
+import type { Decision } from '../model';
+import { type Addressing, listsOf } from './addressees';
+import { Decisions } from './decisions';
 
 export interface StoredQuestion {
   id: string;
@@ -23,16 +26,20 @@ export interface StoredQuestion {
   from?: QuestionOrigin;
   /** The task question this one stands for (reason `task`): its answer goes to the task. Never shown. */
   task?: TaskLink;
+  /** Whom it is for instead of its subject (`to`), and how many decide it: absent, its subject's own question. */
+  addressed?: Addressing;
 }
 
 export interface StoredAnswer {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, unknown>;
   answeredAt: number;
+  /** An addressed question's: every decision that counted. */
+  decisions?: Decision[];
 }
 
 /** What an inbox question's thread holds of its one question, under its key. */
-type InboxAsk = Pick<StoredQuestion, 'message' | 'requestedSchema' | 'from' | 'task'>;
+type InboxAsk = Pick<StoredQuestion, 'message' | 'requestedSchema' | 'from' | 'task' | 'addressed'>;
 
 /** An inbox question as the store keeps it: a one-question thread, its owner the subject, with the question's id. */
 type InboxThread = QuestionThread<InboxAsk, StoredAnswer> & { id: string };
@@ -48,11 +55,12 @@ const INBOX_THREAD: ThreadLayout = {
 };
 
 /** What the thread of `question` holds of it. */
-const askOf = ({ message, requestedSchema, from, task }: StoredQuestion): InboxAsk => ({
+const askOf = ({ message, requestedSchema, from, task, addressed }: StoredQuestion): InboxAsk => ({
   message,
   requestedSchema,
   ...(from ? { from } : {}),
   ...(task ? { task } : {}),
+  ...(addressed ? { addressed } : {}),
 });
 
 /** A question's thread with nothing asked yet. */
@@ -70,14 +78,29 @@ function questionOf(stored: unknown): StoredQuestion | undefined {
   const { id, questions, createdAt, expiresAt } = stored as InboxThread;
   const [asked] = questions;
   if (!asked) return undefined;
-  const [key, { message, requestedSchema, from, task }] = asked;
-  return { id, key, message, requestedSchema, createdAt, expiresAt, ...(from ? { from } : {}), ...(task ? { task } : {}) };
+  const [key, { message, requestedSchema, from, task, addressed }] = asked;
+  return {
+    id,
+    key,
+    message,
+    requestedSchema,
+    createdAt,
+    expiresAt,
+    ...(from ? { from } : {}),
+    ...(task ? { task } : {}),
+    ...(addressed ? { addressed } : {}),
+  };
 }
 
 /** A question as the inbox shows it: answered or not, and whether a call is waiting for it right now. */
 export interface QuestionView extends Omit<StoredQuestion, 'task'> {
   state: 'open' | 'answered';
   waiting: boolean;
+  /** An addressed question's decisions so far (who, when, what; never their content), and whether the viewer decided. */
+  decisions?: Decision[];
+  decided?: boolean;
+  /** An addressed question's asker, as the log names them (`<issuer>#<sub>`). */
+  askedBy?: string;
 }
 
 /** `task`: the answer went to a task, which goes on with it. */
@@ -94,6 +117,9 @@ export class QuestionStore {
   readonly records: QuestionRecords;
   /** Each question's thread: its record, open token and answer. */
   readonly #threads: QuestionThreads;
+  /** The decisions on addressed questions (`to`), each person's once. */
+  readonly decisions: Decisions;
+  private readonly listLocks = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly backend: StoreBackend,
@@ -101,6 +127,7 @@ export class QuestionStore {
   ) {
     this.records = codec.records(backend);
     this.#threads = new QuestionThreads(this.records, INBOX_THREAD);
+    this.decisions = new Decisions(this.records);
   }
 
   async create(subject: string, question: StoredQuestion): Promise<void> {
@@ -109,7 +136,70 @@ export class QuestionStore {
     // Its open token first (ask), then its record: a question is never listed without the token its answer takes.
     await this.#threads.write(subject, id, await this.#threads.ask(subject, id, threadFor(subject, question), [[key, askOf(question)]]));
     await this.records.put('k', subject, question.key, question.id, ttl);
-    await this.updateIndex(subject, (ids) => (ids.includes(question.id) ? ids : [...ids, question.id]), ttl);
+    // An addressed question is listed for its addressees, not its subject (who cannot answer it unless addressed).
+    if (question.addressed) {
+      await this.decisions.open(subject, id, ttl);
+      await this.addressedLists(subject, question, true);
+    } else await this.updateIndex(subject, (ids) => (ids.includes(question.id) ? ids : [...ids, question.id]), ttl);
+  }
+
+  /**
+   * The addressed questions in the lists a person reads (`listsFor`): each its subject (owner) and id. Whether the
+   * person may still answer one is the caller's to check, with what their sign-in says now.
+   */
+  async addressedIn(lists: readonly string[]): Promise<{ owner: string; id: string }[]> {
+    const now = Date.now();
+    const found = await Promise.all(lists.map((list) => this.readList(list)));
+    const seen = new Set<string>();
+    return found
+      .flat()
+      .filter(([owner, id, until]) => until > now && !seen.has(`${owner}\u0000${id}`) && (seen.add(`${owner}\u0000${id}`), true))
+      .map(([owner, id]) => ({ owner, id }));
+  }
+
+  /** Adds an addressed question to (or removes it from) the list of each of its addressees, and tells their views. */
+  private async addressedLists(owner: string, question: StoredQuestion, add: boolean): Promise<void> {
+    const lists = listsOf(question.addressed!.to);
+    await Promise.all(
+      lists.map((list) =>
+        this.updateList(list, (entries) => {
+          const others = entries.filter(([o, id]) => !(o === owner && id === question.id));
+          return add ? [...others, [owner, question.id, question.expiresAt]] : others;
+        }),
+      ),
+    );
+    await this.publishTo(lists, add ? 'filed' : 'delivered');
+  }
+
+  /** Tells the views of these lists' readers that something changed. */
+  async publishTo(lists: readonly string[], event: string): Promise<void> {
+    const channels = await Promise.all(lists.map((list) => this.records.keys.names('s', list)));
+    await Promise.all(channels.flat().map((channel) => this.backend.publish(channel, event)));
+  }
+
+  private async readList(list: string): Promise<[string, string, number][]> {
+    const entries = await this.records.read<unknown>('l', list);
+    return Array.isArray(entries)
+      ? entries.filter(
+          (e): e is [string, string, number] =>
+            Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && typeof e[2] === 'number',
+        )
+      : [];
+  }
+
+  /** Read-modify-write of an addressee's list, one at a time per list in this process (the index's race, see below). */
+  private updateList(list: string, change: (entries: [string, string, number][]) => [string, string, number][]): Promise<void> {
+    const run = async () => {
+      const now = Date.now();
+      const entries = change((await this.readList(list)).filter(([, , until]) => until > now));
+      if (entries.length === 0) return this.records.drop('l', list);
+      await this.records.put('l', list, '', entries, Math.max(...entries.map(([, , until]) => until - now)));
+    };
+    const previous = this.listLocks.get(list) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    this.listLocks.set(list, next);
+    void next.finally(() => this.listLocks.get(list) === next && this.listLocks.delete(list)).catch(() => {});
+    return next;
   }
 
   async byId(subject: string, id: string): Promise<StoredQuestion | undefined> {
@@ -141,8 +231,13 @@ export class QuestionStore {
     // A task's question: its task waits for it (the task's own record says when it was answered). Its key is shown as
     // the task asked it, without the task's id, which is an anonymous task's bearer handle.
     if (task) return { ...question, key: question.key.replace(/^task:[^:]*:/, ''), state: 'open', waiting: true };
-    const [open, waiter] = await Promise.all([this.isOpen(subject, id), this.waiter(subject, id)]);
-    return { ...question, state: open ? 'open' : 'answered', waiting: waiter !== undefined };
+    const [open, waiter, decisions] = await Promise.all([
+      this.isOpen(subject, id),
+      this.waiter(subject, id),
+      question.addressed ? this.decisions.read(subject, id) : undefined,
+    ]);
+    const shown = decisions?.map(({ by, at, action }) => ({ by, at, action }));
+    return { ...question, state: open ? 'open' : 'answered', waiting: waiter !== undefined, ...(shown ? { decisions: shown } : {}) };
   }
 
   /** Accepts the first answer to a question; a second one finds the open token gone. */
@@ -186,11 +281,13 @@ export class QuestionStore {
     const k = await this.records.find('k', subject, question.key);
     if (k && (await this.records.open<string>(k, subject)) === question.id) await this.backend.delete(k.key);
     await this.updateIndex(subject, (ids) => ids.filter((i) => i !== question.id));
+    if (question.addressed) await this.addressedLists(subject, question, false);
     await this.publish(subject, question.id, 'delivered');
   }
 
   /** Puts a question back in its subject's list if a concurrent update lost it. */
   async ensureListed(subject: string, question: StoredQuestion): Promise<void> {
+    if (question.addressed) return this.addressedLists(subject, question, true);
     if (!(await this.readIndex(subject)).includes(question.id))
       await this.updateIndex(subject, (ids) => (ids.includes(question.id) ? ids : [...ids, question.id]), question.expiresAt - Date.now());
   }

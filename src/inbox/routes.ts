@@ -19,6 +19,7 @@ import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCoo
 import { questionEvents } from './events';
 import { addActionRoutes } from './action-routes';
 import type { DecisionChannel } from './decision-log';
+import { type InboxPerson, whomOf } from './addressees';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** What a client says it is, for the decision log (`parley-channel`: the page's script and `parley inbox` send it). */
@@ -41,6 +42,14 @@ const problem = (status: number, error: string, message: string, headers?: Recor
   fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
 type InboxContext = Context<{ Bindings: InboxBindings }>;
+
+/** Why an answer was not taken, as the person reads it. */
+const REFUSED = new Map<string, () => Response>([
+  ['not-found', () => problem(404, 'not_found', 'No such question')],
+  ['already-answered', () => problem(409, 'already_answered', 'This question already has an answer')],
+  ['already-decided', () => problem(409, 'already_decided', 'You decided on this question already: each person decides once')],
+  ['not-addressed', () => problem(403, 'not_addressed', 'This question is for other people: only they answer it')],
+]);
 
 /** The channel and address of a request, for the decision log: `json` unless the client named one it is. */
 const seenThrough = (c: InboxContext): { channel: DecisionChannel; address?: string } => {
@@ -83,13 +92,17 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
   const app = new Hono<{ Bindings: InboxBindings }>();
   const text = (body: string, type: string) => new Response(body, { headers: { ...PAGE_HEADERS, 'content-type': type } });
 
-  /** The signed-in person's subject, or a 401 (no session, an expired one, or the startup token's). */
-  const subjectOf = async (c: InboxContext): Promise<string | Response> => {
+  /** The signed-in person (their subject, and what a provider's sign-in said of them), or a 401 (no session, an expired one, or the startup token's). */
+  const personOf = async (c: InboxContext): Promise<InboxPerson | Response> => {
     const session = await service.people?.session(c.req.header('cookie') ?? null);
     if (!session) return problem(401, 'unauthorized', 'Sign in with the one-time link printed for you');
     if (!session.subject)
       return problem(401, 'unauthorized', 'This sign-in is not for anyone’s questions: open the inbox link printed for a call');
-    return session.subject;
+    return session as InboxPerson;
+  };
+  const subjectOf = async (c: InboxContext): Promise<string | Response> => {
+    const person = await personOf(c);
+    return person instanceof Response ? person : person.subject;
   };
 
   // The page, with the account control the server can tell: sign out when signed in, else the provider's sign-in.
@@ -135,28 +148,31 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
   app.get('/deadlines', async () => fetchResponder.json({ sent: await service.sendDueNudges() }, 200, { 'cache-control': 'no-store' }));
 
   app.get('/questions', async (c) => {
-    const subject = await subjectOf(c);
-    if (subject instanceof Response) return subject;
+    const person = await personOf(c);
+    if (person instanceof Response) return person;
     // Each inbox read sends what is due too, after the response where the platform allows it.
     const due = service.sendDueNudges().catch(() => 0);
     c.env?.keepAlive?.waitUntil(due);
-    return fetchResponder.json(await service.view(subject, seenThrough(c)), 200, { 'cache-control': 'no-store' });
+    return fetchResponder.json(await service.view(person, seenThrough(c)), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/questions/events', async (c) => {
-    const subject = await subjectOf(c);
-    if (subject instanceof Response) return subject;
+    const person = await personOf(c);
+    if (person instanceof Response) return person;
     const address = c.env?.client;
-    return questionEvents(service, subject, { signal: c.req.raw.signal, ...(address ? { address } : {}) });
+    return questionEvents(service, person, { signal: c.req.raw.signal, ...(address ? { address } : {}) });
   });
 
   // The decision log: one question's history, and the export of every entry of the person's questions (since `since`,
-  // ms since the epoch). Only the person's own: a question of someone else's has no history here.
+  // ms since the epoch). Only the person's own, and those addressed to them: a question of someone else's has no
+  // history here.
   app.get('/questions/:id/log', async (c) => {
-    const subject = await subjectOf(c);
-    if (subject instanceof Response) return subject;
+    const person = await personOf(c);
+    if (person instanceof Response) return person;
     if (!service.log) return problem(404, 'not_found', 'The decision log is off (persistent.log: false)');
-    return fetchResponder.json({ entries: await service.log.history(subject, c.req.param('id')) }, 200, { 'cache-control': 'no-store' });
+    const found = await service.locate(person, c.req.param('id'));
+    const owner = found?.answers ? found.owner : person.subject;
+    return fetchResponder.json({ entries: await service.log.history(owner, c.req.param('id')) }, 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/log', async (c) => {
@@ -171,8 +187,8 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
   app.post('/questions/:id/answer', async (c) => {
     const refused = crossSite(c);
     if (refused) return refused;
-    const subject = await subjectOf(c);
-    if (subject instanceof Response) return subject;
+    const person = await personOf(c);
+    if (person instanceof Response) return person;
     const body = await readJson(c.req.raw);
     if (body instanceof Response) return body;
     const action = body.action;
@@ -183,8 +199,10 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       return problem(400, 'invalid_content', 'content must be an object');
     if (body.grant !== undefined && typeof body.grant !== 'boolean') return problem(400, 'invalid_grant', 'grant must be true or false');
     const id = c.req.param('id');
-    const question = await service.store.byId(subject, id);
-    if (!question) return problem(404, 'not_found', 'No such question');
+    const found = await service.locate(person, id);
+    if (!found) return problem(404, 'not_found', 'No such question');
+    const { question } = found;
+    if (!found.answers) return problem(403, 'not_addressed', `This question is for ${whomOf(question.addressed!)}: only they answer it`);
     if (body.grant === true && (action !== 'accept' || !question.from?.grant))
       return problem(400, 'invalid_grant', 'Only an accept of a question whose tool offers a standing approval can give one');
     if (action === 'accept') {
@@ -197,12 +215,12 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       answeredAt: Date.now(),
     };
     const via = { keepAlive: c.env?.keepAlive, ...seenThrough(c), ...(body.grant === true ? { grant: true } : {}) };
-    const outcome = await service.answer(subject, id, answer, via);
-    if (!outcome.ok)
-      return outcome.reason === 'not-found'
-        ? problem(404, 'not_found', 'No such question')
-        : problem(409, 'already_answered', 'This question already has an answer');
-    const delivered = outcome.task ? 'task' : outcome.waiting ? 'waiting-call' : 'next-call';
+    const outcome = await service.answer(person, id, answer, via);
+    if (!outcome.ok) return REFUSED.get(outcome.reason)!();
+    // An addressed question's decision that did not decide it yet: how many accepts it has, of how many.
+    if ('decided' in outcome)
+      return fetchResponder.json({ status: 'decided', action, ...outcome.decided }, 200, { 'cache-control': 'no-store' });
+    const delivered = 'task' in outcome && outcome.task ? 'task' : outcome.waiting ? 'waiting-call' : 'next-call';
     const granted = 'grant' in outcome ? { granted: outcome.grant } : {};
     return fetchResponder.json({ status: 'answered', action, delivered, ...granted }, 200, {
       'cache-control': 'no-store',

@@ -9,7 +9,7 @@ import type { PersistentOptions } from './options';
 import type { LoopbackTokenAuth } from './people';
 import type { InboxBindings, PersonSignIn } from '../auth';
 import { claimQuestion, fileQuestion } from './filing';
-import type { AnswerOutcome, QuestionStore, StoredAnswer, StoredQuestion } from './question-store';
+import type { AnswerOutcome, QuestionStore, QuestionView, StoredAnswer, StoredQuestion } from './question-store';
 import type { Answered, AnswerVia, Inbox, InboxView } from './inbox';
 import { inboxApp } from './routes';
 import type { ActionLinks } from './action-links';
@@ -18,6 +18,7 @@ import type { DueNudges } from './due-nudges';
 import { type DecisionChannel, DecisionLog, type Witness, whoOf } from './decision-log';
 import type { ToolTrace } from '../runtime';
 import { type GrantCall, Grants, matchOf } from './grants';
+import { type Addressing, type InboxPerson, isAddressee, listsFor, listsOf, readAddressing, whomOf } from './addressees';
 
 type KeepAlive = RequestScope['keepAlive'];
 
@@ -238,10 +239,16 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
+    const addressed = readAddressing(options);
+    if (addressed && !this.signIn)
+      throw new ElicitationNotSupportedError(
+        'A question addressed with `to` is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)',
+      );
     const { signal, onWaiting } = call;
     let from = call.from;
-    // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one.
-    const match = call.grant && matchOf(call.grant.rule, call.grant.args);
+    // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one. Not
+    // for an addressed question: a caller's grant cannot stand for what others decide.
+    const match = !addressed && call.grant && matchOf(call.grant.rule, call.grant.args);
     if (call.grant && match) {
       const granted = await this.grants.use(subject, call.grant, { key: persist.key, ...params }, call.witness ?? {});
       if (granted) return { action: 'accept', content: granted };
@@ -254,8 +261,16 @@ export class QuestionService implements Inbox {
       signal,
       from,
       onCreated: this.created(subject, call.witness ?? {}, call.keepAlive),
-      // The client hears the call is waiting on the person, instead of silence until ttl.
-      onWaiting: onWaiting && (() => onWaiting(`Waiting for an answer in the inbox: ${params.message}`)),
+      // The client hears the call is waiting on the person (or for whom), instead of silence until ttl.
+      onWaiting:
+        onWaiting &&
+        (() =>
+          onWaiting(
+            addressed
+              ? `Waiting for ${whomOf(addressed)} to answer in the inbox: ${params.message}`
+              : `Waiting for an answer in the inbox: ${params.message}`,
+          )),
+      ...(addressed ? { addressed } : {}),
     });
   }
 
@@ -263,8 +278,12 @@ export class QuestionService implements Inbox {
    * The person's answer to one of their questions: the first answer is accepted, a later one is told it was answered.
    * A task's question is answered in its task, whose open token (taken once, against `tasks/update` too) decides.
    */
-  async answer(subject: string, id: string, answer: StoredAnswer, via: AnswerVia): Promise<Answered> {
-    const question = await this.store.byId(subject, id);
+  async answer(person: InboxPerson, id: string, answer: StoredAnswer, via: AnswerVia): Promise<Answered> {
+    const found = await this.locate(person, id);
+    if (found && !found.answers) return { ok: false, reason: 'not-addressed' };
+    if (found?.question.addressed) return this.decide(person, found, answer, via);
+    const subject = person.subject;
+    const question = found?.question;
     const outcome = question ? await this.answerOne(subject, question, answer, via.keepAlive) : undefined;
     if (!outcome) return { ok: false, reason: 'not-found' };
     if (outcome.ok) {
@@ -289,11 +308,71 @@ export class QuestionService implements Inbox {
     return outcome;
   }
 
+  /**
+   * The question `id` as a person finds it: their subject's own, or one addressed to them (in the lists their sign-in
+   * reads), with its subject (`owner`). `answers`: whether they may answer it, false for one addressed to others
+   * (they asked it, or their sign-in no longer names them).
+   */
+  async locate(person: InboxPerson, id: string): Promise<{ owner: string; question: StoredQuestion; answers: boolean } | undefined> {
+    const own = await this.store.byId(person.subject, id);
+    if (own && !own.addressed) return { owner: person.subject, question: own, answers: true };
+    const entry = (await this.store.addressedIn(listsFor(person))).find((e) => e.id === id);
+    const owner = entry?.owner ?? (own ? person.subject : undefined);
+    const question = entry ? await this.store.byId(entry.owner, id) : own;
+    if (!question?.addressed || owner === undefined) return undefined;
+    return { owner, question, answers: isAddressee(question.addressed.to, person) };
+  }
+
+  /**
+   * An addressee's decision on a question addressed with `to`: counted once per person; the decision that reaches the
+   * quorum (or the declines that end it) answers the question with every decision that counted.
+   */
+  private async decide(
+    person: InboxPerson,
+    { owner, question }: { owner: string; question: StoredQuestion },
+    answer: StoredAnswer,
+    via: AnswerVia,
+  ): Promise<Answered> {
+    const rule: Addressing = question.addressed!;
+    const by = whoOf(person.subject);
+    const decision = {
+      by,
+      at: new Date(answer.answeredAt).toISOString(),
+      action: answer.action,
+      ...(answer.content ? { content: answer.content } : {}),
+    };
+    if (!(await this.store.isOpen(owner, question.id))) return { ok: false, reason: 'already-answered' };
+    const decided = await this.store.decisions.decide(owner, question.id, rule, decision, question.expiresAt - Date.now());
+    if (decided.refused) return { ok: false, reason: decided.refused };
+    const witness = via.address ? { address: via.address } : {};
+    await this.note(this.log?.record(owner, question, { event: 'answered', by, channel: via.channel, action: answer.action }, witness));
+    const { outcome } = decided;
+    if (!outcome.done) {
+      await Promise.all([this.store.publish(owner, question.id, 'decided'), this.store.publishTo(listsOf(rule.to), 'decided')]);
+      const waiting = (await this.store.waiter(owner, question.id)) !== undefined;
+      return { ok: true, waiting, decided: { accepts: outcome.accepts, quorum: rule.quorum } };
+    }
+    const final: StoredAnswer = {
+      action: outcome.action,
+      ...(outcome.content ? { content: outcome.content } : {}),
+      answeredAt: Date.now(),
+      decisions: outcome.decisions,
+    };
+    const result = await this.answerOne(owner, question, final, via.keepAlive);
+    // Two deciders who both saw the outcome reached answer it alike: the one second in (the question answered, or
+    // delivered and gone already) counted all the same.
+    return result.ok ? result : { ok: true, waiting: false };
+  }
+
   private async answerOne(subject: string, question: StoredQuestion, answer: StoredAnswer, keepAlive: KeepAlive): Promise<AnswerOutcome> {
     const id = question.id;
     if (!question.task) return this.store.answer(subject, id, answer);
     if (!(await this.store.isOpen(subject, id))) return { ok: false, reason: 'already-answered' };
-    const raw: RawAnswer = answer.content === undefined ? { action: answer.action } : { action: answer.action, content: answer.content };
+    const raw: RawAnswer = {
+      action: answer.action,
+      ...(answer.content === undefined ? {} : { content: answer.content }),
+      ...(answer.decisions ? { decisions: answer.decisions } : {}),
+    };
     const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw, keepAlive) : 'gone';
     // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
     await this.store.finish(subject, question, true);
@@ -332,14 +411,35 @@ export class QuestionService implements Inbox {
    * What the inbox shows a signed-in person: their questions (a session id is not shown, only that it is one). Each
    * question's first showing through a channel is logged as a view.
    */
-  async view(subject: string, seen?: { channel: DecisionChannel; address?: string }): Promise<InboxView> {
-    const questions = await this.store.list(subject);
+  async view(person: InboxPerson, seen?: { channel: DecisionChannel; address?: string }): Promise<InboxView> {
+    const subject = person.subject;
+    const [own, addressed] = await Promise.all([this.store.list(subject), this.addressedTo(person)]);
+    const questions = [...own, ...addressed.map(({ view }) => view)].sort((a, b) => a.createdAt - b.createdAt);
     const log = this.log;
     if (log && seen) {
       const witness = seen.address ? { address: seen.address } : {};
-      await this.note(Promise.all(questions.map((q) => log.viewed(subject, q, seen.channel, witness))).then(() => {}));
+      const views = [
+        ...own.map((q) => log.viewed(subject, q, seen.channel, witness)),
+        ...addressed.map(({ owner, view }) => log.viewed(owner, view, seen.channel, witness, subject)),
+      ];
+      await this.note(Promise.all(views).then(() => {}));
     }
     return { signedInAs: shownSubject(subject), questions };
+  }
+
+  /** The questions addressed to a person now (by their sign-in's sub, email and groups), with who asked and who decided. */
+  private async addressedTo(person: InboxPerson): Promise<{ owner: string; view: QuestionView }[]> {
+    const entries = await this.store.addressedIn(listsFor(person));
+    const me = whoOf(person.subject);
+    const found = await Promise.all(
+      entries.map(async ({ owner, id }) => {
+        const view = await this.store.view(owner, id);
+        if (!view?.addressed || !isAddressee(view.addressed.to, person)) return undefined;
+        const decided = view.decisions?.some((d) => d.by === me) ?? false;
+        return { owner, view: { ...view, askedBy: whoOf(owner), decided } };
+      }),
+    );
+    return found.filter((f) => f !== undefined);
   }
 
   private subjectOf(auth: AuthInfo): string {

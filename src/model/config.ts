@@ -141,6 +141,13 @@ const httpSchema = z.strictObject({
           clientSecret: z.string().min(1).exactOptional(),
           /** The provider; by default auth.issuer (one of them, when it lists several). */
           issuer: z.url().optional(),
+          /** The scopes the sign-in asks for (`openid` always among them), e.g. 'openid email groups' for addressed questions. */
+          scope: z.string().min(1).max(1000).optional(),
+          /**
+           * The ID token claim that lists a person's groups or roles, for questions addressed to a group (docs/approvals.md):
+           * `groups` by default; `roles`, a namespaced URL key, or a dotted path such as `realm_access.roles`.
+           */
+          groupsClaim: z.string().min(1).max(200).optional(),
         })
         .optional(),
     })

@@ -64,6 +64,8 @@ export type {
   ToolAnnotations,
   ToolOptions,
   GrantRule,
+  Addressee,
+  Decision,
 } from './tool-types';
 export * as z from './zod';
 export { DEFAULT_AFTER_MS } from './unanswered-options';

@@ -92,12 +92,37 @@ export interface ElicitOptions {
   persist?: { key: string; ttlMs?: number };
   /** When the client does not answer: over `elicitation.unanswered`, or `false` to leave it to the client (docs/unanswered.md). */
   unanswered?: UnansweredOption;
+  /**
+   * Whom a persistent question is for instead of its caller (docs/approvals.md): people and groups as the identity
+   * provider names them. Only they answer it, in the inbox, signed in through `http.auth.oidc`. Needs `persist`.
+   */
+  to?: Addressee[];
+  /** With `to`: how many distinct addressees must accept (default 1); each person decides once. */
+  quorum?: number;
+  /** With `to`: how many distinct declines end the question declined (default 1: any decline ends it). */
+  declines?: number;
+}
+
+/**
+ * One addressee of a question: a person by the provider's `sub` or (verified) email, or everyone in a group or role
+ * the provider lists in the sign-in's groups claim (`http.auth.oidc.groupsClaim`).
+ */
+export type Addressee = { subject: string } | { email: string } | { group: string };
+
+/** One addressee's decision on a question addressed with `to`: who (`<issuer>#<sub>`), when (ISO 8601), what. */
+export interface Decision {
+  by: string;
+  at: string;
+  action: ElicitStatus;
+  content?: Record<string, unknown>;
 }
 
 export type ElicitStatus = 'accept' | 'decline' | 'cancel';
 export interface ElicitResult<T = Record<string, unknown>> {
   status: ElicitStatus;
   content?: T;
+  /** A question addressed with `to`: every addressee's decision that counted, in the order made. */
+  decisions?: Decision[];
 }
 
 /**

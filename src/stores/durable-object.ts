@@ -1,8 +1,10 @@
 // The Durable Object behind the Durable Objects store: the class a Worker exports and wrangler.toml binds. One object
 // holds one key's value (its SQLite storage, an alarm for its TTL), which may be a sorted set, or one channel's
 // subscribers (hibernatable sockets); durable-objects.ts, on the Worker's side, names which. The object never learns
-// the key: it is the key.
+// the key: it is the key. A sorted set of what is due also wakes the Worker when its earliest member comes due
+// (durable-object-wake.ts), by the same one alarm.
 import { isObject } from '../protocol';
+import { WAKE, backoffMs, readWake, selfOf, type SelfFetcher } from './durable-object-wake';
 
 /** The parts of a cursor from `ctx.storage.sql.exec` this reads. */
 interface SqlCursor {
@@ -34,7 +36,7 @@ export const OBJECT_ORIGIN = 'https://parley-store.invalid';
 export const TTL_HEADER = 'x-parley-ttl-ms';
 
 const ENTRY = 'CREATE TABLE IF NOT EXISTS entry (value TEXT NOT NULL, expires_at INTEGER)';
-const HAS_ENTRY = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entry'";
+const HAS_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
 
 interface Row {
   value: string;
@@ -51,10 +53,16 @@ export class ParleyStore {
   protected readonly ctx: DurableObjectStateLike;
   /** Whether the entry table exists: deleteAll() drops it, the next set makes it again. */
   #hasTable: boolean;
+  /** Whether the wake table exists (a due set's, with the self binding): likewise. */
+  #hasWake: boolean;
+  /** The Worker itself (the PARLEY_SELF service binding), which a due set's alarm wakes; none without the binding. */
+  readonly #self: SelfFetcher | undefined;
 
-  constructor(ctx: DurableObjectStateLike, _env?: unknown) {
+  constructor(ctx: DurableObjectStateLike, env?: unknown) {
     this.ctx = ctx;
-    this.#hasTable = ctx.storage.sql.exec(HAS_ENTRY).toArray().length > 0;
+    this.#hasTable = ctx.storage.sql.exec(HAS_TABLE, 'entry').toArray().length > 0;
+    this.#hasWake = ctx.storage.sql.exec(HAS_TABLE, 'wake').toArray().length > 0;
+    this.#self = selfOf(env);
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -64,6 +72,9 @@ export class ParleyStore {
       case '/take':
         return found(await this.#take());
       case '/set':
+        // A plain value in place of a sorted set: nothing is due any more.
+        if (this.#hasWake) this.ctx.storage.sql.exec('DROP TABLE wake');
+        this.#hasWake = false;
         await this.#set(await request.text(), request.headers.get(TTL_HEADER));
         return new Response(null, { status: 204 });
       case '/delete':
@@ -87,12 +98,17 @@ export class ParleyStore {
     return new Response('not a store operation', { status: 404 });
   }
 
-  /** The TTL's deadline: the value goes, storage and all. At least once: a second run finds nothing to do. */
+  /**
+   * The one alarm, for the earlier of two deadlines: the TTL's (the value goes, storage and all) and, for a sorted set of
+   * what is due, its earliest member's (the Worker is woken to send it). At least once: a run with nothing due, or for
+   * an object that holds nothing any more, does nothing and arms nothing.
+   */
   async alarm(): Promise<void> {
     const row = this.#read();
-    if (row?.expiresAt === undefined) return;
-    if (row.expiresAt <= Date.now()) await this.#forget();
-    else await this.ctx.storage.setAlarm(row.expiresAt); // set again meanwhile: its own deadline
+    if (!row) return;
+    if (row.expiresAt !== undefined && row.expiresAt <= Date.now()) return this.#forget();
+    await this.#wakeWorker();
+    if (this.#hasTable) await this.#arm();
   }
 
   /** A subscriber's socket closed: complete the close handshake (the socket may already be closed). */
@@ -141,7 +157,56 @@ export class ParleyStore {
       sql.exec('INSERT INTO entry (value, expires_at) VALUES (?, ?)', value, expiresAt);
     });
     this.#hasTable = true;
-    await (expiresAt === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(expiresAt));
+    await this.#arm();
+  }
+
+  /** The alarm at the earlier deadline: the TTL's, or when the due set's earliest member wakes the Worker; else none. */
+  async #arm(): Promise<void> {
+    const at = [this.#read()?.expiresAt, this.#wakeAt()].filter((t) => t !== undefined);
+    await (at.length === 0 ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.min(...at)));
+  }
+
+  /** Where and when to wake the Worker: a due set's, with the self binding; undefined otherwise. */
+  #wake() {
+    return this.#self && this.#hasTable && this.#hasWake ? readWake(this.ctx.storage.sql) : undefined;
+  }
+
+  /** When the Worker is next woken: the earliest member's score, not before a failed wake's backoff ends. */
+  #wakeAt(): number | undefined {
+    const wake = this.#wake();
+    const first = wake && this.#members()[0];
+    return first ? Math.max(first[1], wake.notBefore) : undefined;
+  }
+
+  /**
+   * Wakes the Worker for what is due: GET /_frontmcp/deadlines on the origin it was reached at, through its PARLEY_SELF
+   * binding; it sends each due nudge and takes its member out of this set. A wake that fails, or sends nothing while
+   * members stay due, is tried again after a backoff that doubles (stored, so a restart of the object keeps it).
+   */
+  async #wakeWorker(): Promise<void> {
+    const wake = this.#wake();
+    const now = Date.now();
+    if (!wake || wake.notBefore > now) return;
+    const due = this.#dueCount(now);
+    if (due === 0) return;
+    let ok = false;
+    try {
+      const response = await this.#self!.fetch(wake.url);
+      await response.body?.cancel();
+      ok = response.ok;
+    } catch {
+      // not reached: tried again after the backoff
+    }
+    // The call let other requests in (the sweep's own removals among them): read again. The set may be gone.
+    const after = this.#wake();
+    if (!after) return;
+    const moved = ok && this.#dueCount(now) < due;
+    const tries = moved ? 0 : after.tries + 1;
+    this.ctx.storage.sql.exec('UPDATE wake SET tries = ?, not_before = ?', tries, moved ? 0 : Date.now() + backoffMs(tries));
+  }
+
+  #dueCount(now: number): number {
+    return this.#members().filter(([, score]) => score <= now).length;
   }
 
   /**
@@ -153,12 +218,23 @@ export class ParleyStore {
     return row && !(row.expiresAt !== undefined && row.expiresAt <= Date.now()) ? JSON.parse(row.value) : [];
   }
 
-  /** Adds or moves a member; past `max` the lowest-scored go; the set lives at least `ttlMs` more, never less. */
-  #addMember([member, score, ttlMs, max]: [string, number, number, number]): Promise<void> {
+  /**
+   * Adds or moves a member; past `max` the lowest-scored go; the set lives at least `ttlMs` more, never less. With
+   * `wake` (a URL of the Worker's) and the self binding, the set's alarm wakes the Worker there when a member comes due.
+   */
+  #addMember([member, score, ttlMs, max, wake]: [string, number, number, number, string?]): Promise<void> {
     const members = this.#members().filter(([m]) => m !== member);
     members.push([member, score]);
     members.sort((x, y) => x[1] - y[1]);
     const until = Math.max(this.#read()?.expiresAt ?? 0, Date.now() + ttlMs);
+    if (this.#self && typeof wake === 'string') {
+      const { sql } = this.ctx.storage;
+      sql.exec(WAKE);
+      this.#hasWake = true;
+      // The latest URL, the backoff kept: a new member does not cut a failing Worker's wait short.
+      if (readWake(sql)) sql.exec('UPDATE wake SET url = ?', wake);
+      else sql.exec('INSERT INTO wake (url, tries, not_before) VALUES (?, 0, 0)', wake);
+    }
     return this.#set(JSON.stringify(members.slice(-max)), String(until - Date.now()));
   }
 
@@ -180,6 +256,7 @@ export class ParleyStore {
   /** Nothing left behind: deleteAll() drops the table and what an empty object would still be billed for. */
   async #forget(): Promise<void> {
     this.#hasTable = false;
+    this.#hasWake = false;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }

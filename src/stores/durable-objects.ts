@@ -52,11 +52,15 @@ class DurableObjectsStore implements StoreBackend {
     return readOf(await this.#call('take', `k:${key}`, { method: 'POST' }));
   }
 
-  /** A sorted set is its key's object's value: each operation runs there alone, so none is lost. */
+  /**
+   * A sorted set is its key's object's value: each operation runs there alone, so none is lost. Its alarm wakes the
+   * Worker at `wake` when a member comes due, where the Worker binds itself as PARLEY_SELF (durable-object-wake.ts).
+   */
   readonly sortedSets: StoreSortedSets = {
-    add: async (key, member, score, { ttlMs, max }) => {
+    add: async (key, member, score, { ttlMs, max, wake }) => {
       checkSize(member);
-      await this.#call('zadd', `k:${key}`, { method: 'POST', body: JSON.stringify([member, score, Math.ceil(ttlMs), max]) });
+      const body = JSON.stringify([member, score, Math.ceil(ttlMs), max, ...(wake === undefined ? [] : [wake])]);
+      await this.#call('zadd', `k:${key}`, { method: 'POST', body });
     },
     upTo: async (key, maxScore, limit) =>
       (await this.#call('zrange', `k:${key}`, { method: 'POST', body: JSON.stringify([maxScore, limit]) })).json(),

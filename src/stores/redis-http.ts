@@ -2,7 +2,7 @@
 // publish/subscribe as one server-sent-event stream per subscribed channel. Nothing polls.
 import { Redis } from '@upstash/redis/cloudflare'; // the platform-neutral build: global fetch, no process.env
 import { createRedactor, readEnv, type EnvSource, type Redactor } from '../runtime';
-import { ElicitationNotSupportedError } from '../protocol';
+import { ElicitationNotSupportedError, InvalidInputError } from '../protocol';
 import { provideRedisHttp, type RedisHttpStoreOptions } from './provided';
 export type { RedisHttpStoreOptions } from './provided';
 import { probePubSub } from './probe';
@@ -33,13 +33,42 @@ function fromEventLine(line: string): string {
   }
 }
 
-/** The driver's message without the command (stored values) and, redacted, without the token or URL credentials. */
+/**
+ * The largest request Upstash takes on its Free and Pay-as-you-go plans, 10 MB
+ * (upstash.com/docs/redis/troubleshooting/max_request_size_exceeded): a command whose JSON body is larger is refused
+ * before it is sent, and the key keeps what it had.
+ */
+const MAX_REQUEST_BYTES = 10_000_000;
+const TOO_LARGE = /\bmax request size exceeded\b/i;
+
+/**
+ * Refuses a command Upstash would not take, before it is sent: an error the caller reads (INVALID_INPUT), since trying
+ * again would not help. Measured as @upstash/redis sends it, the command's parts in a JSON array; 64 bytes for the rest.
+ */
+function checkRequest(...parts: string[]): void {
+  // Fast path: a string of n UTF-16 units is at most 6n bytes of JSON (a \u escape each), so most commands need no encoding.
+  let units = 64;
+  for (const part of parts) units += part.length * 6;
+  if (units <= MAX_REQUEST_BYTES) return;
+  const bytes = new TextEncoder().encode(JSON.stringify(parts)).byteLength + 64;
+  if (bytes > MAX_REQUEST_BYTES)
+    throw new InvalidInputError(
+      `Redis over HTTP: a value in a request of ${bytes} bytes can't be kept; Upstash takes at most ${MAX_REQUEST_BYTES} bytes in one request`,
+    );
+}
+
+/**
+ * The driver's message without the command (stored values) and, redacted, without the token or URL credentials. A
+ * request the database refused as too large (a plan with a lower limit) is the caller's error too, not the store's.
+ */
 const cleanWith =
   (redactor: Redactor) =>
-  (error: unknown): RedisHttpError =>
-    new RedisHttpError(
-      `Redis over HTTP: ${redactor.text((error instanceof Error ? error.message : String(error)).split(', command was:')[0]!)}`,
-    );
+  (error: unknown): Error => {
+    const message = redactor.text((error instanceof Error ? error.message : String(error)).split(', command was:')[0]!);
+    return TOO_LARGE.test(message)
+      ? new InvalidInputError(`Redis over HTTP: a value can't be kept; the database refused its request as too large (${message})`)
+      : new RedisHttpError(`Redis over HTTP: ${message}`);
+  };
 
 export class RedisHttpStore implements StoreBackend {
   readonly type = 'redis-http';
@@ -53,7 +82,7 @@ export class RedisHttpStore implements StoreBackend {
   readonly #onError: (error: Error) => void;
   readonly #open = new Set<() => Promise<void>>();
   readonly #restored = new Set<() => void>();
-  readonly #clean: (error: unknown) => RedisHttpError;
+  readonly #clean: (error: unknown) => Error;
 
   constructor(options: RedisHttpStoreOptions) {
     if (!options.url || !options.token)
@@ -81,6 +110,7 @@ export class RedisHttpStore implements StoreBackend {
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    checkRequest(key, value);
     // A TTL of zero or less has already run out.
     const done =
       ttlMs === undefined
@@ -106,6 +136,7 @@ export class RedisHttpStore implements StoreBackend {
   readonly sortedSets: StoreSortedSets = {
     add: async (key, member, score, { ttlMs, max }) => {
       const args = [String(score), member, String(Math.ceil(ttlMs)), String(max)];
+      checkRequest(ADD_MEMBER, key, member);
       await this.#redis.eval(ADD_MEMBER, [key], args).catch((e) => Promise.reject(this.#clean(e)));
     },
     upTo: (key, maxScore, limit) =>
@@ -121,7 +152,9 @@ export class RedisHttpStore implements StoreBackend {
   /** PUBLISH over HTTP answers Redis's count too: how many subscribers, over every connection, received it. */
   async publish(channel: string, message: string): Promise<number> {
     checkChannel(channel);
-    const receivers = await this.#redis.publish(channel, toEventLine(message)).catch((e) => Promise.reject(this.#clean(e)));
+    const line = toEventLine(message);
+    checkRequest(channel, line);
+    const receivers = await this.#redis.publish(channel, line).catch((e) => Promise.reject(this.#clean(e)));
     return Number(receivers);
   }
 

@@ -39,8 +39,12 @@ export interface StoreBackend {
  * edge: the score is when it is due (inbox/due-nudges.ts).
  */
 export interface StoreSortedSets {
-  /** Adds `member` (or moves it to `score`); the key lives at least `ttlMs` more; past `max` members the lowest-scored go. */
-  add(key: string, member: string, score: number, options: { ttlMs: number; max: number }): Promise<void>;
+  /**
+   * Adds `member` (or moves it to `score`); the key lives at least `ttlMs` more; past `max` members the lowest-scored go.
+   * `wake`: a URL of the server's to GET when a member comes due, for a backend with a timer of its own (a Durable
+   * Object's alarm, with the Worker's self binding); the others keep the member until a request asks.
+   */
+  add(key: string, member: string, score: number, options: { ttlMs: number; max: number; wake?: string }): Promise<void>;
   /** The members scored `maxScore` or less, lowest first, at most `limit`. */
   upTo(key: string, maxScore: number, limit: number): Promise<string[]>;
   remove(key: string, member: string): Promise<void>;

@@ -44,8 +44,10 @@ const finish = async (id: string) => {
 
 describe("the inbox's ID token", () => {
   it("takes the provider's token for this client, with its nonce, as principal:<iss>#<sub>", async () => {
-    expect(await finish(await token({}))).toBe(`principal:${issuer}#alice`);
-    expect(await finish(await token({ aud: ['another-client', CLIENT] }))).toBe(`principal:${issuer}#alice`);
+    expect((await finish(await token({}))).subject).toBe(`principal:${issuer}#alice`);
+    expect((await finish(await token({ aud: ['another-client', CLIENT] }))).subject).toBe(`principal:${issuer}#alice`);
+    // With the verified token's claims, for what the inbox reads of the person (their email, their groups).
+    expect((await finish(await token({ groups: ['finance'] }))).claims).toMatchObject({ sub: 'alice', groups: ['finance'] });
   });
 
   it('refuses one for another client, from another issuer, signed by another key or with HS256, expired, or without sub', async () => {

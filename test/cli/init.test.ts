@@ -108,6 +108,8 @@ describe('parley init --worker', () => {
     expect(toml).toContain('name = "edge-tools"');
     expect(toml).toMatch(/\[\[durable_objects\.bindings\]\]\nname = "PARLEY_STORE"\nclass_name = "ParleyStore"/);
     expect(toml).toMatch(/\[\[migrations\]\]\ntag = "v1"\nnew_sqlite_classes = \["ParleyStore"\]/);
+    // The Worker bound to itself, under its own name, so deadlines fire by its Durable Objects' alarms.
+    expect(toml).toMatch(/\[\[services\]\]\nbinding = "PARLEY_SELF"\nservice = "edge-tools"/);
     const worker = readFileSync(join(dir, 'src/worker.ts'), 'utf8');
     for (const line of [
       "export { ParleyStore } from 'parley-mcp/cloudflare';",

@@ -167,6 +167,7 @@ describe('server modules on the pages', () => {
       '.tmp/docs-check/docs/auth/inbox-server.ts': [],
       '.tmp/docs-check/docs/auth/server.ts': ['whoami', 'close_ticket'],
       '.tmp/docs-check/docs/approvals/server.ts': ['refund'],
+      '.tmp/docs-check/docs/approvals/approvers.ts': ['refund_large'],
     });
     expect(Object.values(started).filter((v) => typeof v === 'string')).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // Durable Objects in workerd for tests: one miniflare process with two isolates of a Worker (a and b) and a third that
 // hosts the objects, all bound to the same namespace; and a StoreBackend in Node that runs each operation in an isolate.
-import { Miniflare } from 'miniflare';
+import { Miniflare, type WorkerOptions } from 'miniflare';
 import type { Readable } from 'node:stream';
 import type { StoreBackend } from '../../src/stores';
 
@@ -23,9 +23,11 @@ interface DurableOptions {
   bindings?: Record<string, string>;
   /** A folder where objects keep their storage, so it outlives this workerd process. */
   persist?: string;
+  /** Service bindings of every isolate: a worker's name (`objects` is the one hosting the objects) or a handler in Node. */
+  serviceBindings?: WorkerOptions['serviceBindings'];
 }
 
-export function startDurableWorkers({ code, classes, bindings = {}, persist }: DurableOptions): DurableWorkers {
+export function startDurableWorkers({ code, classes, bindings = {}, persist, serviceBindings }: DurableOptions): DurableWorkers {
   let output = '';
   const collect = (stream: Readable) => stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const declared = classes ?? { PARLEY_STORE: { className: 'ParleyStore' } };
@@ -39,6 +41,7 @@ export function startDurableWorkers({ code, classes, bindings = {}, persist }: D
     script: code,
     compatibilityDate: '2026-04-01',
     bindings,
+    ...(serviceBindings ? { serviceBindings } : {}),
     durableObjects: objects(scriptName),
     routes: [`${name}.test/*`],
   });

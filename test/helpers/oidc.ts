@@ -26,8 +26,19 @@ async function signingKey(kid: string): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
 }
 
-/** Starts the provider; `scopes` are those a resource may grant; access tokens are JWTs, or opaque (introspected). */
-export async function startIdp(scopes = ['tickets:read', 'tickets:write'], accessTokenFormat: 'jwt' | 'opaque' = 'jwt'): Promise<TestIdp> {
+/** What a person's ID token says of them besides `sub`, by their login: `email`, `email_verified`, `groups`, `roles`. */
+export type Accounts = ReadonlyMap<string, Record<string, unknown>>;
+
+/**
+ * Starts the provider; `scopes` are those a resource may grant; access tokens are JWTs, or opaque (introspected).
+ * With `accounts`, it releases their claims under the scopes `email`, `groups` and `roles`, in the ID token itself
+ * (as Entra ID, Okta and Keycloak can be set to), and in access tokens (`extraTokenClaims`).
+ */
+export async function startIdp(
+  scopes = ['tickets:read', 'tickets:write'],
+  accessTokenFormat: 'jwt' | 'opaque' = 'jwt',
+  accounts?: Accounts,
+): Promise<TestIdp> {
   let handle: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
   let down = false;
   // The provider itself listens on a port of its own; clients reach it through `server`, which can take it down and
@@ -70,7 +81,17 @@ export async function startIdp(scopes = ['tickets:read', 'tickets:write'], acces
       ],
       jwks: { keys: [await signingKey(`key-${++generation}`)] },
       clientDefaults: { id_token_signed_response_alg: 'ES256' },
-      scopes: ['openid', 'offline_access', ...scopes],
+      scopes: ['openid', 'offline_access', ...scopes, ...(accounts ? ['email', 'groups', 'roles'] : [])],
+      ...(accounts
+        ? {
+            claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups'], roles: ['realm_access'] },
+            conformIdTokenClaims: false,
+            extraTokenClaims: (_ctx: unknown, token: { accountId?: string }) => {
+              const { groups } = (token.accountId !== undefined && accounts.get(token.accountId)) || {};
+              return groups === undefined ? undefined : { groups };
+            },
+          }
+        : {}),
       pkce: { required: () => true },
       features: {
         devInteractions: { enabled: true },
@@ -89,7 +110,7 @@ export async function startIdp(scopes = ['tickets:read', 'tickets:write'], acces
           }),
         },
       },
-      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
+      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ ...accounts?.get(sub), sub }) }),
       cookies: { keys: ['a-cookie-key-for-tests-only'] },
     });
     handle = provider.callback();

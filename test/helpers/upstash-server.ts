@@ -28,21 +28,23 @@ const isCommand = (c: unknown): c is (string | number)[] =>
 
 const errorOf = (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) });
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+  return Buffer.concat(chunks);
 }
 
 export interface UpstashServerOptions {
   token?: string;
   /** false: refuse /subscribe, as a REST endpoint without publish/subscribe (Vercel KV's) does. */
   subscribe?: boolean;
+  /** A request body larger than this is refused as Upstash refuses one over its plan's limit. */
+  maxRequestBytes?: number;
 }
 
 export async function startUpstashServer(
   redisUrl: string,
-  { token = 'test-token', subscribe: canSubscribe = true }: UpstashServerOptions = {},
+  { token = 'test-token', subscribe: canSubscribe = true, maxRequestBytes = Number.POSITIVE_INFINITY }: UpstashServerOptions = {},
 ): Promise<UpstashServer> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   // A Redis that goes away (a test stops or kills it) is answered as an error per command; the event is not news.
@@ -99,7 +101,17 @@ export async function startUpstashServer(
       if (!canSubscribe) return send(400, { error: 'ERR SUBSCRIBE is not supported' });
       return subscribe(path.slice('/subscribe/'.length), request, response);
     }
-    const body = await readJson(request).catch(() => undefined);
+    const raw = await readBody(request);
+    if (raw.byteLength > maxRequestBytes) {
+      log.push(`${path} refused: too large`);
+      return send(400, { error: 'ERR max request size exceeded' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8') || 'null');
+    } catch {
+      body = undefined;
+    }
     const base64 = request.headers['upstash-encoding'] === 'base64';
     const out = (reply: Reply) => ('result' in reply && base64 ? { result: encode(reply.result) } : reply);
     if (path === '/') {

@@ -42,6 +42,7 @@ describe('npx parley-mcp init --worker', () => {
   it("npm run build builds the Worker with its Durable Objects bound, under the inbox Worker's budget", { timeout: 120_000 }, async () => {
     const { stdout } = await sh(app, 'npm', ['run', 'build'], wranglerEnv);
     expect(stdout).toMatch(/env\.PARLEY_STORE \(ParleyStore\)\s+Durable Object/);
+    expect(stdout).toMatch(/env\.PARLEY_SELF \(edge-app\)\s+Worker/); // itself, which its objects' alarms wake
     const gzipKiB = Number(/Total Upload: .* gzip: ([\d.]+) KiB/.exec(stdout)?.[1]);
     console.log(`parley init --worker, wrangler deploy --dry-run: ${gzipKiB} KiB gzip`);
     expect(gzipKiB * 1024).toBeLessThan(INBOX_WORKER_BUDGET_BYTES);

@@ -55,6 +55,11 @@ export class TaskEnds {
       final = tooLarge(sealed.length + recordBytes, max);
       sealed = await records.sealing.seal({ ...final, at: Date.now() }, taskId, name);
     }
+    // The caller's index hears of the end before any reader can see it: a caller who sees the task ended and at once
+    // starts another (on any instance) finds its place free, not taken by this task until the index catches up.
+    const bytes = sealed.length + recordBytes;
+    const index = record.index ?? (await parts.owner(record.owner));
+    const forget = [...(await owners.ended(index, taskId, bytes)), ...ledger.ended(taskId, bytes, Date.now() + ttl)];
     await records.backend.set(name, sealed, ttl);
     // Its thread ends: its open questions close. What its runs needed (its arguments, caller, steps, the answers
     // they took in) was for them: an ended task keeps none of it.
@@ -62,9 +67,6 @@ export class TaskEnds {
     await tokens.ended(taskId);
     await parts.threads.write(taskId, '', rest);
     await this.of.publish(taskId, { kind: 'end', status: final.status });
-    const bytes = sealed.length + recordBytes;
-    const index = record.index ?? (await parts.owner(record.owner));
-    const forget = [...(await owners.ended(index, taskId, bytes)), ...ledger.ended(taskId, bytes, Date.now() + ttl)];
     await Promise.all(forget.map((id) => this.#forget(id)));
     return true;
   }

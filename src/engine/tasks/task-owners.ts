@@ -30,6 +30,8 @@ function overflow(entries: IndexEntry[], { maxEnded, maxEndedBytes }: CallerLimi
   return drop;
 }
 
+const liveCount = (entries: IndexEntry[]) => entries.filter(([, , live]) => live === 1).length;
+
 const isIndexEntry = (entry: unknown): entry is IndexEntry =>
   Array.isArray(entry) &&
   typeof entry[0] === 'string' &&
@@ -41,10 +43,17 @@ const isIndexEntry = (entry: unknown): entry is IndexEntry =>
 export class OwnerIndex {
   readonly #serial = new SerialRuns();
 
+  /**
+   * `hasEnded` says whether a task's end is stored. Instances change an index without a lock between them, so an end
+   * written on one instance can be overwritten by an admission read before it on another: the index may call a task
+   * live that has ended. At the cap, before refusing, each task it calls live is looked up, and the ended are counted as
+   * such (their bytes unknown, as 0): a caller is never held at the cap by tasks that ended elsewhere.
+   */
   constructor(
     private readonly backend: StoreBackend,
     private readonly sealing: Pick<TaskParts, 'sealAt' | 'openAt'>,
     private readonly limits: CallerLimits,
+    private readonly hasEnded: (taskId: string) => Promise<boolean>,
   ) {}
 
   /**
@@ -55,9 +64,10 @@ export class OwnerIndex {
   async admit(index: string, who: string, task: { taskId: string; expiresAt: number }, store: () => Promise<void>): Promise<void> {
     await this.#serial.run(index, async () => {
       const now = Date.now();
-      const entries = await this.#live(index, now);
       const max = this.limits.maxPerOwner;
-      if (entries.filter(([, , live]) => live === 1).length >= max)
+      let entries = await this.#live(index, now);
+      if (liveCount(entries) >= max) entries = await this.#settled(entries);
+      if (liveCount(entries) >= max)
         throw new LimitError(
           `Too many tasks still running for ${who}: at most ${max} (tasks.maxPerCaller). Cancel one or wait for one to end, then try again`,
           CAP_RETRY_AFTER_S,
@@ -91,6 +101,12 @@ export class OwnerIndex {
   /** The ids of the caller's listed tasks that have not expired, in the order they were created. */
   async taskIds(index: string): Promise<string[]> {
     return (await this.#live(index, Date.now())).map(([id]) => id);
+  }
+
+  /** The entries with each one called live looked up: those whose end is stored are ended. */
+  async #settled(entries: IndexEntry[]): Promise<IndexEntry[]> {
+    const ended = await Promise.all(entries.map(([id, , live]) => live === 1 && this.hasEnded(id)));
+    return entries.map((entry, i): IndexEntry => (ended[i] ? [entry[0], entry[1], 0, entry[3] ?? 0] : entry));
   }
 
   async #live(name: string, now: number): Promise<IndexEntry[]> {

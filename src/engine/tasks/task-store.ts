@@ -66,11 +66,16 @@ export class TaskStore {
   ) {
     this.#parts = new TaskParts(home, crypto);
     const { ended } = limits;
-    this.#owners = new OwnerIndex(home.backend, this.#parts, {
-      maxPerOwner: limits.maxPerOwner,
-      maxEnded: ended.maxPerCaller,
-      maxEndedBytes: ended.maxBytesPerCaller,
-    });
+    this.#owners = new OwnerIndex(
+      home.backend,
+      this.#parts,
+      {
+        maxPerOwner: limits.maxPerOwner,
+        maxEnded: ended.maxPerCaller,
+        maxEndedBytes: ended.maxBytesPerCaller,
+      },
+      async (taskId) => (await this.#ends.read(taskId)) !== undefined,
+    );
     this.#ledger = new TaskLedger({ maxTotal: limits.maxTotal, maxEndedTotal: ended.maxTotal, maxEndedBytesTotal: ended.maxBytesTotal });
     this.#tokens = new StretchTokens(this.#parts);
     this.sessions = new SessionAnnouncements(home.backend, this.#parts);

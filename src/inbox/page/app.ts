@@ -16,8 +16,13 @@ type Origin = NonNullable<QuestionView['from']>;
 
 /** What POST …/questions/:id/answer answers (routes.ts): where the answer went on a 200, else why not. */
 interface AnswerReply {
+  status?: 'answered' | 'decided';
   delivered?: 'waiting-call' | 'next-call' | 'task';
   granted?: { id: string; expiresAt: number };
+  /** An addressed question's decision that did not decide it yet: its accepts so far, of how many it needs. */
+  accepts?: number;
+  quorum?: number;
+  error?: string;
   message?: string;
 }
 
@@ -34,6 +39,10 @@ interface Card {
   q: QuestionView;
   node: HTMLElement;
   meta: HTMLElement;
+  /** An addressed question's decisions so far. */
+  decisions: HTMLElement;
+  /** Takes no more answers from this person (theirs is in). */
+  done(): void;
 }
 
 /** An answer this page sent (or saw given elsewhere), until the question leaves the view and it goes in the log. */
@@ -93,6 +102,27 @@ function badges(card: Card, q: QuestionView): void {
     h('span', { text: `expires ${when(q.expiresAt)}` }),
   );
   if (q.from) card.meta.append(h('span', { className: 'from', text: originOf(q.from) }));
+  if (q.addressed) card.meta.append(h('span', { className: 'to', text: addressedText(q) }));
+  card.decisions.replaceChildren(
+    ...(q.decisions ?? []).map((d) => h('li', { text: `${d.by} ${DECIDED.get(d.action) ?? d.action} · ${when(Date.parse(d.at))}` })),
+  );
+  card.decisions.hidden = !q.decisions?.length;
+  // Each person decides once: after theirs, the form stays for the others.
+  if (q.decided) card.done();
+}
+
+const DECIDED = new Map([
+  ['accept', 'accepted'],
+  ['decline', 'declined'],
+  ['cancel', 'cancelled'],
+]);
+
+/** For whom an addressed question is, who asked it and how many must accept: `for group finance, dave@x · 2 must accept`. */
+function addressedText(q: QuestionView): string {
+  const { to, quorum } = q.addressed!;
+  const names = to.map((a) => ('group' in a ? `group ${a.group}` : 'email' in a ? a.email : a.subject));
+  const need = quorum > 1 ? ` · ${quorum} must accept` : '';
+  return `for ${names.join(', ')}${need}${q.askedBy ? ` · asked by ${q.askedBy}` : ''}`;
 }
 
 /** A duration as a person reads it: 90 min, 2 h, 3 days. */
@@ -194,14 +224,25 @@ function createCard(q: QuestionView): Card {
     h('div', { className: 'actions' }, buttons),
   ]);
   const meta = h('p', { className: 'meta' });
+  const decisions = h('ul', { className: 'decisions', 'aria-label': 'Decided so far', hidden: true });
+  const enable = (on: boolean) => {
+    for (const b of buttons) b.disabled = !on;
+  };
   const card: Card = {
     q,
     meta,
-    node: h('article', { className: 'question', 'data-id': q.id }, [h('h2', { text: q.message }), meta, form, result, historyOf(q)]),
-  };
-
-  const enable = (on: boolean) => {
-    for (const b of buttons) b.disabled = !on;
+    decisions,
+    node: h('article', { className: 'question', 'data-id': q.id }, [
+      h('h2', { text: q.message }),
+      meta,
+      decisions,
+      form,
+      result,
+      historyOf(q),
+    ]),
+    done: () => {
+      for (const el of Array.from(form.elements)) if ('disabled' in el) el.disabled = true;
+    },
   };
   const failed = (text: string) => {
     answered.delete(q.id);
@@ -241,6 +282,14 @@ function createCard(q: QuestionView): Card {
     } catch {
       return failed('Could not reach the server. Try again.');
     }
+    if (status === 200 && data.status === 'decided') {
+      // An addressed question with a quorum: this decision counts (and is logged here once the question leaves); the
+      // question waits for the others'.
+      result.className = 'result ok';
+      result.textContent = `${action === 'accept' ? 'Accepted' : 'Declined'}: your decision is in; ${data.accepts} of ${data.quorum} accepts so far.`;
+      card.done();
+      return;
+    }
     if (status === 200) {
       const where =
         data.delivered === 'task'
@@ -256,11 +305,13 @@ function createCard(q: QuestionView): Card {
       return;
     }
     failed(
-      status === 409
-        ? 'This question already has an answer.'
-        : status === 404
-          ? 'This question is gone.'
-          : data.message || `Error ${status}`,
+      status === 409 && data.error === 'already_decided' && data.message
+        ? data.message
+        : status === 409
+          ? 'This question already has an answer.'
+          : status === 404
+            ? 'This question is gone.'
+            : data.message || `Error ${status}`,
     );
     if (status === 401) signedOut();
   }

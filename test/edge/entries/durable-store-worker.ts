@@ -69,6 +69,7 @@ export default {
           await store.sortedSets!.add(key, await request.text(), Number(q.get('score')), {
             ttlMs: Number(q.get('ttl') ?? 60_000),
             max: Number(q.get('max') ?? 1000),
+            ...(q.has('wake') ? { wake: q.get('wake')! } : {}), // where the Worker is woken, with its self binding
           });
           return new Response('ok');
         case '/zrange':
