@@ -22,8 +22,8 @@ export default defineConfig({
     // What package.json "imports" and the parley command load by path.
     'src/app/node-only-node.ts',
     'src/app/node-only-edge.ts',
-    'src/model/zod-compile-node.ts',
-    'src/model/zod-compile-edge.ts',
+    'src/model/zod-parts-node.ts',
+    'src/model/zod-parts-edge.ts',
     'src/cli/index.ts',
     'src/cli/dev-child.ts',
   ],
@@ -38,7 +38,7 @@ export default defineConfig({
   clean: true,
   tsconfig: 'tsconfig.build.json',
   // The edge/Node split is package.json's, at run time; dependencies and peers are the user's install.
-  deps: { neverBundle: [/^#node-only$/, /^#zod-compile$/, /^node:/] },
+  deps: { neverBundle: [/^#node-only$/, /^#zod-parts$/, /^node:/] },
   // z's modules as ESM re-exports, so bundlers leave zod's translations out (scripts/zod-namespace.ts says why).
   hooks: { 'build:done': () => writeZodNamespace(import.meta.dirname) },
 });

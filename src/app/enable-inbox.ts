@@ -1,7 +1,8 @@
 // parley-mcp/inbox: puts persistent questions, the inbox and the unanswered policy into an edge bundle (a Worker's),
-// which leaves them out so that a Worker that never files a question stays small. The bundler follows the import()s
-// below only from an entry that calls enableInbox().
-import { provideQuestions } from './provided-questions';
+// which leaves them out so that a Worker that never files a question stays small, and the inbox's OpenID Connect
+// sign-in, which an inbox whose people sign in with codes does without. The bundler follows each import() below only
+// from an entry that calls its function.
+import { provideQuestions, provideSignIn } from './provided-questions';
 
 /**
  * Puts persistent questions into this Worker: `persist` on elicit(), the inbox's page and routes under /_frontmcp/,
@@ -12,4 +13,14 @@ import { provideQuestions } from './provided-questions';
  */
 export function enableInbox(): void {
   provideQuestions({ questions: () => import('./question-setup'), unanswered: () => import('../elicitation/unanswered') });
+}
+
+/**
+ * Puts the inbox's OpenID Connect sign-in (`http.auth.oidc`) into this Worker, beside enableInbox(): an inbox whose
+ * people sign in with one-time codes leaves it out, and a Worker that sets http.auth.oidc without this call refuses to
+ * start, naming it. On Node it loads without it, so the call changes nothing there.
+ * @example import { enableInbox, enableOidcSignIn } from 'parley-mcp/inbox'; enableInbox(); enableOidcSignIn();
+ */
+export function enableOidcSignIn(): void {
+  provideSignIn(() => import('../auth/oidc-sign-in'));
 }

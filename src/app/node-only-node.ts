@@ -22,6 +22,7 @@ export const drivers: StoreDrivers = {
   redisHttp: needs('@upstash/redis', 'Redis over HTTP', () => import('../stores/redis-http')),
   questionsHome: () => import('../inbox/home-file'),
   questions: () => import('./question-setup'),
+  signIn: () => import('../auth/oidc-sign-in'),
   unanswered: () => import('../elicitation/unanswered'),
   tasks: () => import('../engine/tasks/task-runtime'),
   otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),

@@ -5,6 +5,7 @@ import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { ParleyConfig } from '../model';
 import type { ParleyServer, TaskRuntime } from '../engine';
 import type { StoreCrypto } from '../crypto';
+import type { OidcOptions, PersonSignIn } from '../auth';
 import type { ElicitationStore, RedisClusterOptions, RedisTcpOptions, SqliteOptions, RedisHttpDriver, StoreBackend } from '../stores';
 
 /** Where persistent questions live on an edge runtime: the elicitation store (Durable Objects, Redis over HTTP), if any. */
@@ -37,6 +38,11 @@ export interface StoreDrivers {
       edgeHome?: EdgeQuestionHome,
     ): Promise<QuestionService>;
   }>;
+  /**
+   * People's OpenID Connect sign-in to the inbox (`http.auth.oidc`), loaded only where it is set; in an edge bundle once
+   * its entry calls enableOidcSignIn() (parley-mcp/inbox), so an inbox whose people sign in with codes leaves it out.
+   */
+  signIn(): Promise<{ createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Logger): PersonSignIn }>;
   /** The unanswered-question policy (docs/unanswered.md): in an edge bundle once its entry calls enableInbox(), like persistent questions. */
   unanswered(): Promise<UnansweredModule>;
   /** Tasks: loaded only when a tool may run as a task; in an edge bundle once its entry calls enableTasks() (parley-mcp/tasks). */

@@ -6,7 +6,7 @@ import type { ParleyConfig } from '../model';
 import { memoryStore, redisOptionsSchema, type StoreBackend } from '../stores';
 import { DEFAULT_KEY_PREFIX, openBounded, redisChoice, redisFromEnv, sqliteChoice, storeLog } from './store-choice';
 import { encryptionSecret } from './store-factory';
-import { createPersonSignIn, signInIssuer } from '../auth';
+import { signInIssuer } from '../auth';
 // Node's drivers, or the edge's stand-ins (which the edge path below never asks for the default file).
 import { drivers } from '#node-only';
 import type { EdgeQuestionHome } from './node-only';
@@ -38,6 +38,12 @@ export async function buildQuestionService(
 ): Promise<QuestionService> {
   const oidc = config.http.auth?.oidc;
   const issuer = oidc && signInIssuer(oidc, config.auth); // refused before any store is opened
+  // Its code is loaded only where people sign in with it (in an edge bundle, once the entry called enableOidcSignIn()).
+  const oidcSignIn =
+    oidc &&
+    (await drivers.signIn().catch((error: Error) => {
+      throw new Error(`Invalid server configuration:\n  http.auth.oidc: ${error.message}`);
+    }));
   const secret = encryptionSecret(env);
   // A sign-in's flow is sealed into its cookie; without a shared secret only the isolate that sealed it opens it.
   if (oidc && edgeHome && secret === undefined) throw new Error(EDGE_SIGN_IN_SECRET);
@@ -57,7 +63,7 @@ export async function buildQuestionService(
     );
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
-  if (oidc && issuer) service.signIn = createPersonSignIn(oidc, issuer, logger);
+  if (oidc && issuer && oidcSignIn) service.signIn = oidcSignIn.createPersonSignIn(oidc, issuer, logger);
   if (oidc?.groupsClaim && people) people.groupsClaim = oidc.groupsClaim;
   // An edge isolate's timers end with its request: nudges that wait are kept in the store.
   if (edgeHome) service.dueNudges = new DueNudges(service.store, () => service.origin);

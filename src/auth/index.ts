@@ -1,6 +1,7 @@
 // Auth's door, the one interface the composition root (app/) wires: bearer tokens checked (JWT on jose behind
 // Parley's stricter policy, a JWKS, introspection, a user's verify), the documents at the server's origin (Protected
-// Resource Metadata, the authorization server's metadata), and people's OpenID Connect sign-in to the inbox.
+// Resource Metadata, the authorization server's metadata), and people's sign-in to the inbox: its cookies here, its
+// OpenID Connect flow in oidc-sign-in.ts, which app/ loads with import() only where http.auth.oidc is set.
 export { createBearerVerifier } from './bearer';
 export { IdpUnavailableError } from './idp-fetch';
 export { authorizationServersOf, listedScopes, metadataUrlOf } from './resource-metadata';
@@ -8,11 +9,10 @@ export { wellKnownRoutes } from './well-known';
 export {
   addSignInRoutes,
   cookie,
-  createPersonSignIn,
   readCookie,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   sessionCookie,
   signInIssuer,
 } from './sign-in';
-export type { InboxBindings, PersonSignIn, SignInFlow } from './sign-in';
+export type { InboxBindings, OidcOptions, PersonSignIn, SignInFlow } from './sign-in';

@@ -44,7 +44,7 @@ const engineFloorOf = (file: string): number => {
  */
 const AUTH_FLOORS = new Map([
   ...['index.ts'].map((file) => [file, 4] as const),
-  ...['bearer.ts', 'well-known.ts', 'sign-in.ts', 'introspection.ts'].map((file) => [file, 3] as const),
+  ...['bearer.ts', 'well-known.ts', 'sign-in.ts', 'oidc-sign-in.ts', 'introspection.ts'].map((file) => [file, 3] as const),
   ...['jwks.ts', 'discovery.ts', 'as-metadata.ts'].map((file) => [file, 2] as const),
 ]);
 const authFloorOf = (file: string): number => AUTH_FLOORS.get(file.slice('auth/'.length)) ?? 1;

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersonSignIn } from '../../src/auth/sign-in';
+import { createPersonSignIn } from '../../src/auth/oidc-sign-in';
 
 const CLIENT = 'inbox-client';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

@@ -177,6 +177,27 @@ describe('inbox sign-in on a Worker without a shared secret', () => {
   });
 });
 
+describe('inbox sign-in on a Worker whose entry does not call enableOidcSignIn()', () => {
+  it('refuses to start, naming the call', { timeout: 30_000 }, async () => {
+    const { code } = await bundleWorker('test/edge/entries/inbox-worker.ts');
+    const worker = startWorker(code, {
+      OIDC: JSON.stringify({ clientId: 'inbox', issuer: 'https://idp.example' }),
+      MCP_ELICITATION_SECRET: 'inbox-sign-in-edge-secret-0123456789abcdef',
+      SIGN_IN: 'off',
+    });
+    try {
+      expect((await worker.send(mcpRequest('tools/list'))).status).toBe(503);
+      await expect
+        .poll(() => worker.output())
+        .toContain(
+          "http.auth.oidc: OpenID Connect sign-in is not in this bundle: the Worker's entry must call enableOidcSignIn() from 'parley-mcp/inbox'",
+        );
+    } finally {
+      await worker.dispose();
+    }
+  });
+});
+
 describe('a provider that redirects its metadata', () => {
   it('is an outage (503) on a Worker: the redirect is not followed', { timeout: 30_000 }, async () => {
     const asked: string[] = [];

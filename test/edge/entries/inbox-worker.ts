@@ -1,9 +1,10 @@
 // A Worker with persistent questions and the inbox (inbox-app.ts), for the edge tests: its store is Durable Objects
-// when the env binds PARLEY_STORE, else Redis over HTTP (UPSTASH_REDIS_REST_URL); INBOX=off leaves enableInbox() out.
+// when the env binds PARLEY_STORE, else Redis over HTTP (UPSTASH_REDIS_REST_URL); INBOX=off leaves enableInbox() out,
+// SIGN_IN=off enableOidcSignIn().
 // Its scheduled handler is a Cron Trigger's.
 import type { FetchHandler } from 'parley-mcp';
 import { enableDurableObjects } from 'parley-mcp/cloudflare';
-import { enableInbox } from 'parley-mcp/inbox';
+import { enableInbox, enableOidcSignIn } from 'parley-mcp/inbox';
 import { enableRedisHttp } from 'parley-mcp/redis-http';
 import { callerOf, inboxHandler } from './inbox-app';
 
@@ -17,6 +18,7 @@ export default {
       if (env.PARLEY_STORE) enableDurableObjects();
       else enableRedisHttp();
       if (env.INBOX !== 'off') enableInbox();
+      if (env.SIGN_IN !== 'off') enableOidcSignIn();
       handler = inboxHandler(env);
     }
     return handler(request, { env: env as Record<string, string>, ctx, ...callerOf(request) });
