@@ -21,6 +21,38 @@ interface TaskIo {
   ask(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitAnswer>;
 }
 
+/** How often a follower sends a request again that a server refused as it shut down, before it gives up. */
+const SHUTDOWN_TRIES = 10;
+/** The longest a follower waits for a shutting-down server's Retry-After. */
+const SHUTDOWN_WAIT_CAP_MS = 5_000;
+
+/**
+ * The io's requests, each sent again while the server refuses it because it is shutting down (`SHUTTING_DOWN`, as in a
+ * rolling restart): it refused it before doing anything, and said when to call again. A follower's requests (tasks/get,
+ * tasks/update, tasks/result) reach whichever instance is up next, so the task goes on instead of the call failing.
+ */
+function throughRestarts<T extends Pick<TaskIo, 'request'>>(io: T): T {
+  const request: TaskIo['request'] = async (method, params, signal) => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await io.request(method, params, signal);
+      } catch (error) {
+        const wait = shutdownWait(error);
+        if (wait === undefined || tries >= SHUTDOWN_TRIES) throw error;
+        await sleep(wait, signal);
+      }
+    }
+  };
+  return { ...io, request };
+}
+
+/** How long to wait before calling again, for a server's refusal as it shuts down; undefined for any other error. */
+function shutdownWait(error: unknown): number | undefined {
+  if (!(error instanceof McpWireError) || !isObject(error.data) || error.data.code !== 'SHUTTING_DOWN') return undefined;
+  const seconds = error.data.retryAfterSeconds;
+  return Math.min(SHUTDOWN_WAIT_CAP_MS, typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : 1000);
+}
+
 /** The client's bounds on the server's suggested interval. */
 export function pollPace(options: TaskOptions = {}): (suggested: unknown) => number {
   const min = options.minPollMs ?? 100;
@@ -44,10 +76,11 @@ export function taskStateOf(value: Record<string, any>, taskId?: string): TaskSt
 /** Follows a task from its first state to its end and returns the tool's result; see the file's first line. */
 export async function followTask(
   first: TaskState,
-  io: TaskIo,
+  given: TaskIo,
   pace: (suggested: unknown) => number,
   options: CallOptions,
 ): Promise<Record<string, any>> {
+  const io = throughRestarts(given);
   const { taskId } = first;
   const signal = options.signal;
   /** Every key ever seen: keys are unique for the task's life, so each is asked once. */
@@ -116,10 +149,11 @@ export function legacyTaskOf(value: unknown): TaskState | undefined {
  */
 export async function followLegacyTask(
   first: TaskState,
-  io: Pick<TaskIo, 'request'>,
+  given: Pick<TaskIo, 'request'>,
   pace: (suggested: unknown) => number,
   options: CallOptions,
 ): Promise<Record<string, any>> {
+  const io = throughRestarts(given);
   const { taskId } = first;
   const signal = options.signal;
   const report = reporter(options);
