@@ -7,7 +7,6 @@ export { IdpUnavailableError } from './idp-fetch';
 export { authorizationServersOf, listedScopes, metadataUrlOf } from './resource-metadata';
 export { wellKnownRoutes } from './well-known';
 export {
-  addSignInRoutes,
   cookie,
   readCookie,
   SESSION_COOKIE,

@@ -81,11 +81,6 @@ export function readCookie(header: string | null, name: string): string | undefi
   return undefined;
 }
 
-/** Adds the OpenID Connect routes of `signIn` to the inbox's (oidc-sign-in.ts has them, loaded with the sign-in). */
-export function addSignInRoutes(app: InboxApp, people: SignInSessions, signIn: PersonSignIn, originOf: OriginOf): void {
-  signIn.addRoutes(app, people, originOf);
-}
-
 /** The issuer people sign in at: `oidc.issuer`, else `auth.issuer`; it must be one the server takes tokens from. */
 export function signInIssuer(oidc: OidcOptions, auth: AuthOptions | undefined): string {
   const trusted = [auth?.issuer ?? []].flat();

@@ -15,7 +15,7 @@ import {
 import { checkFlatForm } from '../elicitation';
 import { INBOX_CSS, INBOX_HTML, INBOX_SCRIPT } from './page.generated';
 import type { Inbox } from './inbox';
-import { addSignInRoutes, cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
+import { cookie, type InboxBindings, SESSION_COOKIE, sessionCookie } from '../auth';
 import { questionEvents } from './events';
 import { addActionRoutes } from './action-routes';
 import type { DecisionChannel } from './decision-log';
@@ -141,7 +141,7 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
       headers: { location: `${INBOX_BASE}/inbox`, 'set-cookie': cleared, 'cache-control': 'no-store' },
     });
   });
-  if (service.people && service.signIn) addSignInRoutes(app, service.people, service.signIn, originOf);
+  if (service.people && service.signIn) service.signIn.addRoutes(app, service.people, originOf);
 
   // The cron route of runtimes without a timer (docs/unanswered.md): sends the nudges that are due, and says how many.
   // Open to anyone: it sends only what is due anyway, once.
