@@ -88,7 +88,7 @@ export async function buildServer(
   const elicitationStore = config.elicitation.enabled ? await createElicitationStore(config, env, logger) : undefined;
   // A cut stretch of task work is replayed by the server below, which exists by the time a reader claims one.
   const tasks = await taskRuntimeOf(config, tools, elicitationStore, { platform, server: () => server });
-  const questions = await createQuestionService(config, env, logger, elicitationStore);
+  const questions = await createQuestionService(config, env, logger, elicitationStore, tools);
   const granting = [...tools.values()].find((t) => t.options.grant !== undefined);
   if (granting && !questions)
     throw new Error(
@@ -138,6 +138,8 @@ export async function buildServer(
       unanswered: serverConfig.elicitation.unanswered,
       // The policy's code, loaded on first use (Node; an edge build's stand-in refuses it).
       loadUnanswered: drivers.unanswered,
+      // A tool's `to` (docs/approvals.md), read by its persistent questions.
+      tools,
     },
     telemetry,
   });

@@ -2,7 +2,7 @@
 import type { QuestionService, PersistentOptions } from '../inbox';
 import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
-import type { ParleyConfig } from '../model';
+import type { ParleyConfig, ToolEntry } from '../model';
 import type { ParleyServer, TaskRuntime } from '../engine';
 import type { StoreCrypto } from '../crypto';
 import type { OidcOptions, PersonSignIn } from '../auth';
@@ -30,6 +30,8 @@ export interface StoreDrivers {
    */
   questions(): Promise<{
     readPersistentOptions(value: unknown): PersistentOptions | undefined;
+    /** Whom tools (`to` on @Tool) and elicitation.unanswered address: refused when malformed, or without http.auth.oidc. */
+    checkAddressing(config: ParleyConfig, tools: ReadonlyMap<string, ToolEntry> | undefined): void;
     buildQuestionService(
       config: ParleyConfig,
       options: PersistentOptions,

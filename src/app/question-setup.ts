@@ -11,6 +11,7 @@ import { signInIssuer } from '../auth';
 import { drivers } from '#node-only';
 import type { EdgeQuestionHome } from './node-only';
 export { readPersistentOptions } from '../inbox';
+export { checkAddressing } from './addressing-check';
 import {
   EDGE_REFUSAL,
   QuestionCodec,

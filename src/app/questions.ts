@@ -1,6 +1,6 @@
 // Persistent questions at startup: their options and refusals here, the subsystem itself loaded only where it can run.
 import { isEdgeRuntime, type EnvSource, type Logger } from '../runtime';
-import type { ParleyConfig } from '../model';
+import type { ParleyConfig, ToolEntry } from '../model';
 import type { ElicitationStore } from '../stores';
 // Node resolves the real subsystem, an edge bundle a stand-in (package.json "imports") that has it once the entry
 // called enableInbox() (parley-mcp/inbox), and refuses it otherwise.
@@ -16,6 +16,7 @@ export async function createQuestionService(
   env: EnvSource,
   logger: Logger,
   elicitationStore?: ElicitationStore,
+  tools?: ReadonlyMap<string, ToolEntry>,
 ): Promise<QuestionService | undefined> {
   // The policy is checked where it runs: an edge bundle's stand-in refuses it unless the entry called enableInbox().
   if (config.elicitation.unanswered) {
@@ -27,6 +28,8 @@ export async function createQuestionService(
   }
   const persistent = config.elicitation.persistent;
   if (persistent === undefined || persistent === false) {
+    for (const { name, options } of tools?.values() ?? [])
+      if (options.to) throw new Error(`Tool "${name}": \`to\` needs elicitation.persistent and http.auth.oidc`);
     // Sign-in is the inbox's, and there is no inbox: say so rather than ignore a setting someone wrote on purpose.
     for (const name of ['people', 'oidc'] as const)
       if (config.http.auth?.[name])
@@ -40,6 +43,8 @@ export async function createQuestionService(
   });
   const options = subsystem.readPersistentOptions(persistent)!;
   if (!config.elicitation.enabled) throw new InvalidQuestionStoreError('it needs elicitation.enabled: true');
+  // Whom tools and the policy address, checked here, where persistent questions load (a Worker without them has none).
+  subsystem.checkAddressing(config, tools);
   // On an edge runtime they live in the elicitation store: no file, no connection of their own.
   const edgeHome = isEdgeRuntime() ? { store: elicitationStore } : undefined;
   return subsystem.buildQuestionService(config, options, env, logger, edgeHome);

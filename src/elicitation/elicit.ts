@@ -2,6 +2,7 @@
 import { ElicitationDisabledError, InvalidInputError, PublicMcpError } from '../protocol';
 import {
   toFormSchema,
+  type AddressingOptions,
   type AuthInfo,
   type ElicitOptions,
   type ElicitResult,
@@ -29,6 +30,8 @@ export interface ElicitSettings {
   unanswered?: UnansweredPolicy;
   /** Loads the policy's code (Node only: app/ passes it in, an edge build refuses the policy). */
   loadUnanswered: () => Promise<UnansweredModule>;
+  /** The server's tools, whose `to` their persistent questions follow (docs/approvals.md; checked at startup). */
+  tools?: ReadonlyMap<string, { options: AddressingOptions }>;
 }
 
 /** The unanswered-question policy's code, loaded on first use. */
@@ -123,7 +126,9 @@ export class ElicitRun {
     const raw = await (trace ? trace.awaitAnswer(key, mode, asking) : asking);
     // Not awaited when the check is synchronous (Zod, JSON Schema): a tick fewer on every answered question.
     const checking = checkAnswer(raw ?? {}, schema, mode);
-    const result = checking instanceof Promise ? await checking : checking;
+    const checked = checking instanceof Promise ? await checking : checking;
+    // Moved to people the policy names (`to`): their decisions, as the inbox kept them (never a client's).
+    const result = route?.answeredIn === 'inbox' ? withDecisions(checked, raw) : checked;
     if (!known?.replayed) trace?.answered(key, mode, result.status);
     if (!known?.replayed && hooks?.result?.length)
       await runResultHooks(hooks, { ...question(), result, ...(route && { answeredIn: route.answeredIn }) });
@@ -193,7 +198,10 @@ export class ElicitRun {
       auth: this.call.auth,
       requestedSchema: params.requestedSchema,
     };
-    const raw = await this.call.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, options, {
+    // The tool's `to` when the question names none; the question's own quorum and declines count over the tool's.
+    const tool = this.settings.tools?.get(this.call.tool)?.options;
+    const asked = tool?.to && !options.to ? { quorum: tool.quorum, declines: tool.declines, ...options, to: tool.to } : options;
+    const raw = await this.call.questions.ask({ ...params, message: await runRequestHooks(this.settings.hooks, question) }, asked, {
       tool: this.call.tool,
       reason: 'persist',
     });

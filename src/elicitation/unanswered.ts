@@ -129,7 +129,7 @@ class UnansweredRoute {
       }
       return this.fromInbox({ questionId: id, answer: claim }, settle);
     }
-    const filed = await inbox.file(await this.keyOf(), params, this.origin('filed-with-round'));
+    const filed = await this.file(await this.keyOf(), params, this.origin('filed-with-round'));
     if (filed.answer) return this.fromInbox({ questionId: filed.id, answer: filed.answer }, settle);
     if (filed.created) await runMovedHooks(this.hooks, { ...this.question(), reason: 'filed-with-round', questionId: filed.id });
     settle({ questionId: filed.id });
@@ -147,17 +147,38 @@ class UnansweredRoute {
     const inbox = this.inbox!;
     const from = this.origin(reason);
     const key = await this.keyOf();
-    const filed = await inbox.file(key, params, from);
+    const filed = await this.file(key, params, from);
     this.answeredIn = 'inbox';
     if (filed.answer) return filed.answer;
     if (filed.created) await runMovedHooks(this.hooks, { ...this.question(), reason, questionId: filed.id });
     try {
-      return await inbox.ask(params, { ...options, ttl: Math.max(1, waitMs), persist: { key } }, from);
+      const { to, quorum, declines } = this.policy;
+      return await inbox.ask(params, { ...options, to, quorum, declines, ttl: Math.max(1, waitMs), persist: { key } }, from);
     } catch (error) {
       if (error instanceof Error && error.name === 'QuestionPendingError')
         throw new InboxPendingError(reason, filed.id, this.policy.afterMs);
       throw error;
     }
+  }
+
+  /**
+   * Files the question under its key without waiting: in the caller's inbox, or for the policy's addressees (`to`), by
+   * asking it with a wait of 1 ms (the persistent asker's `file` takes no addressees), so the inbox checks whom it names
+   * and files it as it files elicit()'s `to`.
+   */
+  private async file(
+    key: string,
+    params: ElicitParams,
+    from: QuestionOrigin,
+  ): Promise<{ id: string; created: boolean; answer?: RawAnswer }> {
+    const inbox = this.inbox!;
+    const { to, quorum, declines } = this.policy;
+    if (!to) return inbox.file(key, params, from);
+    const before = await inbox.find(key);
+    const answer = await inbox.ask(params, { to, quorum, declines, ttl: 1, persist: { key } }, from).catch((error: Error) => {
+      if (error.name !== 'QuestionPendingError') throw error;
+    });
+    return answer ? { id: before ?? '', created: false, answer } : { id: (await inbox.find(key)) ?? '', created: !before };
   }
 
   /** Where the question came from; `afterMs` with it where the client had (or has) that long first. */

@@ -65,9 +65,10 @@ export type {
   ToolOptions,
   GrantRule,
   Addressee,
+  AddressingOptions,
   Decision,
 } from './tool-types';
 export * as z from './zod';
-export { DEFAULT_AFTER_MS } from './unanswered-options';
+export { ADDRESSING_FIELDS, DEFAULT_AFTER_MS } from './unanswered-options';
 export type { InboxReason, UnansweredOption, UnansweredPolicy } from './unanswered-options';
 export { MAX_GRANT_MS } from './grant-rule';

@@ -1,4 +1,5 @@
 // The tool registry: every tool of every app, checked once at build time, with its wire schema precomputed.
+import { InvalidInputError } from '../protocol';
 import { checkScopesOption } from './scopes';
 import { appOptionsOf, atDeclaration, toolOptionsOf } from './decorators';
 import { headerParamsOf, type HeaderParam } from './header-params';
@@ -74,7 +75,7 @@ function entryOf(cls: new () => ToolContext, options: ToolOptions, elicitation: 
   Object.assign(wire, listedFields(options));
   if (options.grant !== undefined) {
     const problem = grantRuleProblem(options.grant, wire.inputSchema as Record<string, unknown>);
-    if (problem) throw new Error(problem);
+    if (problem) throw new InvalidInputError(problem);
   }
   const headerParams = headerParamsOf(wire.inputSchema as Record<string, unknown>, options.name);
   return {

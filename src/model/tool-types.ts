@@ -1,6 +1,9 @@
 // The shapes users write in @Tool, and what elicit() takes and returns.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { Addressee } from './addressee';
 import type { UnansweredOption } from './unanswered-options';
+
+export type { Addressee, AddressingOptions } from './addressee';
 import type * as z from 'zod';
 
 type ZodShape = Record<string, z.ZodType>;
@@ -60,6 +63,15 @@ export interface ToolOptions {
    * startup: a rule that would match every call is refused.
    */
   grant?: GrantRule;
+  /**
+   * Whom the tool's persistent questions are for (docs/approvals.md): elicit()'s `to`, declared once for every question
+   * with `persist` that names no `to` of its own. Needs `http.auth.oidc`; checked at startup.
+   */
+  to?: Addressee[];
+  /** With `to`: how many distinct addressees must accept (default 1); a question's own `quorum` counts over it. */
+  quorum?: number;
+  /** With `to`: how many distinct declines end a question declined (default 1); a question's own counts over it. */
+  declines?: number;
 }
 
 /** Which later calls a standing approval answers: the same tool and caller, these arguments equal, for `forMs`. */
@@ -102,12 +114,6 @@ export interface ElicitOptions {
   /** With `to`: how many distinct declines end the question declined (default 1: any decline ends it). */
   declines?: number;
 }
-
-/**
- * One addressee of a question: a person by the provider's `sub` or (verified) email, or everyone in a group or role
- * the provider lists in the sign-in's groups claim (`http.auth.oidc.groupsClaim`).
- */
-export type Addressee = { subject: string } | { email: string } | { group: string };
 
 /** One addressee's decision on a question addressed with `to`: who (`<issuer>#<sub>`), when (ISO 8601), what. */
 export interface Decision {

@@ -203,16 +203,21 @@ class TaskCall implements Asker {
   readonly notifier = taskNotifier(() => this.work);
 }
 
-/** 2026-07-28 has no progress notification on a task: progress is its status message; log lines are not sent. */
-export const taskNotifier = (work: () => TaskWork | undefined): Notifier => ({
-  progress: (progress, total, message) => {
-    const text = message ?? (total === undefined ? `${progress}` : `${progress}/${total}`);
+/**
+ * 2026-07-28 has no progress notification on a task: progress is its status message, and so is what the work waits
+ * for (a persistent question's "Waiting for group finance (2 must accept) …"); log lines are not sent.
+ */
+export const taskNotifier = (work: () => TaskWork | undefined): Notifier => {
+  const say = (text: string) =>
     void work()
       ?.progress(text)
       .catch(() => undefined);
-  },
-  log: () => undefined,
-});
+  return {
+    progress: (progress, total, message) => say(message ?? (total === undefined ? `${progress}` : `${progress}/${total}`)),
+    log: () => undefined,
+    waiting: say,
+  };
+};
 
 /** The request's scope for the run: its signal and notifications become the task's once it starts. */
 function taskScope(outer: RequestScope, call: TaskCall): RequestScope {
