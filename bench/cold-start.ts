@@ -99,6 +99,12 @@ try {
       bindings: VAULT,
       durableObjects: true,
     },
+    {
+      name: 'help desk + tasks + inbox, Durable Objects (worker-inbox.ts)',
+      entry: 'examples/cloudflare/worker-inbox.ts',
+      bindings: VAULT,
+      durableObjects: true,
+    },
     { name: '`parley init --worker` (templates/worker)', entry: 'templates/worker/src/worker.ts', bindings: VAULT, durableObjects: true },
   ];
   for (const contender of contenders) contender.script = contender.code ?? (await bundleWorker(contender.entry!, { minify: true })).code;

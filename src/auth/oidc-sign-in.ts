@@ -3,10 +3,9 @@
 // here: the routes that send the browser to the provider and take it back, and the provider's side (its metadata, the
 // code exchange, the ID token). Loaded by app/ only where http.auth.oidc is set: on Node as it is, on the edge (a
 // Worker's inbox) once the entry calls enableOidcSignIn(), so an inbox whose people sign in with codes does not carry it.
-import type { Context } from 'hono';
 import { randomBytes, sha256, toBase64Url } from '../crypto';
 import { questionSubjectOf } from '../model';
-import { INBOX_BASE, readBody } from '../protocol';
+import { INBOX_BASE, readBody, type RouteContext } from '../protocol';
 import type { Logger } from '../runtime';
 import { discoverIssuer } from './discovery';
 import { IDP_TIMEOUT_MS, IdpUnavailableError, readIdpJson } from './idp-fetch';
@@ -89,7 +88,7 @@ const flowCookie = (value: string, origin: string, maxAgeS: number) => {
 };
 
 /** A POST of this origin's own pages only: its Origin must be the public origin, and the browser must not call it another site's. */
-function fromOwnPage(c: Context<{ Bindings: InboxBindings }>, origin: string): boolean {
+function fromOwnPage(c: RouteContext<InboxBindings>, origin: string): boolean {
   const site = c.req.header('sec-fetch-site');
   return c.req.header('origin') === origin && (site === undefined || site === 'same-origin');
 }

@@ -2,9 +2,8 @@
 // OpenID Connect): the session's cookie, and the interface of an OpenID Connect sign-in (`http.auth.oidc`). The sign-in
 // itself, its routes and the provider's side, is in oidc-sign-in.ts, which app/ loads only where http.auth.oidc is set
 // (on an edge runtime, once the entry calls enableOidcSignIn()), so an inbox without it does not carry its code.
-import type { Context, Hono } from 'hono';
 import type { AuthOptions, RequestScope, ServerSettings } from '../model';
-import { INBOX_BASE } from '../protocol';
+import { INBOX_BASE, type RouteContext, type Router } from '../protocol';
 
 export type OidcOptions = NonNullable<NonNullable<ServerSettings['http']['auth']>['oidc']>;
 
@@ -35,9 +34,9 @@ export interface InboxBindings {
   client?: string;
 }
 
-export type InboxApp = Hono<{ Bindings: InboxBindings }>;
+export type InboxApp = Router<InboxBindings>;
 /** The public origin the person reaches the server at, for a request of the inbox's routes. */
-export type OriginOf = (c: Context<{ Bindings: InboxBindings }>) => string;
+export type OriginOf = (c: RouteContext<InboxBindings>) => string;
 
 /** A person's OpenID Connect sign-in (createPersonSignIn in oidc-sign-in.ts, from `http.auth.oidc`): the provider's side and its routes. */
 export interface PersonSignIn {

@@ -1,15 +1,14 @@
 // The action link's route, `/_frontmcp/act`: a GET shows what the link would do and never answers (mail scanners
 // prefetch links); the confirm page's same-origin POST answers, once, through the same service method as the inbox.
-import type { Context, Hono } from 'hono';
 import { checkFlatForm } from '../elicitation';
 import type { InboxBindings } from '../auth';
 import { yesNoContent, type LinkRecord, type VerifiedLink } from './action-links';
 import { confirmPage, outcomePage } from './action-page';
 import type { Inbox } from './inbox';
 import type { StoredQuestion } from './question-store';
-import { INBOX_BASE } from '../protocol';
+import { INBOX_BASE, type RouteContext, type Router } from '../protocol';
 
-type InboxContext = Context<{ Bindings: InboxBindings }>;
+type InboxContext = RouteContext<InboxBindings>;
 
 interface RouteHelpers {
   /** A refusal when another site made the request (the inbox's own check). */
@@ -43,7 +42,7 @@ const refusals = {
 };
 
 /** Adds the action link's route to the inbox's routes. */
-export function addActionRoutes(app: Hono<{ Bindings: InboxBindings }>, service: Inbox, helpers: RouteHelpers): void {
+export function addActionRoutes(app: Router<InboxBindings>, service: Inbox, helpers: RouteHelpers): void {
   /**
    * The link, its record and its question when they may be used now by this request's person; else the page that
    * says why. `confirming`: a GET without a session may still show the confirm page (a click from another site does

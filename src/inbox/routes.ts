@@ -1,7 +1,6 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in (a one-time code or OpenID Connect) and sign-out, the JSON
 // view, its SSE, answers, and the nudge's action links.
-import type { Context } from 'hono';
-import { Hono } from 'hono/tiny'; // the pattern router alone: a few routes, registered once (smaller bundle than 'hono')
+import type { Hono } from 'hono';
 import {
   fetchResponder,
   INBOX_BASE,
@@ -9,6 +8,8 @@ import {
   McpWireError,
   parseJson,
   readBody,
+  type RouteContext,
+  Router,
   STORE_RETRY_AFTER_S,
   StoreUnavailableError,
 } from '../protocol';
@@ -41,7 +42,7 @@ const PAGE_HEADERS = {
 const problem = (status: number, error: string, message: string, headers?: Record<string, string>) =>
   fetchResponder.problem(status, error, message, { 'cache-control': 'no-store', ...headers });
 
-type InboxContext = Context<{ Bindings: InboxBindings }>;
+type InboxContext = RouteContext<InboxBindings>;
 
 /** Why an answer was not taken, as the person reads it. */
 const REFUSED = new Map<string, () => Response>([
@@ -88,8 +89,19 @@ async function readJson(request: Request): Promise<Record<string, unknown> | Res
   return problem(400, 'invalid_json', 'The body must be a JSON object');
 }
 
-function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
-  const app = new Hono<{ Bindings: InboxBindings }>();
+/** The inbox's routes under /_frontmcp, and the same 404 for any other path or method. */
+function questionRoutes(service: Inbox): Router<InboxBindings> {
+  const app = new Router<InboxBindings>(INBOX_BASE, {
+    notFound: () => problem(404, 'not_found', 'Not found'),
+    // The store not answering (or failing) is for the page to try again, as on the MCP endpoint: 503 with Retry-After.
+    // Anything else is a 500 in the same shape, its details in the log only.
+    onError: (error) => {
+      if (error instanceof StoreUnavailableError)
+        return problem(503, 'store_unavailable', error.message, { 'retry-after': String(STORE_RETRY_AFTER_S) });
+      console.error(error);
+      return problem(500, 'internal_error', INTERNAL_ERROR);
+    },
+  });
   const text = (body: string, type: string) => new Response(body, { headers: { ...PAGE_HEADERS, 'content-type': type } });
 
   /** The signed-in person (their subject, and what a provider's sign-in said of them), or a 401 (no session, an expired one, or the startup token's). */
@@ -252,21 +264,14 @@ function questionRoutes(service: Inbox): Hono<{ Bindings: InboxBindings }> {
     signedIn: async (c) => (await service.people?.session(c.req.header('cookie') ?? null))?.subject,
   });
 
-  app.all('*', () => problem(404, 'not_found', 'Not found'));
-  // The store not answering (or failing) is for the page to try again, as on the MCP endpoint: 503 with Retry-After.
-  // Anything else is a 500 in the same shape, its details in the log only.
-  app.onError((error) => {
-    if (error instanceof StoreUnavailableError)
-      return problem(503, 'store_unavailable', error.message, { 'retry-after': String(STORE_RETRY_AFTER_S) });
-    console.error(error);
-    return problem(500, 'internal_error', INTERNAL_ERROR);
-  });
   return app;
 }
 
-/** The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. */
+/**
+ * The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. Typed as hono's app
+ * for service.ts's routes(), which names that type (its owner changes it to Router<InboxBindings>); the fetch handler
+ * calls only fetch(request, bindings), which the router has.
+ */
 export function inboxApp(service: Inbox): Hono<{ Bindings: InboxBindings }> {
-  const app = new Hono<{ Bindings: InboxBindings }>().route(INBOX_BASE, questionRoutes(service));
-  app.notFound(() => problem(404, 'not_found', 'Not found'));
-  return app;
+  return questionRoutes(service) as unknown as Hono<{ Bindings: InboxBindings }>;
 }

@@ -42,6 +42,7 @@ export {
   type StreamResponseMaker,
   type StreamSource,
 } from './respond';
+export { type RouteContext, Router } from './router';
 export { KEEPALIVE, KEEPALIVE_MS, sseComment, sseFrame, sseMessage } from './sse';
 export {
   EDGE_REFUSAL,

@@ -36,9 +36,10 @@ describe('the Worker bundle', () => {
     expect(where(core)).not.toContain('@upstash/redis');
     expect(where(withHttp)).toContain('@upstash/redis');
     // Persistent questions are refused on an edge isolate: their options and errors come along, not the subsystem
-    // (nor hono, which only their inbox uses).
+    // (nor the inbox's router: protocol/router.ts).
     for (const size of [core, withHttp]) {
       expect(where(size)).not.toContain('hono');
+      expect(size.files).not.toContain('src/protocol/router.ts');
       expect(size.files).toContain('src/app/questions.ts');
       for (const file of INBOX_FILES) expect(size.files).not.toContain(`src/inbox/${file}`);
       // Tasks come in only where the entry calls enableTasks(): their store and runs stay out.
@@ -75,8 +76,8 @@ describe('the Worker bundle', () => {
       measureWorker('examples/cloudflare/worker-durable-objects.ts'),
       measureWorker('examples/cloudflare/worker-inbox.ts'),
     ]);
-    // A Worker with Durable Objects and tasks but no enableInbox() carries none of it, nor hono (only the inbox uses it).
-    expect(withObjects.parts.map(([where]) => where)).not.toContain('hono');
+    // A Worker with Durable Objects and tasks but no enableInbox() carries none of it, nor the inbox's router.
+    expect(withObjects.files).not.toContain('src/protocol/router.ts');
     for (const file of ['service.ts', 'routes.ts', 'question-store.ts', 'delivery.ts', 'codec.ts']) {
       expect(withObjects.files).not.toContain(`src/inbox/${file}`);
       expect(full.files).toContain(`src/inbox/${file}`);
@@ -85,8 +86,9 @@ describe('the Worker bundle', () => {
     expect(full.files).not.toContain('src/inbox/home-file.ts'); // the default question file (node:fs) stays Node's
     // Its people sign in with codes: OpenID Connect's routes and code exchange come in with enableOidcSignIn() only.
     expect(full.files).not.toContain('src/auth/oidc-sign-in.ts');
-    // The inbox's few routes need hono's pattern router only (hono/tiny), not the RegExp and trie routers beside it.
-    expect(full.files.filter((file) => /hono\/dist\/router\/(reg-exp|trie|smart)-router\//.test(file))).toEqual([]);
+    // The inbox's few routes are on Parley's own router (protocol/router.ts): no hono in any Worker.
+    expect(full.parts.map(([where]) => where)).not.toContain('hono');
+    expect(full.files).toContain('src/protocol/router.ts');
     expect(full.gzip, `${kb(full.gzip)} gzip is over ${kb(INBOX_WORKER_BUDGET_BYTES)}; minified: ${describeParts(full)}`).toBeLessThan(
       INBOX_WORKER_BUDGET_BYTES,
     );
