@@ -187,10 +187,11 @@ try {
     for (const [fn] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top))
       console.log(`| ${fn.replaceAll('|', '\\|').slice(0, 110)} | ${per(inclusive.get(fn) ?? 0)} | ${per(self.get(fn) ?? 0)} |`);
   }
-  // ALL=1: every function of 200 instructions a cycle or more, by inclusive (to grep for one).
+  // ALL=1: every function of 200 instructions a cycle or more, by inclusive (to grep for one); ALL=<n> (n > 1): of n or more.
   if (process.env.ALL) {
+    const least = Number(process.env.ALL) > 1 ? Number(process.env.ALL) : 200;
     console.log('\n| every function | inclusive | self |\n|---|---|---|');
-    for (const [fn, n] of [...inclusive].filter(([, n]) => n / cycles >= 200).sort((a, b) => b[1] - a[1]))
+    for (const [fn, n] of [...inclusive].filter(([, n]) => n / cycles >= least).sort((a, b) => b[1] - a[1]))
       console.log(`| ${fn.replaceAll('|', '\\|').slice(0, 110)} | ${per(n)} | ${per(self.get(fn) ?? 0)} |`);
   }
   // CALLERS=<regular expression>: who calls the functions it matches (JSON.parse's and JSON.stringify's entries, say).

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CloseOptions, type FetchHandler, startFetchHandler, configOf, type ServerInput } from '../app';
 import { INBOX_BASE } from '../protocol';
-import { answerIncoming, type Answering } from './node-listen';
+import { answerIncoming, declaresMore, type Answering } from './node-listen';
 import { NODE_PLATFORM } from './node-platform';
 
 /** A request as an app hands it on: Express adds `originalUrl` (the path before a mount) and `body` (once parsed). */
@@ -39,7 +39,10 @@ export async function createNodeHandler(input: ServerInput): Promise<NodeHandler
       fast: notInbox,
       target: req.originalUrl,
       options: MOUNTED,
-      read: req.body !== undefined && req.readableEnded ? (limit) => Promise.resolve(parsedBody(req.body, limit)) : undefined,
+      read:
+        req.body !== undefined && req.readableEnded
+          ? (limit) => Promise.resolve(declaresMore(req, limit) ? undefined : parsedBody(req.body, limit))
+          : undefined,
       fail: next,
     };
     answerIncoming(handler, req, res, how);

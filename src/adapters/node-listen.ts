@@ -1,7 +1,6 @@
 // A fetch handler on node:http: requests in as Fetch Requests (or the light MCP POST), responses written back.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Readable } from 'node:stream';
 import type { HandlerOptions } from '../app';
 import { decodeUtf8 } from '../protocol';
 import { fetchRequest, mcpPostRequest, urlOf } from './node-request';
@@ -126,12 +125,19 @@ export function listenFetch(fetch: Fetch, options: ListenOptions): Promise<Liste
   });
 }
 
+/** True when the request's Content-Length declares more than `limit` bytes: its body is refused unread. */
+export function declaresMore(incoming: IncomingMessage, limit: number): boolean {
+  const declared = incoming.headers['content-length'];
+  return declared !== undefined && Number(declared) > limit;
+}
+
 /**
  * Reads a POST body straight from Node's IncomingMessage, far cheaper than a Fetch Request and web streams.
  * Resolves it as UTF-8 text (a leading BOM dropped, as `Request.text()` does), or undefined once it passes `limit` bytes;
  * rejects with decodeUtf8's TypeError when it is not UTF-8.
  */
-function readIncoming(incoming: Readable, limit: number): Promise<string | undefined> {
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<string | undefined> {
+  if (declaresMore(incoming, limit)) return Promise.resolve(undefined); // 413 before a byte is read
   if (incoming.readableEnded) return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

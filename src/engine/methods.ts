@@ -1,6 +1,6 @@
 // The 2026-07-28 methods, independent of transport: each takes params and the request's scope and returns a result.
 import { isRetry } from './round-call';
-import { META, SUPPORTED_VERSIONS, isObject, methodNotFound } from '../protocol';
+import { META, SUPPORTED_VERSIONS, isObject, methodNotFound, serverInfoMeta } from '../protocol';
 import { callTool, findCall } from './call-tool';
 import { complete } from './complete';
 import { FALLBACK_TOOL_WIRE } from './fallback-tool';
@@ -133,5 +133,9 @@ export async function handleRequest(
   const route: Route = era === 'modern' ? { via: 'rounds', params } : { via: 'nobody' };
   const result = await handler(server, params, scope, route);
   const meta = result._meta as Record<string, unknown> | undefined;
-  return { resultType: 'complete', ...result, _meta: { ...meta, [META.serverInfo]: server.info } };
+  return {
+    resultType: 'complete',
+    ...result,
+    _meta: meta === undefined ? serverInfoMeta(server.info) : { ...meta, [META.serverInfo]: server.info },
+  };
 }

@@ -50,9 +50,8 @@ export function runHandler<C extends RequestContext, T>(
   });
   const run = new ElicitRun(server.elicitSettings, asker, { tool: name, auth: scope.auth, trace, questions });
   attachRequest(ctx, scope, run);
-  const done = Promise.resolve().then(() => exec(ctx));
   // Fast path: an asker whose questions never end the run leaves nothing to race.
-  if (!asker.onSuspend) return done.then((value): Run<T> => ({ kind: 'done', value }));
+  if (!asker.onSuspend) return started(exec, ctx).then((value): Run<T> => ({ kind: 'done', value }));
   return new Promise((resolve, reject) => {
     let asked = false;
     asker.onSuspend?.(() => {
@@ -60,9 +59,22 @@ export function runHandler<C extends RequestContext, T>(
       asked = true;
       void server.settle().then(() => resolve({ kind: 'suspended' }));
     });
-    done.then(
+    // Started once the suspension is watched: a question asked at once still suspends the run.
+    started(exec, ctx).then(
       (value) => asked || resolve({ kind: 'done', value }),
       (error: unknown) => asked || reject(error), // once suspended, the abandoned run may still fail: nobody waits for it
     );
   });
+}
+
+/**
+ * `exec(ctx)` run now, as a promise: a synchronous throw rejects it. No tick before the handler starts (its caller is
+ * already in a microtask of the request), and a handler's value is taken as it is.
+ */
+function started<C, T>(exec: (ctx: C) => T | Promise<T>, ctx: C): Promise<T> {
+  try {
+    return Promise.resolve(exec(ctx));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

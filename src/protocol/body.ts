@@ -11,7 +11,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export const decodeUtf8 = (bytes: Uint8Array | ArrayBuffer): string => UTF8.decode(bytes);
 
-/** A host's own way to read the body, decoded with `decodeUtf8`; undefined once it passes `limit` bytes. */
+/**
+ * A host's own way to read the body, decoded with `decodeUtf8`; undefined once it passes `limit` bytes. The host reads
+ * its own request's headers: one that declares a Content-Length past `limit` may answer undefined at once, unread.
+ */
 export type BodyReader = (limit: number) => Promise<string | undefined>;
 
 /** What decodeUtf8 throws is -32700; a body that fails to arrive rejects with another error, which goes on. */
@@ -25,10 +28,11 @@ function notUtf8(error: unknown): McpWireError {
  * Not async: a host's read is the answer's one promise.
  */
 export function readBody(request: Request | Response, limit: number, hostRead?: BodyReader): Promise<string | McpWireError> {
+  // Fast path: the host reads its own socket, with no Fetch Request or web stream built for it, and its own headers
+  // (parley-mcp/node refuses a declared length past the limit before reading: node-listen.ts).
+  if (hostRead) return hostRead(limit).then((text) => text ?? tooLarge(limit), notUtf8);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return Promise.resolve(tooLarge(limit));
-  // Fast path: the host reads its own socket, with no Fetch Request or web stream built for it.
-  if (hostRead) return hostRead(limit).then((text) => text ?? tooLarge(limit), notUtf8);
   return readText(request, limit, declared).catch(notUtf8);
 }
 

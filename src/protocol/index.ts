@@ -14,7 +14,7 @@ export {
 } from './errors';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
 export { checkMessage, errorResponse, isNotification, isObject, isRequest, isResponse, parseMessage } from './jsonrpc';
-export { HEADER, INBOX_BASE, META } from './meta';
+export { HEADER, INBOX_BASE, META, serverInfoMeta } from './meta';
 export { jsonString, MAX_JSON_DEPTH, ownValue, parseJson, tooDeep, withoutProtoKeys } from './json';
 export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, isLegacyMessage, isLegacyVersion } from './revisions';
 export { decodeUtf8, readBody } from './body';

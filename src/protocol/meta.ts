@@ -9,6 +9,12 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
+/**
+ * A result's `_meta` when it carries the server's info alone (most results): a literal, which V8 builds from its
+ * boilerplate, where `{ [META.serverInfo]: info }` defines a computed key on an empty object on every call.
+ */
+export const serverInfoMeta = (info: unknown): { [META.serverInfo]: unknown } => ({ 'io.modelcontextprotocol/serverInfo': info });
+
 export const HEADER = {
   protocolVersion: 'mcp-protocol-version',
   method: 'mcp-method',

@@ -94,6 +94,20 @@ describe('parley-mcp/node reading the body itself', () => {
     expect(after.body.result.content[0].text).toBe('still here');
   });
 
+  it('answers 413 to a declared length over the limit before the body arrives', async () => {
+    // The client declares a million bytes, sends a few and waits: the answer must not wait for the rest.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(server.url, { method: 'POST', headers: { ...headers('echo'), 'content-length': 1_000_000 } }, (res) => {
+        resolve(res.statusCode!);
+        res.resume();
+        req.destroy();
+      });
+      req.on('error', reject);
+      req.write(callBody('echo', { text: 'x' }).slice(0, 50));
+    });
+    expect(status).toBe(413);
+  });
+
   it("fires a tool's signal when the client goes away mid-call", async () => {
     heard = undefined;
     const leave = new AbortController();
