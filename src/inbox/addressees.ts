@@ -2,7 +2,7 @@
 // group or role of its groups claim), how a signed-in person is matched against them at decision time, and the names
 // of the lists that show each addressee their questions. Every name from outside is compared, never used as a key
 // of an object: a group called `__proto__` is a group like any other.
-import type { Addressee } from '../model';
+import type { Addressee, Escalation } from '../model';
 import { InvalidInputError } from '../protocol';
 
 /** What an inbox session knows of its person: their subject, and for a provider's sign-in what its ID token said. */
@@ -16,11 +16,16 @@ export interface InboxPerson {
   groups?: string[];
 }
 
-/** How a question is addressed: to whom, and how many accepts (or declines) decide it. */
+/**
+ * How a question is addressed: to whom, and how many accepts (or declines) decide it; who else may decide it after a
+ * deadline (`escalate`, each `afterMs` from its filing), and when it ends undecided (`expire`).
+ */
 export interface Addressing {
   to: Addressee[];
   quorum: number;
   declines: number;
+  escalate?: Escalation[];
+  expire?: { afterMs: number; reason: string };
 }
 
 const MAX_ADDRESSEES = 20;
@@ -47,34 +52,120 @@ function partsOf(entry: unknown): [Kind, string] | string {
   return [kind, kind === 'email' ? value.toLowerCase() : value];
 }
 
-/** The checked addressing of `elicit()`'s options, or undefined without `to`; throws InvalidInputError when wrong. */
-export function readAddressing(options: { to?: unknown; quorum?: unknown; declines?: unknown }): Addressing | undefined {
-  const { to, quorum = 1, declines = 1 } = options;
-  if (to === undefined) {
-    if (options.quorum !== undefined || options.declines !== undefined)
-      throw new InvalidInputError('quorum and declines count the decisions of addressees: name them with `to`');
-    return undefined;
-  }
+/** A list of addressees checked (`name`: the option, for the error), as kind and value each. */
+function readList(to: unknown, name: string): [Kind, string][] {
   if (!Array.isArray(to) || to.length === 0 || to.length > MAX_ADDRESSEES)
     throw new InvalidInputError(
-      `to must list 1-${MAX_ADDRESSEES} addressees, e.g. to: [{ group: 'finance' }, { email: 'dave@example.com' }]`,
+      `${name} must list 1-${MAX_ADDRESSEES} addressees, e.g. ${name}: [{ group: 'finance' }, { email: 'dave@example.com' }]`,
     );
   const parts = to.map(partsOf);
   const wrong = parts.find((p): p is string => typeof p === 'string');
-  if (wrong) throw new InvalidInputError(`to: ${wrong}`);
+  if (wrong) throw new InvalidInputError(`${name}: ${wrong}`);
+  return parts as [Kind, string][];
+}
+
+const asAddressees = (parts: [Kind, string][]) => parts.map(([kind, value]) => ({ [kind]: value }) as Addressee);
+
+/** The options `readAddressing` reads; `ttlMs`: how long the question is kept (its deadlines fall before). */
+interface AddressingOptions {
+  to?: unknown;
+  quorum?: unknown;
+  declines?: unknown;
+  escalate?: unknown;
+  expire?: unknown;
+}
+
+/** The checked addressing of `elicit()`'s options, or undefined without `to`; throws InvalidInputError when wrong. */
+export function readAddressing(options: AddressingOptions, ttlMs = Infinity): Addressing | undefined {
+  const { to, quorum = 1, declines = 1 } = options;
+  if (to === undefined) {
+    for (const name of ['quorum', 'declines', 'escalate', 'expire'] as const)
+      if (options[name] !== undefined) throw new InvalidInputError(`${name} is about the decisions of addressees: name them with \`to\``);
+    return undefined;
+  }
+  const parts = readList(to, 'to');
   const count = (n: unknown, name: string) => {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_QUORUM)
       throw new InvalidInputError(`${name} must be a whole number from 1 to ${MAX_QUORUM}`);
     return n;
   };
   const needed = count(quorum, 'quorum');
+  const deadlines = readDeadlines(options, ttlMs);
   // Named people alone can never reach a quorum larger than they are: refused now, not after a day of waiting.
-  const people = new Set((parts as [Kind, string][]).map(([kind, value]) => `${kind}\u0000${value}`));
-  if ((parts as [Kind, string][]).every(([kind]) => kind !== 'group') && needed > people.size)
-    throw new InvalidInputError(`quorum ${needed} needs more accepts than the ${people.size} people named in to`);
-  const addressees = (parts as [Kind, string][]).map(([kind, value]) => ({ [kind]: value }) as Addressee);
-  return { to: addressees, quorum: needed, declines: count(declines, 'declines') };
+  const everyone = [...parts, ...(deadlines.escalate ?? []).flatMap((step) => step.to.map((e) => partsOf(e) as [Kind, string]))];
+  const people = new Set(everyone.map(([kind, value]) => `${kind}\u0000${value}`));
+  if (everyone.every(([kind]) => kind !== 'group') && needed > people.size)
+    throw new InvalidInputError(`quorum ${needed} needs more accepts than the ${people.size} people named in to (and escalate)`);
+  return { to: asAddressees(parts), quorum: needed, declines: count(declines, 'declines'), ...deadlines };
 }
+
+/** A duration as the default expiry reason says it: `4 h`, `30 min`, `1.5 s`. */
+const shownMs = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+
+/** Escalation steps at most: each is a deadline and a nudge. */
+const MAX_STEPS = 5;
+const REASON = /^[^\u0000-\u001f\u007f]{1,500}$/;
+
+/** A deadline's `afterMs` checked: a positive number of ms, after `after` (the step before) and before `ttlMs`. */
+function readAfter(value: unknown, name: string, after: number, ttlMs: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new InvalidInputError(`${name} must be a positive number of milliseconds (got ${JSON.stringify(value) ?? 'nothing'})`);
+  if (value <= after) throw new InvalidInputError(`${name} (${value}) must come after the deadline before it (${after})`);
+  if (value >= ttlMs)
+    throw new InvalidInputError(`${name} (${value}) must come before the question expires from the store (persist.ttlMs: ${ttlMs})`);
+  return value;
+}
+
+/** `escalate` and `expire` checked, in order: each step after the one before, the expiry after the last. */
+function readDeadlines({ escalate, expire }: AddressingOptions, ttlMs: number): Pick<Addressing, 'escalate' | 'expire'> {
+  let last = 0;
+  const steps: Escalation[] = [];
+  if (escalate !== undefined) {
+    if (!Array.isArray(escalate) || escalate.length === 0 || escalate.length > MAX_STEPS)
+      throw new InvalidInputError(
+        `escalate must list 1-${MAX_STEPS} steps, e.g. escalate: [{ afterMs: 3_600_000, to: [{ subject: 'dave' }] }]`,
+      );
+    escalate.forEach((step: unknown, i) => {
+      const name = `escalate[${i}]`;
+      if (typeof step !== 'object' || step === null || Object.keys(step).some((k) => k !== 'afterMs' && k !== 'to'))
+        throw new InvalidInputError(`${name} is { afterMs, to }, e.g. { afterMs: 3_600_000, to: [{ subject: 'dave' }] }`);
+      const { afterMs, to } = step as Record<string, unknown>;
+      last = readAfter(afterMs, `${name}.afterMs`, last, ttlMs);
+      steps.push({ afterMs: last, to: asAddressees(readList(to, `${name}.to`)) });
+    });
+  }
+  if (expire === undefined) return steps.length ? { escalate: steps } : {};
+  if (typeof expire !== 'object' || expire === null || Object.keys(expire).some((k) => k !== 'afterMs' && k !== 'reason'))
+    throw new InvalidInputError("expire is { afterMs, reason? }, e.g. { afterMs: 14_400_000, reason: 'Nobody approved in 4 hours' }");
+  const { afterMs, reason } = expire as Record<string, unknown>;
+  const at = readAfter(afterMs, 'expire.afterMs', last, ttlMs);
+  if (reason !== undefined && (typeof reason !== 'string' || !REASON.test(reason)))
+    throw new InvalidInputError('expire.reason must be 1-500 characters, no control characters');
+  return {
+    ...(steps.length ? { escalate: steps } : {}),
+    expire: { afterMs: at, reason: (reason as string | undefined) ?? `Nobody decided within ${shownMs(at)}: the question expired` },
+  };
+}
+
+/**
+ * Who may decide the question at `now`: `to`, and each escalation step's addressees once its deadline passed (by the
+ * clock, so a step is in force even before the deadline machinery logs and nudges it). An escalation adds people:
+ * decisions made before it count, and those asked first may still decide.
+ */
+export function addresseesAt(addressed: Addressing, createdAt: number, now = Date.now()): Addressee[] {
+  const steps = addressed.escalate?.filter((step) => createdAt + step.afterMs <= now) ?? [];
+  return [...addressed.to, ...steps.flatMap((step) => step.to)];
+}
+
+/** The latest escalation step in force at `now`: since when (ms), and whom it added; undefined before the first. */
+export function escalationOf(addressed: Addressing, createdAt: number, now = Date.now()): { at: number; to: Addressee[] } | undefined {
+  const step = addressed.escalate?.findLast((s) => createdAt + s.afterMs <= now);
+  return step && { at: createdAt + step.afterMs, to: step.to };
+}
+
+/** Everyone a question may ever be for: its lists name them all from its filing, and each reader is checked by the clock. */
+export const everyAddressee = (addressed: Addressing): Addressee[] => [...addressed.to, ...(addressed.escalate ?? []).flatMap((s) => s.to)];
 
 /** Whether the person is one of the addressees, by what their sign-in says now. */
 export function isAddressee(to: readonly Addressee[], person: InboxPerson): boolean {

@@ -18,7 +18,18 @@ import type { DueNudges } from './due-nudges';
 import { type DecisionChannel, DecisionLog, type Witness, whoOf } from './decision-log';
 import type { ToolTrace } from '../runtime';
 import { type GrantCall, Grants, matchOf } from './grants';
-import { type Addressing, type InboxPerson, isAddressee, listsFor, listsOf, readAddressing, whomOf } from './addressees';
+import {
+  type Addressing,
+  addresseesAt,
+  escalationOf,
+  type InboxPerson,
+  isAddressee,
+  listsFor,
+  listsOf,
+  readAddressing,
+  whomOf,
+} from './addressees';
+import { Escalations } from './escalation';
 
 type KeepAlive = RequestScope['keepAlive'];
 
@@ -82,6 +93,8 @@ export class QuestionService implements Inbox {
   readonly log: DecisionLog | undefined;
   /** Standing approvals (a tool's `grant` rule). */
   readonly grants: Grants;
+  /** The deadlines of addressed questions: escalation and expiry. */
+  readonly deadlines: Escalations;
 
   constructor(
     readonly store: QuestionStore,
@@ -92,6 +105,19 @@ export class QuestionService implements Inbox {
   ) {
     this.log = options.log === false ? undefined : new DecisionLog(store.records, { ...DEFAULT_LOG, ...options.log });
     this.grants = new Grants(store.records, this.log);
+    const by = { by: 'parley', channel: 'deadline' } as const;
+    this.deadlines = new Escalations(
+      store,
+      {
+        log: (owner, question, what) => {
+          const action = what.event === 'expired' ? ({ action: 'cancel' } as const) : {};
+          return this.note(this.log?.record(owner, question, { ...by, ...what, ...action }));
+        },
+        nudge: () => this.notify && this.notifyLogged(this.notify),
+        answer: (owner, question, answer, keepAlive) => this.answerOne(owner, question, answer, keepAlive),
+      },
+      () => this.dueNudges,
+    );
   }
 
   /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
@@ -144,6 +170,7 @@ export class QuestionService implements Inbox {
     const nudge = this.nudge(subject, keepAlive);
     return async (question) => {
       await this.note(this.log?.asked(subject, question, witness));
+      await this.deadlines.schedule(subject, question);
       await nudge?.(question);
     };
   }
@@ -171,10 +198,14 @@ export class QuestionService implements Inbox {
   /** What tells the person a question landed in their inbox (`persistent.notify`); nothing when unset. */
   notify?: (subject: string, question: StoredQuestion) => Promise<void>;
 
-  /** Sends the nudges kept in the store that are due now (none unless `dueNudges` is set); resolves with how many. */
-  async sendDueNudges(): Promise<number> {
+  /**
+   * Sends the nudges kept in the store that are due now, and fires the deadlines due (none unless `dueNudges` is set);
+   * resolves with how many nudges. `keepAlive`: the platform's waitUntil, for a task an expiry answers.
+   */
+  async sendDueNudges(keepAlive?: KeepAlive): Promise<number> {
     const notify = this.notify;
-    return notify && this.dueNudges ? this.dueNudges.sweep(this.notifyLogged(notify)) : 0;
+    const fire = (owner: string, id: string, step: number) => this.deadlines.fireOrWarn(owner, id, step, keepAlive);
+    return this.dueNudges ? this.dueNudges.sweep(notify ? this.notifyLogged(notify) : () => {}, Date.now(), fire) : 0;
   }
 
   /**
@@ -183,10 +214,11 @@ export class QuestionService implements Inbox {
    */
   private sweepBeside(keepAlive: KeepAlive | undefined): void {
     const notify = this.notify;
-    if (this.dueNudges && notify) {
-      const logged = this.notifyLogged(notify);
-      const swept = this.dueNudges.sweep((subject, question) => logged(subject, question).catch(() => {})).catch(() => 0);
-      keepAlive?.waitUntil(swept);
+    if (this.dueNudges) {
+      const logged = notify && this.notifyLogged(notify);
+      const send = (subject: string, question: StoredQuestion) => logged?.(subject, question).catch(() => {});
+      const fire = (owner: string, id: string, step: number) => this.deadlines.fireOrWarn(owner, id, step, keepAlive);
+      keepAlive?.waitUntil(this.dueNudges.sweep(send, Date.now(), fire).catch(() => 0));
     }
   }
 
@@ -239,11 +271,14 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    const addressed = readAddressing(options);
+    const addressed = readAddressing(options, ttlMs);
     if (addressed && !this.signIn)
       throw new ElicitationNotSupportedError(
-        'A question addressed with `to` is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)',
+        `A question addressed with \`to\`${addressed.escalate ? ' (or `escalate`)' : ''} is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)`,
       );
+    // A later call of its key catches up on a deadline the machinery has not fired yet (a restarted Node instance's).
+    const filed = addressed && (await this.store.byKey(subject, persist.key));
+    if (filed) await this.deadlines.catchUp(subject, filed, call.keepAlive);
     const { signal, onWaiting } = call;
     let from = call.from;
     // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one. Not
@@ -320,7 +355,7 @@ export class QuestionService implements Inbox {
     const owner = entry?.owner ?? (own ? person.subject : undefined);
     const question = entry ? await this.store.byId(entry.owner, id) : own;
     if (!question?.addressed || owner === undefined) return undefined;
-    return { owner, question, answers: isAddressee(question.addressed.to, person) };
+    return { owner, question, answers: isAddressee(addresseesAt(question.addressed, question.createdAt), person) };
   }
 
   /**
@@ -341,6 +376,8 @@ export class QuestionService implements Inbox {
       action: answer.action,
       ...(answer.content ? { content: answer.content } : {}),
     };
+    // Past its expiry (fired now if the machinery is late): no decision counts any more.
+    if (Escalations.expired(question)) await this.deadlines.catchUp(owner, question, via.keepAlive);
     if (!(await this.store.isOpen(owner, question.id))) return { ok: false, reason: 'already-answered' };
     const decided = await this.store.decisions.decide(owner, question.id, rule, decision, question.expiresAt - Date.now());
     if (decided.refused) return { ok: false, reason: decided.refused };
@@ -348,7 +385,8 @@ export class QuestionService implements Inbox {
     await this.note(this.log?.record(owner, question, { event: 'answered', by, channel: via.channel, action: answer.action }, witness));
     const { outcome } = decided;
     if (!outcome.done) {
-      await Promise.all([this.store.publish(owner, question.id, 'decided'), this.store.publishTo(listsOf(rule.to), 'decided')]);
+      const lists = listsOf(addresseesAt(rule, question.createdAt));
+      await Promise.all([this.store.publish(owner, question.id, 'decided'), this.store.publishTo(lists, 'decided')]);
       const waiting = (await this.store.waiter(owner, question.id)) !== undefined;
       return { ok: true, waiting, decided: { accepts: outcome.accepts, quorum: rule.quorum } };
     }
@@ -372,6 +410,7 @@ export class QuestionService implements Inbox {
       action: answer.action,
       ...(answer.content === undefined ? {} : { content: answer.content }),
       ...(answer.decisions ? { decisions: answer.decisions } : {}),
+      ...(answer.reason ? { reason: answer.reason } : {}),
     };
     const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw, keepAlive) : 'gone';
     // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
@@ -434,9 +473,10 @@ export class QuestionService implements Inbox {
     const found = await Promise.all(
       entries.map(async ({ owner, id }) => {
         const view = await this.store.view(owner, id);
-        if (!view?.addressed || !isAddressee(view.addressed.to, person)) return undefined;
+        if (!view?.addressed || !isAddressee(addresseesAt(view.addressed, view.createdAt), person)) return undefined;
         const decided = view.decisions?.some((d) => d.by === me) ?? false;
-        return { owner, view: { ...view, askedBy: whoOf(owner), decided } };
+        const escalated = escalationOf(view.addressed, view.createdAt);
+        return { owner, view: { ...view, askedBy: whoOf(owner), decided, ...(escalated ? { escalated } : {}) } };
       }),
     );
     return found.filter((f) => f !== undefined);

@@ -66,6 +66,7 @@ export type {
   GrantRule,
   Addressee,
   Decision,
+  Escalation,
 } from './tool-types';
 export * as z from './zod';
 export { DEFAULT_AFTER_MS } from './unanswered-options';
