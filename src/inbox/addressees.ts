@@ -66,17 +66,17 @@ function readList(to: unknown, name: string): [Kind, string][] {
 
 const asAddressees = (parts: [Kind, string][]) => parts.map(([kind, value]) => ({ [kind]: value }) as Addressee);
 
-/** The options `readAddressing` reads; `ttlMs`: how long the question is kept (its deadlines fall before). */
-interface AddressingOptions {
-  to?: unknown;
-  quorum?: unknown;
-  declines?: unknown;
-  escalate?: unknown;
-  expire?: unknown;
-}
+/** A list of addressees checked, as `to` is (`name`: the option, for the error): an escalation step's. */
+export const readAddressees = (to: unknown, name: string): Addressee[] => asAddressees(readList(to, name));
 
-/** The checked addressing of `elicit()`'s options, or undefined without `to`; throws InvalidInputError when wrong. */
-export function readAddressing(options: AddressingOptions, ttlMs = Infinity): Addressing | undefined {
+/**
+ * The checked addressing of `elicit()`'s options, or undefined without `to`; throws InvalidInputError when wrong.
+ * `deadlines`: its `escalate` and `expire` as escalation.ts read them (loaded with the sign-in their people need).
+ */
+export function readAddressing(
+  options: { to?: unknown; quorum?: unknown; declines?: unknown; escalate?: unknown; expire?: unknown },
+  deadlines: Pick<Addressing, 'escalate' | 'expire'> = {},
+): Addressing | undefined {
   const { to, quorum = 1, declines = 1 } = options;
   if (to === undefined) {
     for (const name of ['quorum', 'declines', 'escalate', 'expire'] as const)
@@ -90,62 +90,12 @@ export function readAddressing(options: AddressingOptions, ttlMs = Infinity): Ad
     return n;
   };
   const needed = count(quorum, 'quorum');
-  const deadlines = readDeadlines(options, ttlMs);
-  // Named people alone can never reach a quorum larger than they are: refused now, not after a day of waiting.
-  const everyone = [...parts, ...(deadlines.escalate ?? []).flatMap((step) => step.to.map((e) => partsOf(e) as [Kind, string]))];
-  const people = new Set(everyone.map(([kind, value]) => `${kind}\u0000${value}`));
-  if (everyone.every(([kind]) => kind !== 'group') && needed > people.size)
-    throw new InvalidInputError(`quorum ${needed} needs more accepts than the ${people.size} people named in to (and escalate)`);
+  // Named people alone can never reach a quorum larger than they are: refused now, not after a day of waiting (with
+  // an escalation, its people count too: escalation.ts checks).
+  const people = new Set(parts.map(([kind, value]) => `${kind}\u0000${value}`));
+  if (!deadlines.escalate && parts.every(([kind]) => kind !== 'group') && needed > people.size)
+    throw new InvalidInputError(`quorum ${needed} needs more accepts than the ${people.size} people named in to`);
   return { to: asAddressees(parts), quorum: needed, declines: count(declines, 'declines'), ...deadlines };
-}
-
-/** A duration as the default expiry reason says it: `4 h`, `30 min`, `1.5 s`. */
-const shownMs = (ms: number) =>
-  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
-
-/** Escalation steps at most: each is a deadline and a nudge. */
-const MAX_STEPS = 5;
-const REASON = /^[^\u0000-\u001f\u007f]{1,500}$/;
-
-/** A deadline's `afterMs` checked: a positive number of ms, after `after` (the step before) and before `ttlMs`. */
-function readAfter(value: unknown, name: string, after: number, ttlMs: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new InvalidInputError(`${name} must be a positive number of milliseconds (got ${JSON.stringify(value) ?? 'nothing'})`);
-  if (value <= after) throw new InvalidInputError(`${name} (${value}) must come after the deadline before it (${after})`);
-  if (value >= ttlMs)
-    throw new InvalidInputError(`${name} (${value}) must come before the question expires from the store (persist.ttlMs: ${ttlMs})`);
-  return value;
-}
-
-/** `escalate` and `expire` checked, in order: each step after the one before, the expiry after the last. */
-function readDeadlines({ escalate, expire }: AddressingOptions, ttlMs: number): Pick<Addressing, 'escalate' | 'expire'> {
-  let last = 0;
-  const steps: Escalation[] = [];
-  if (escalate !== undefined) {
-    if (!Array.isArray(escalate) || escalate.length === 0 || escalate.length > MAX_STEPS)
-      throw new InvalidInputError(
-        `escalate must list 1-${MAX_STEPS} steps, e.g. escalate: [{ afterMs: 3_600_000, to: [{ subject: 'dave' }] }]`,
-      );
-    escalate.forEach((step: unknown, i) => {
-      const name = `escalate[${i}]`;
-      if (typeof step !== 'object' || step === null || Object.keys(step).some((k) => k !== 'afterMs' && k !== 'to'))
-        throw new InvalidInputError(`${name} is { afterMs, to }, e.g. { afterMs: 3_600_000, to: [{ subject: 'dave' }] }`);
-      const { afterMs, to } = step as Record<string, unknown>;
-      last = readAfter(afterMs, `${name}.afterMs`, last, ttlMs);
-      steps.push({ afterMs: last, to: asAddressees(readList(to, `${name}.to`)) });
-    });
-  }
-  if (expire === undefined) return steps.length ? { escalate: steps } : {};
-  if (typeof expire !== 'object' || expire === null || Object.keys(expire).some((k) => k !== 'afterMs' && k !== 'reason'))
-    throw new InvalidInputError("expire is { afterMs, reason? }, e.g. { afterMs: 14_400_000, reason: 'Nobody approved in 4 hours' }");
-  const { afterMs, reason } = expire as Record<string, unknown>;
-  const at = readAfter(afterMs, 'expire.afterMs', last, ttlMs);
-  if (reason !== undefined && (typeof reason !== 'string' || !REASON.test(reason)))
-    throw new InvalidInputError('expire.reason must be 1-500 characters, no control characters');
-  return {
-    ...(steps.length ? { escalate: steps } : {}),
-    expire: { afterMs: at, reason: (reason as string | undefined) ?? `Nobody decided within ${shownMs(at)}: the question expired` },
-  };
 }
 
 /**

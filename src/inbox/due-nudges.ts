@@ -57,11 +57,13 @@ export class DueNudges {
     const ttlMs = question.expiresAt - Date.now();
     if (!(ttlMs > 0)) return;
     const { records } = this.store;
-    const step = retry && 'step' in retry ? retry.step : undefined;
-    if (step === undefined) await records.mark('n', subject, question.id, ttlMs);
-    if (retry && step === undefined) await records.put('r', subject, question.id, retry, ttlMs);
+    const { step } = (retry ?? {}) as { step?: number };
+    if (step === undefined) {
+      await records.mark('n', subject, question.id, ttlMs);
+      if (retry) await records.put('r', subject, question.id, retry, ttlMs);
+    }
     const key = await records.name(...SET);
-    const entry: Due = { subject, id: question.id, at, until: question.expiresAt, ...(step === undefined ? {} : { step }) };
+    const entry: Due = { subject, id: question.id, at, until: question.expiresAt, step };
     const origin = this.origin();
     const wake = origin === undefined ? {} : { wake: `${origin}${INBOX_BASE}/deadlines` };
     await this.sets.add(key, await records.sealing.seal(entry, '', key), at, { ttlMs, max: MAX_WAITING, ...wake });

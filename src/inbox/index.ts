@@ -14,3 +14,4 @@ export { createNotify } from './notify';
 export { readNotifyOption } from './notify-options';
 export { ActionLinks } from './action-links';
 export { DueNudges } from './due-nudges';
+export type { Escalations } from './escalation';

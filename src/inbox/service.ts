@@ -21,7 +21,6 @@ import { type GrantCall, Grants, matchOf } from './grants';
 import {
   type Addressing,
   addresseesAt,
-  escalationOf,
   type InboxPerson,
   isAddressee,
   listsFor,
@@ -29,7 +28,7 @@ import {
   readAddressing,
   whomOf,
 } from './addressees';
-import { Escalations } from './escalation';
+import type { Escalations } from './escalation';
 
 type KeepAlive = RequestScope['keepAlive'];
 
@@ -93,8 +92,11 @@ export class QuestionService implements Inbox {
   readonly log: DecisionLog | undefined;
   /** Standing approvals (a tool's `grant` rule). */
   readonly grants: Grants;
-  /** The deadlines of addressed questions: escalation and expiry. */
-  readonly deadlines: Escalations;
+  /**
+   * The deadlines of addressed questions, escalation and expiry: loaded with the OpenID Connect sign-in their people
+   * need (set when the server is built: `new Escalations(service)`), undefined without it.
+   */
+  deadlines?: Escalations;
 
   constructor(
     readonly store: QuestionStore,
@@ -105,19 +107,6 @@ export class QuestionService implements Inbox {
   ) {
     this.log = options.log === false ? undefined : new DecisionLog(store.records, { ...DEFAULT_LOG, ...options.log });
     this.grants = new Grants(store.records, this.log);
-    const by = { by: 'parley', channel: 'deadline' } as const;
-    this.deadlines = new Escalations(
-      store,
-      {
-        log: (owner, question, what) => {
-          const action = what.event === 'expired' ? ({ action: 'cancel' } as const) : {};
-          return this.note(this.log?.record(owner, question, { ...by, ...what, ...action }));
-        },
-        nudge: () => this.notify && this.notifyLogged(this.notify),
-        answer: (owner, question, answer, keepAlive) => this.answerOne(owner, question, answer, keepAlive),
-      },
-      () => this.dueNudges,
-    );
   }
 
   /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
@@ -170,7 +159,7 @@ export class QuestionService implements Inbox {
     const nudge = this.nudge(subject, keepAlive);
     return async (question) => {
       await this.note(this.log?.asked(subject, question, witness));
-      await this.deadlines.schedule(subject, question);
+      await this.deadlines?.schedule(subject, question);
       await nudge?.(question);
     };
   }
@@ -179,7 +168,7 @@ export class QuestionService implements Inbox {
    * Waits for a log write; a store that fails it is logged, and what it recorded goes on (the answer counts, the
    * question stays): the log never stops a decision.
    */
-  private async note(write: Promise<void> | undefined): Promise<void> {
+  async note(write: Promise<void> | undefined): Promise<void> {
     try {
       await write;
     } catch (error) {
@@ -188,7 +177,7 @@ export class QuestionService implements Inbox {
   }
 
   /** Tells the person, through notify, and logs the nudge once it went. */
-  private notifyLogged(notify: NonNullable<QuestionService['notify']>): NonNullable<QuestionService['notify']> {
+  notifyLogged(notify: NonNullable<QuestionService['notify']>): NonNullable<QuestionService['notify']> {
     return async (subject, question) => {
       await notify(subject, question);
       await this.note(this.log?.record(subject, question, { event: 'nudged', by: 'parley', channel: 'notify' }));
@@ -204,9 +193,12 @@ export class QuestionService implements Inbox {
    */
   async sendDueNudges(keepAlive?: KeepAlive): Promise<number> {
     const notify = this.notify;
-    const fire = (owner: string, id: string, step: number) => this.deadlines.fireOrWarn(owner, id, step, keepAlive);
-    return this.dueNudges ? this.dueNudges.sweep(notify ? this.notifyLogged(notify) : () => {}, Date.now(), fire) : 0;
+    return this.dueNudges ? this.dueNudges.sweep(notify ? this.notifyLogged(notify) : () => {}, Date.now(), this.fireDue(keepAlive)) : 0;
   }
+
+  /** What fires a deadline the due set found due (none without the deadlines' code). */
+  private fireDue = (keepAlive: KeepAlive | undefined) => (owner: string, id: string, step: number) =>
+    this.deadlines?.fireOrWarn(owner, id, step, keepAlive) ?? Promise.resolve();
 
   /**
    * The caller's next request sends what is due, never holding it up: the nudges go out beside its call, under the
@@ -217,8 +209,7 @@ export class QuestionService implements Inbox {
     if (this.dueNudges) {
       const logged = notify && this.notifyLogged(notify);
       const send = (subject: string, question: StoredQuestion) => logged?.(subject, question).catch(() => {});
-      const fire = (owner: string, id: string, step: number) => this.deadlines.fireOrWarn(owner, id, step, keepAlive);
-      keepAlive?.waitUntil(this.dueNudges.sweep(send, Date.now(), fire).catch(() => 0));
+      keepAlive?.waitUntil(this.dueNudges.sweep(send, Date.now(), this.fireDue(keepAlive)).catch(() => 0));
     }
   }
 
@@ -271,14 +262,14 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    const addressed = readAddressing(options, ttlMs);
+    // Without the sign-in (and the deadlines' code loaded with it) `to` is refused below, escalate and expire with it.
+    const addressed = readAddressing(options, options.to !== undefined ? this.deadlines?.read(options, ttlMs) : undefined);
     if (addressed && !this.signIn)
       throw new ElicitationNotSupportedError(
-        `A question addressed with \`to\`${addressed.escalate ? ' (or `escalate`)' : ''} is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)`,
+        'A question addressed with `to` is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)',
       );
     // A later call of its key catches up on a deadline the machinery has not fired yet (a restarted Node instance's).
-    const filed = addressed && (await this.store.byKey(subject, persist.key));
-    if (filed) await this.deadlines.catchUp(subject, filed, call.keepAlive);
+    if (addressed) await this.deadlines?.catchUpKey(subject, persist.key, call.keepAlive);
     const { signal, onWaiting } = call;
     let from = call.from;
     // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one. Not
@@ -377,7 +368,7 @@ export class QuestionService implements Inbox {
       ...(answer.content ? { content: answer.content } : {}),
     };
     // Past its expiry (fired now if the machinery is late): no decision counts any more.
-    if (Escalations.expired(question)) await this.deadlines.catchUp(owner, question, via.keepAlive);
+    await this.deadlines?.expireIfDue(owner, question, via.keepAlive);
     if (!(await this.store.isOpen(owner, question.id))) return { ok: false, reason: 'already-answered' };
     const decided = await this.store.decisions.decide(owner, question.id, rule, decision, question.expiresAt - Date.now());
     if (decided.refused) return { ok: false, reason: decided.refused };
@@ -402,7 +393,8 @@ export class QuestionService implements Inbox {
     return result.ok ? result : { ok: true, waiting: false };
   }
 
-  private async answerOne(subject: string, question: StoredQuestion, answer: StoredAnswer, keepAlive: KeepAlive): Promise<AnswerOutcome> {
+  /** Answers a question (a task's goes to its task): an addressed question's final answer, or its expiry's. */
+  async answerOne(subject: string, question: StoredQuestion, answer: StoredAnswer, keepAlive: KeepAlive): Promise<AnswerOutcome> {
     const id = question.id;
     if (!question.task) return this.store.answer(subject, id, answer);
     if (!(await this.store.isOpen(subject, id))) return { ok: false, reason: 'already-answered' };
@@ -475,8 +467,7 @@ export class QuestionService implements Inbox {
         const view = await this.store.view(owner, id);
         if (!view?.addressed || !isAddressee(addresseesAt(view.addressed, view.createdAt), person)) return undefined;
         const decided = view.decisions?.some((d) => d.by === me) ?? false;
-        const escalated = escalationOf(view.addressed, view.createdAt);
-        return { owner, view: { ...view, askedBy: whoOf(owner), decided, ...(escalated ? { escalated } : {}) } };
+        return { owner, view: { ...view, askedBy: whoOf(owner), decided, ...this.deadlines?.shown(view) } };
       }),
     );
     return found.filter((f) => f !== undefined);

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { addresseesAt, escalationOf, readAddressing } from '../../src/inbox/addressees';
 import { QuestionCodec } from '../../src/inbox/codec';
 import { DueNudges } from '../../src/inbox/due-nudges';
-import { Escalations } from '../../src/inbox/escalation';
+import { Escalations, readDeadlines } from '../../src/inbox/escalation';
 import { createNotify } from '../../src/inbox/notify';
 import type { InboxNotice } from '../../src/inbox/notify-options';
 import { readPersistentOptions } from '../../src/inbox/options';
@@ -18,13 +18,17 @@ import { redisHttpStore } from '../../src/stores/redis-http';
 import { type RunningRedis, startRedis } from '../helpers/redis';
 import { startUpstashServer, type UpstashServer } from '../helpers/upstash-server';
 
+/** What the service reads of elicit()'s options, its deadlines' part included (as where people sign in at a provider). */
+const read = (options: Record<string, unknown>, ttlMs: number) =>
+  readAddressing(options, options.to !== undefined ? readDeadlines(options, ttlMs) : undefined);
+
 const DAVE = [{ subject: 'dave' }];
 const FINANCE = [{ group: 'finance' }];
 const OWNER = 'principal:https://idp.example#alice';
 
 const refusal = (options: Record<string, unknown>, ttlMs = 10_000) => {
   try {
-    readAddressing(options, ttlMs);
+    read(options, ttlMs);
   } catch (error) {
     expect(error).toBeInstanceOf(InvalidInputError);
     return (error as Error).message;
@@ -74,24 +78,24 @@ describe('escalate and expire, checked where written', () => {
     );
     expect(refusal({ expire: { afterMs: 1_000 } })).toBe('expire is about the decisions of addressees: name them with `to`');
     const two = { to: [{ subject: 'bob' }], escalate: [{ afterMs: 1_000, to: DAVE }] };
-    expect(readAddressing({ ...two, quorum: 2 }, 10_000)?.quorum).toBe(2);
-    expect(refusal({ ...two, quorum: 3 })).toBe('quorum 3 needs more accepts than the 2 people named in to (and escalate)');
+    expect(read({ ...two, quorum: 2 }, 10_000)?.quorum).toBe(2);
+    expect(refusal({ ...two, quorum: 3 })).toBe('quorum 3 needs more accepts than the 2 people named in to and escalate');
   });
 
   it('keeps what it read, with a default reason that says the time', () => {
-    expect(readAddressing({ to: FINANCE, escalate: [{ afterMs: 60_000, to: DAVE }], expire: { afterMs: 7_200_000 } }, 86_400_000)).toEqual({
+    expect(read({ to: FINANCE, escalate: [{ afterMs: 60_000, to: DAVE }], expire: { afterMs: 7_200_000 } }, 86_400_000)).toEqual({
       to: FINANCE,
       quorum: 1,
       declines: 1,
       escalate: [{ afterMs: 60_000, to: DAVE }],
       expire: { afterMs: 7_200_000, reason: 'Nobody decided within 2 h: the question expired' },
     });
-    expect(readAddressing({ to: FINANCE }, 10_000)).toEqual({ to: FINANCE, quorum: 1, declines: 1 });
+    expect(read({ to: FINANCE }, 10_000)).toEqual({ to: FINANCE, quorum: 1, declines: 1 });
   });
 });
 
 describe('who may decide, by the clock', () => {
-  const addressed = readAddressing(
+  const addressed = read(
     {
       to: FINANCE,
       escalate: [
@@ -114,7 +118,7 @@ describe('who may decide, by the clock', () => {
 /** A question filed now for finance, with these deadlines, kept `ttlMs`. */
 function questionOf(options: Record<string, unknown>, ttlMs = 10_000, id = crypto.randomUUID()): StoredQuestion {
   const now = Date.now();
-  const addressed = readAddressing({ to: FINANCE, ...options }, ttlMs)!;
+  const addressed = read({ to: FINANCE, ...options }, ttlMs)!;
   return {
     id,
     key: `k-${id}`,
@@ -131,15 +135,22 @@ function deadlinesOn(backend: StoreBackend, due?: DueNudges) {
   const store = new QuestionStore(backend, new QuestionCodec('test:escalation:', 'an-escalation-test-secret'));
   const done: string[] = [];
   const answers: StoredAnswer[] = [];
-  const deadlines = new Escalations(
+  // The service's part, as QuestionService does it, with what it logs and nudges recorded.
+  const service = {
     store,
-    {
-      log: async (_owner, _question, what) => void done.push(what.to ? `${what.event} ${JSON.stringify(what.to)}` : what.event),
-      nudge: () => async () => void done.push('nudged'),
-      answer: async (owner, question, answer) => (answers.push(answer), store.answer(owner, question.id, answer)),
+    log: {
+      record: async (_owner: string, _question: unknown, what: { event: string; to?: unknown }) =>
+        void done.push(what.to ? `${what.event} ${JSON.stringify(what.to)}` : what.event),
     },
-    () => due,
-  );
+    notify: async () => void done.push('nudged'),
+    note: async (write: Promise<void> | undefined) => write,
+    notifyLogged: <T>(notify: T) => notify,
+    answerOne: async (owner: string, question: StoredQuestion, answer: StoredAnswer) => (
+      answers.push(answer), store.answer(owner, question.id, answer)
+    ),
+    ...(due ? { dueNudges: due } : {}),
+  };
+  const deadlines = new Escalations(service as unknown as ConstructorParameters<typeof Escalations>[0]);
   return { store, deadlines, done, answers };
 }
 
@@ -229,6 +240,7 @@ describe('the due set of an edge runtime, on Redis over HTTP', () => {
     const store = new QuestionStore(backend, new QuestionCodec('test:escalation-edge:', 'an-escalation-test-secret'));
     const service = new QuestionService(store, readPersistentOptions(true)!, undefined);
     service.dueNudges = new DueNudges(store);
+    service.deadlines = new Escalations(service);
     const logger = { debug() {}, info() {}, warn() {}, error() {} };
     service.notify = createNotify((notice) => void notices.push(notice), { server: 'edge', logger, origin: () => undefined });
     return service;
@@ -243,7 +255,7 @@ describe('the due set of an edge runtime, on Redis over HTTP', () => {
     );
     await a.store.create(OWNER, question);
     await a.log!.asked(OWNER, question);
-    await a.deadlines.schedule(OWNER, question);
+    await a.deadlines!.schedule(OWNER, question);
     await Promise.all([a.sendDueNudges(), b.sendDueNudges()]);
     expect(notices).toEqual([]); // nothing due yet, and no timer in any instance
     await new Promise((r) => setTimeout(r, 700));
