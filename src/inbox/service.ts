@@ -18,16 +18,7 @@ import type { DueNudges } from './due-nudges';
 import { type DecisionChannel, DecisionLog, type Witness, whoOf } from './decision-log';
 import type { ToolTrace } from '../runtime';
 import { type GrantCall, Grants, matchOf } from './grants';
-import {
-  type Addressing,
-  addresseesAt,
-  type InboxPerson,
-  isAddressee,
-  listsFor,
-  listsOf,
-  readAddressing,
-  whomOf,
-} from './addressees';
+import { type Addressing, addresseesAt, type InboxPerson, isAddressee, listsFor, listsOf, readAddressing, whomOf } from './addressees';
 import type { Escalations } from './escalation';
 
 type KeepAlive = RequestScope['keepAlive'];
