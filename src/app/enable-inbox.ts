@@ -22,5 +22,6 @@ export function enableInbox(): void {
  * @example import { enableInbox, enableOidcSignIn } from 'parley-mcp/inbox'; enableInbox(); enableOidcSignIn();
  */
 export function enableOidcSignIn(): void {
-  provideSignIn(() => import('../auth/oidc-sign-in'));
+  // The addressed questions' escalation and expiry come with it: only people signed in at a provider answer those.
+  provideSignIn(() => Promise.all([import('../auth/oidc-sign-in'), import('../inbox/escalation')]).then(([s, e]) => ({ ...s, ...e })));
 }

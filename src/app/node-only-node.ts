@@ -22,7 +22,8 @@ export const drivers: StoreDrivers = {
   redisHttp: needs('@upstash/redis', 'Redis over HTTP', () => import('../stores/redis-http')),
   questionsHome: () => import('../inbox/home-file'),
   questions: () => import('./question-setup'),
-  signIn: () => import('../auth/oidc-sign-in'),
+  // The addressed questions' deadlines come with the sign-in their people need (inbox/escalation.ts).
+  signIn: () => Promise.all([import('../auth/oidc-sign-in'), import('../inbox/escalation')]).then(([s, e]) => ({ ...s, ...e })),
   unanswered: () => import('../elicitation/unanswered'),
   tasks: () => import('../engine/tasks/task-runtime'),
   otel: (given) => import('../runtime/telemetry').then((t) => t.loadTelemetry(given, () => import('@opentelemetry/api'))),

@@ -1,5 +1,5 @@
 // What an edge bundle leaves out, loaded on first use: store drivers and persistent questions. Node gets the real ones.
-import type { QuestionService, PersistentOptions } from '../inbox';
+import type { Escalations, QuestionService, PersistentOptions } from '../inbox';
 import type { UnansweredModule } from '../elicitation';
 import type { EnvSource, Logger, OtelApi, Telemetry } from '../runtime';
 import type { ParleyConfig, ToolEntry } from '../model';
@@ -44,7 +44,10 @@ export interface StoreDrivers {
    * People's OpenID Connect sign-in to the inbox (`http.auth.oidc`), loaded only where it is set; in an edge bundle once
    * its entry calls enableOidcSignIn() (parley-mcp/inbox), so an inbox whose people sign in with codes leaves it out.
    */
-  signIn(): Promise<{ createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Logger): PersonSignIn }>;
+  signIn(): Promise<{
+    createPersonSignIn(oidc: OidcOptions, issuer: string, logger: Logger): PersonSignIn;
+    Escalations: typeof Escalations;
+  }>;
   /** The unanswered-question policy (docs/unanswered.md): in an edge bundle once its entry calls enableInbox(), like persistent questions. */
   unanswered(): Promise<UnansweredModule>;
   /** Tasks: loaded only when a tool may run as a task; in an edge bundle once its entry calls enableTasks() (parley-mcp/tasks). */

@@ -64,7 +64,10 @@ export async function buildQuestionService(
     );
   const port = config.http.port;
   const service = new QuestionService(new QuestionStore(backend, codec), options, people, port ? `http://127.0.0.1:${port}` : undefined);
-  if (oidc && issuer && oidcSignIn) service.signIn = oidcSignIn.createPersonSignIn(oidc, issuer, logger);
+  if (oidc && issuer && oidcSignIn) {
+    service.signIn = oidcSignIn.createPersonSignIn(oidc, issuer, logger);
+    service.deadlines = new oidcSignIn.Escalations(service); // addressed questions' escalation and expiry, loaded with it
+  }
   if (oidc?.groupsClaim && people) people.groupsClaim = oidc.groupsClaim;
   // An edge isolate's timers end with its request: nudges that wait are kept in the store.
   if (edgeHome) service.dueNudges = new DueNudges(service.store, () => service.origin);

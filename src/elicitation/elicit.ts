@@ -95,7 +95,8 @@ export class ElicitRun {
       params = { message, requestedSchema: toFormSchema(schema) };
     }
     if (options.persist) return this.askPersistent(params, schema, options);
-    if (options.to || options.quorum || options.declines) throw new InvalidInputError('`to` needs persist: { key }');
+    if (options.to || options.quorum || options.declines || options.escalate || options.expire)
+      throw new InvalidInputError('`to` needs persist: { key }');
     const key = this.keyFor('elicitation', options.key);
     const hooks = this.settings.hooks;
     // What the hooks see; without hooks nothing is built for them.
@@ -212,7 +213,11 @@ export class ElicitRun {
   }
 }
 
-/** An addressed question's result carries every decision that counted (`to`, docs/approvals.md), as the inbox kept them. */
+/**
+ * An addressed question's result carries every decision that counted (`to`, docs/approvals.md), as the inbox kept them,
+ * and the reason it ended undecided (its `expire` deadline).
+ */
 function withDecisions(result: ElicitResult<unknown>, raw: RawAnswer): ElicitResult<unknown> {
-  return Array.isArray(raw.decisions) ? { ...result, decisions: raw.decisions as NonNullable<ElicitResult['decisions']> } : result;
+  const decided = Array.isArray(raw.decisions) ? { ...result, decisions: raw.decisions as NonNullable<ElicitResult['decisions']> } : result;
+  return typeof raw.reason === 'string' ? { ...decided, reason: raw.reason } : decided;
 }

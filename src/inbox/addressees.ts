@@ -2,7 +2,7 @@
 // group or role of its groups claim), how a signed-in person is matched against them at decision time, and the names
 // of the lists that show each addressee their questions. Every name from outside is compared, never used as a key
 // of an object: a group called `__proto__` is a group like any other.
-import type { Addressee } from '../model';
+import type { Addressee, Escalation } from '../model';
 import { InvalidInputError } from '../protocol';
 
 /** What an inbox session knows of its person: their subject, and for a provider's sign-in what its ID token said. */
@@ -16,11 +16,16 @@ export interface InboxPerson {
   groups?: string[];
 }
 
-/** How a question is addressed: to whom, and how many accepts (or declines) decide it. */
+/**
+ * How a question is addressed: to whom, and how many accepts (or declines) decide it; who else may decide it after a
+ * deadline (`escalate`, each `afterMs` from its filing), and when it ends undecided (`expire`).
+ */
 export interface Addressing {
   to: Addressee[];
   quorum: number;
   declines: number;
+  escalate?: Escalation[];
+  expire?: { afterMs: number; reason: string };
 }
 
 const MAX_ADDRESSEES = 20;
@@ -47,34 +52,70 @@ function partsOf(entry: unknown): [Kind, string] | string {
   return [kind, kind === 'email' ? value.toLowerCase() : value];
 }
 
-/** The checked addressing of `elicit()`'s options, or undefined without `to`; throws InvalidInputError when wrong. */
-export function readAddressing(options: { to?: unknown; quorum?: unknown; declines?: unknown }): Addressing | undefined {
-  const { to, quorum = 1, declines = 1 } = options;
-  if (to === undefined) {
-    if (options.quorum !== undefined || options.declines !== undefined)
-      throw new InvalidInputError('quorum and declines count the decisions of addressees: name them with `to`');
-    return undefined;
-  }
+/** A list of addressees checked (`name`: the option, for the error), as kind and value each. */
+function readList(to: unknown, name: string): [Kind, string][] {
   if (!Array.isArray(to) || to.length === 0 || to.length > MAX_ADDRESSEES)
     throw new InvalidInputError(
-      `to must list 1-${MAX_ADDRESSEES} addressees, e.g. to: [{ group: 'finance' }, { email: 'dave@example.com' }]`,
+      `${name} must list 1-${MAX_ADDRESSEES} addressees, e.g. ${name}: [{ group: 'finance' }, { email: 'dave@example.com' }]`,
     );
   const parts = to.map(partsOf);
   const wrong = parts.find((p): p is string => typeof p === 'string');
-  if (wrong) throw new InvalidInputError(`to: ${wrong}`);
+  if (wrong) throw new InvalidInputError(`${name}: ${wrong}`);
+  return parts as [Kind, string][];
+}
+
+const asAddressees = (parts: [Kind, string][]) => parts.map(([kind, value]) => ({ [kind]: value }) as Addressee);
+
+/** A list of addressees checked, as `to` is (`name`: the option, for the error): an escalation step's. */
+export const readAddressees = (to: unknown, name: string): Addressee[] => asAddressees(readList(to, name));
+
+/**
+ * The checked addressing of `elicit()`'s options, or undefined without `to`; throws InvalidInputError when wrong.
+ * `deadlines`: its `escalate` and `expire` as escalation.ts read them (loaded with the sign-in their people need).
+ */
+export function readAddressing(
+  options: { to?: unknown; quorum?: unknown; declines?: unknown; escalate?: unknown; expire?: unknown },
+  deadlines: Pick<Addressing, 'escalate' | 'expire'> = {},
+): Addressing | undefined {
+  const { to, quorum = 1, declines = 1 } = options;
+  if (to === undefined) {
+    for (const name of ['quorum', 'declines', 'escalate', 'expire'] as const)
+      if (options[name] !== undefined) throw new InvalidInputError(`${name} is about the decisions of addressees: name them with \`to\``);
+    return undefined;
+  }
+  const parts = readList(to, 'to');
   const count = (n: unknown, name: string) => {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_QUORUM)
       throw new InvalidInputError(`${name} must be a whole number from 1 to ${MAX_QUORUM}`);
     return n;
   };
   const needed = count(quorum, 'quorum');
-  // Named people alone can never reach a quorum larger than they are: refused now, not after a day of waiting.
-  const people = new Set((parts as [Kind, string][]).map(([kind, value]) => `${kind}\u0000${value}`));
-  if ((parts as [Kind, string][]).every(([kind]) => kind !== 'group') && needed > people.size)
+  // Named people alone can never reach a quorum larger than they are: refused now, not after a day of waiting (with
+  // an escalation, its people count too: escalation.ts checks).
+  const people = new Set(parts.map(([kind, value]) => `${kind}\u0000${value}`));
+  if (!deadlines.escalate && parts.every(([kind]) => kind !== 'group') && needed > people.size)
     throw new InvalidInputError(`quorum ${needed} needs more accepts than the ${people.size} people named in to`);
-  const addressees = (parts as [Kind, string][]).map(([kind, value]) => ({ [kind]: value }) as Addressee);
-  return { to: addressees, quorum: needed, declines: count(declines, 'declines') };
+  return { to: asAddressees(parts), quorum: needed, declines: count(declines, 'declines'), ...deadlines };
 }
+
+/**
+ * Who may decide the question at `now`: `to`, and each escalation step's addressees once its deadline passed (by the
+ * clock, so a step is in force even before the deadline machinery logs and nudges it). An escalation adds people:
+ * decisions made before it count, and those asked first may still decide.
+ */
+export function addresseesAt(addressed: Addressing, createdAt: number, now = Date.now()): Addressee[] {
+  const steps = addressed.escalate?.filter((step) => createdAt + step.afterMs <= now) ?? [];
+  return [...addressed.to, ...steps.flatMap((step) => step.to)];
+}
+
+/** The latest escalation step in force at `now`: since when (ms), and whom it added; undefined before the first. */
+export function escalationOf(addressed: Addressing, createdAt: number, now = Date.now()): { at: number; to: Addressee[] } | undefined {
+  const step = addressed.escalate?.findLast((s) => createdAt + s.afterMs <= now);
+  return step && { at: createdAt + step.afterMs, to: step.to };
+}
+
+/** Everyone a question may ever be for: its lists name them all from its filing, and each reader is checked by the clock. */
+export const everyAddressee = (addressed: Addressing): Addressee[] => [...addressed.to, ...(addressed.escalate ?? []).flatMap((s) => s.to)];
 
 /** Whether the person is one of the addressees, by what their sign-in says now. */
 export function isAddressee(to: readonly Addressee[], person: InboxPerson): boolean {

@@ -6,18 +6,20 @@ import type { ToolTrace } from '../runtime';
 import type { QuestionRecords } from '../stores';
 import { AppendLog } from './append-log';
 import type { StoredQuestion } from './question-store';
+import type { Addressee } from '../model';
 
 /**
  * `withdrawn`: the question left the inbox unanswered there, as its task took an answer from its client or ended.
+ * `escalated`: an addressed question's deadline passed and it is for more people (`to`); `expired`: it ended undecided.
  */
-type DecisionEvent = 'asked' | 'nudged' | 'viewed' | 'answered' | 'withdrawn' | 'granted' | 'used' | 'revoked';
+type DecisionEvent = 'asked' | 'nudged' | 'viewed' | 'answered' | 'withdrawn' | 'granted' | 'used' | 'revoked' | 'escalated' | 'expired';
 
 /**
  * How it reached Parley: `call` the MCP call that asked; `client` the client's own answer to its round; `tasks/update`
  * a task's answer from its client; `page` the inbox page; `json` the inbox's JSON routes; `cli` `parley inbox`;
- * `action-link` a nudge's one-click link; `notify` the nudge itself.
+ * `action-link` a nudge's one-click link; `notify` the nudge itself; `deadline` an addressed question's escalation or expiry.
  */
-export type DecisionChannel = 'call' | 'client' | 'tasks/update' | 'page' | 'json' | 'cli' | 'action-link' | 'notify';
+export type DecisionChannel = 'call' | 'client' | 'tasks/update' | 'page' | 'json' | 'cli' | 'action-link' | 'notify' | 'deadline';
 
 export interface DecisionEntry {
   /** ISO 8601, UTC. */
@@ -32,6 +34,8 @@ export interface DecisionEntry {
   channel: DecisionChannel;
   /** An answer's action (never its content). */
   action?: 'accept' | 'decline' | 'cancel';
+  /** Whom an escalation addressed the question to besides those before (`escalated`). */
+  to?: Addressee[];
   /** The client's address, only with `persistent.log.clientAddress` on. */
   address?: string;
   /** A standing approval's id (`granted`, `used`, `revoked`), and until when it stands (`granted`). */
@@ -129,7 +133,7 @@ export class DecisionLog {
   async record(
     subject: string,
     question: Named,
-    what: Pick<DecisionEntry, 'event' | 'by' | 'channel' | 'action'>,
+    what: Pick<DecisionEntry, 'event' | 'by' | 'channel' | 'action' | 'to'>,
     witness: Witness = {},
   ): Promise<void> {
     await this.#log.append(subject, `q:${question.id}`, this.#entry(question, what, witness), QUESTION_CAP);
@@ -170,7 +174,7 @@ export class DecisionLog {
     return entries.filter((e) => Date.parse(e.at) >= sinceMs).sort((a, b) => a.at.localeCompare(b.at));
   }
 
-  #entry(question: Named, what: Pick<DecisionEntry, 'event' | 'by' | 'channel' | 'action'>, witness: Witness): DecisionEntry {
+  #entry(question: Named, what: Pick<DecisionEntry, 'event' | 'by' | 'channel' | 'action' | 'to'>, witness: Witness): DecisionEntry {
     const entry: DecisionEntry = {
       at: new Date().toISOString(),
       event: what.event,
@@ -180,6 +184,7 @@ export class DecisionLog {
       by: what.by,
       channel: what.channel,
       ...(what.action ? { action: what.action } : {}),
+      ...(what.to ? { to: what.to } : {}),
       ...(this.options.clientAddress && witness.address ? { address: witness.address } : {}),
     };
     witness.trace?.decision(entry);

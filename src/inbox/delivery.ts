@@ -76,7 +76,8 @@ export async function takeIfAnswered(store: QuestionStore, subject: string, ques
   const answer = await store.takeAnswer(subject, question.id);
   if (!answer) return undefined;
   await store.finish(subject, question);
-  return { action: answer.action, content: answer.content, ...(answer.decisions ? { decisions: answer.decisions } : {}) };
+  const { action, content, decisions, reason } = answer;
+  return { action, content, ...(decisions ? { decisions } : {}), ...(reason ? { reason } : {}) };
 }
 
 /** Waits up to `waitMs` for the answer to a question this call holds the waiter `token` of. */

@@ -3,6 +3,7 @@
 // question, an inbox read, or the cron route (GET /_frontmcp/deadlines). A webhook's next attempt after a failure waits
 // the same way. One deadline mechanism for Durable Objects and Redis over HTTP alike, which has no timer at all; with
 // Durable Objects and the Worker's self binding, the due set's alarm also calls the cron route when an entry comes due.
+// An addressed question's deadlines (escalation and expiry, escalation.ts) wait in the same set.
 import { INBOX_BASE } from '../protocol';
 import type { StoreSortedSets } from '../stores';
 import type { QuestionStore, StoredQuestion } from './question-store';
@@ -14,6 +15,8 @@ interface Due {
   at: number;
   /** When the question expires: the entry goes with it. */
   until: number;
+  /** An addressed question's deadline (escalation.ts) instead of a nudge: its step. */
+  step?: number;
 }
 
 /** Where a webhook's nudge is after a failed attempt: the next attempt's number, and the delivery id every attempt keeps. */
@@ -47,16 +50,20 @@ export class DueNudges {
 
   /**
    * Keeps `question`'s nudge until `at`: its token (taken by the one request that sends it) and its entry in the set;
-   * with `retry`, a webhook's next attempt after `retry.attempt - 1` failed.
+   * with `retry`, a webhook's next attempt after `retry.attempt - 1` failed; with `step`, a deadline of the question
+   * instead (its token is the deadline's own, escalation.ts).
    */
-  async add(subject: string, question: StoredQuestion, at: number, retry?: NudgeRetry): Promise<void> {
+  async add(subject: string, question: StoredQuestion, at: number, retry?: NudgeRetry | { step: number }): Promise<void> {
     const ttlMs = question.expiresAt - Date.now();
     if (!(ttlMs > 0)) return;
     const { records } = this.store;
-    await records.mark('n', subject, question.id, ttlMs);
-    if (retry) await records.put('r', subject, question.id, retry, ttlMs);
+    const { step } = (retry ?? {}) as { step?: number };
+    if (step === undefined) {
+      await records.mark('n', subject, question.id, ttlMs);
+      if (retry) await records.put('r', subject, question.id, retry, ttlMs);
+    }
     const key = await records.name(...SET);
-    const entry: Due = { subject, id: question.id, at, until: question.expiresAt };
+    const entry: Due = { subject, id: question.id, at, until: question.expiresAt, step };
     const origin = this.origin();
     const wake = origin === undefined ? {} : { wake: `${origin}${INBOX_BASE}/deadlines` };
     await this.sets.add(key, await records.sealing.seal(entry, '', key), at, { ttlMs, max: MAX_WAITING, ...wake });
@@ -67,8 +74,15 @@ export class DueNudges {
     return this.store.records.take<NudgeRetry>('r', subject, id);
   }
 
-  /** Sends each nudge due by `now` whose question is still open, once across every isolate; resolves with how many. */
-  async sweep(send: (subject: string, question: StoredQuestion) => Promise<void> | void, now = Date.now()): Promise<number> {
+  /**
+   * Sends each nudge due by `now` whose question is still open, once across every isolate, and fires each deadline due
+   * (`deadline`, escalation.ts, which takes its own token); resolves with how many nudges it sent.
+   */
+  async sweep(
+    send: (subject: string, question: StoredQuestion) => Promise<void> | void,
+    now = Date.now(),
+    deadline?: (subject: string, id: string, step: number) => Promise<void>,
+  ): Promise<number> {
     const { records } = this.store;
     let sent = 0;
     // Fast path: one read under one name (one secret), with nothing due, as on nearly every request.
@@ -78,6 +92,10 @@ export class DueNudges {
         await this.sets.remove(key, member);
         const due = await records.sealing.open<unknown>(member, '', key);
         if (!isDue(due) || due.until <= now) continue;
+        if (due.step !== undefined) {
+          await deadline?.(due.subject, due.id, due.step);
+          continue;
+        }
         // Taken once: another isolate's sweep, or an answer in the meantime (the question is no longer open), sends none.
         if (!(await records.find('n', due.subject, due.id, true))) continue;
         const question = await this.store.byId(due.subject, due.id);

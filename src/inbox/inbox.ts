@@ -48,7 +48,7 @@ export interface Inbox {
    */
   view(person: InboxPerson, seen?: { channel: DecisionChannel; address?: string }): Promise<InboxView>;
   /** Sends the nudges kept in the store that are due (an edge runtime's, which has no timer); resolves with how many. */
-  sendDueNudges(): Promise<number>;
+  sendDueNudges(keepAlive?: RequestScope['keepAlive']): Promise<number>;
   /** Takes the person's answer to a question of theirs or addressed to them (a task's question goes to its task). */
   answer(person: InboxPerson, id: string, answer: StoredAnswer, via: AnswerVia): Promise<Answered>;
   /** The question `id` as a person finds it, with its subject (owner); `answers`: false when it is addressed to others. */

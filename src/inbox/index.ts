@@ -15,3 +15,4 @@ export { readNotifyOption } from './notify-options';
 export { ActionLinks } from './action-links';
 export { DueNudges } from './due-nudges';
 export { readAddressing } from './addressees';
+export type { Escalations } from './escalation';

@@ -6,13 +6,17 @@ import { InvalidQuestionStoreError } from '../protocol';
 import { configIssues } from '../model';
 import { standardWebhookKey } from './standard-webhooks';
 import type { Addressing } from './addressees';
+import type { Addressee } from '../model';
 
 /** Links that answer from the nudge: accept and decline for a yes/no form, else one to the question in the inbox. */
 export type ActionLinkAnswers = { accept: string; decline: string } | { form: string };
 
-/** What the nudge says about a question that landed in an inbox: never a sign-in code unless asked for. */
+/**
+ * What the nudge says about a question that landed in an inbox: never a sign-in code unless asked for. `type` is
+ * `question.escalated` for the nudge of an addressed question's escalation (`escalated` says to whom).
+ */
 export interface InboxNotice {
-  type: 'question.filed';
+  type: 'question.filed' | 'question.escalated';
   /** The server's name (`info.name`). */
   server: string;
   questionId: string;
@@ -25,6 +29,8 @@ export interface InboxNotice {
    * inbox or action link (they answer in the inbox, signed in at the provider).
    */
   addressed?: Addressing;
+  /** The latest escalation step in force: since when (ms), and whom it added: relay the notice to them. */
+  escalated?: { at: number; to: Addressee[] };
   createdAt: number;
   expiresAt: number;
   /** A one-time sign-in link to the inbox: only with `includeLink: true` (whoever reads it can answer). */

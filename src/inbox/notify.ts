@@ -11,6 +11,7 @@ import type { StoredQuestion } from './question-store';
 import type { ActionLinks } from './action-links';
 import { standardWebhookHeaders, standardWebhookKey } from './standard-webhooks';
 import type { DueNudges } from './due-nudges';
+import { escalationOf } from './addressees';
 
 const NOTIFY_HEADERS = { timestamp: 'parley-timestamp', signature: 'parley-signature', delivery: 'parley-delivery' } as const;
 
@@ -49,14 +50,17 @@ export function createNotify(option: NotifyOption, context: NotifyContext): (sub
       return origin ? context.actionLinks!.create(subject, question, origin) : undefined;
     });
   return (subject, question) => {
+    // By the clock, so a retried nudge says it too.
+    const escalated = question.addressed && escalationOf(question.addressed, question.createdAt);
     const notice: InboxNotice = {
-      type: 'question.filed',
+      type: escalated ? 'question.escalated' : 'question.filed',
       server: context.server,
       questionId: question.id,
       ...(subject.startsWith('principal:') ? { principal: subject } : {}),
       message: question.message,
       ...(question.from ? { from: question.from } : {}),
       ...(question.addressed ? { addressed: question.addressed } : {}),
+      ...(escalated ? { escalated } : {}),
       createdAt: question.createdAt,
       expiresAt: question.expiresAt,
     };

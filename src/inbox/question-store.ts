@@ -11,8 +11,8 @@ import {
 } from '../stores';
 import type { QuestionCodec } from './codec';
 import type { QuestionOrigin, TaskLink } from '../elicitation';
-import type { Decision } from '../model';
-import { type Addressing, listsOf } from './addressees';
+import type { Addressee, Decision } from '../model';
+import { type Addressing, everyAddressee, listsOf } from './addressees';
 import { Decisions } from './decisions';
 
 export interface StoredQuestion {
@@ -36,6 +36,8 @@ export interface StoredAnswer {
   answeredAt: number;
   /** An addressed question's: every decision that counted. */
   decisions?: Decision[];
+  /** Why it ended undecided (its `expire` deadline): goes to the tool with the `cancel`. */
+  reason?: string;
 }
 
 /** What an inbox question's thread holds of its one question, under its key. */
@@ -101,6 +103,8 @@ export interface QuestionView extends Omit<StoredQuestion, 'task'> {
   decided?: boolean;
   /** An addressed question's asker, as the log names them (`<issuer>#<sub>`). */
   askedBy?: string;
+  /** An addressed question's latest escalation in force: since when (ms), and whom it added. */
+  escalated?: { at: number; to: Addressee[] };
 }
 
 /** `task`: the answer went to a task, which goes on with it. */
@@ -159,7 +163,8 @@ export class QuestionStore {
 
   /** Adds an addressed question to (or removes it from) the list of each of its addressees, and tells their views. */
   private async addressedLists(owner: string, question: StoredQuestion, add: boolean): Promise<void> {
-    const lists = listsOf(question.addressed!.to);
+    // Every addressee's list from its filing, escalation steps' included: a reader is checked by the clock (addresseesAt).
+    const lists = listsOf(everyAddressee(question.addressed!));
     await Promise.all(
       lists.map((list) =>
         this.updateList(list, (entries) => {

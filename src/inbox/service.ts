@@ -18,7 +18,8 @@ import type { DueNudges } from './due-nudges';
 import { type DecisionChannel, DecisionLog, type Witness, whoOf } from './decision-log';
 import type { ToolTrace } from '../runtime';
 import { type GrantCall, Grants, matchOf } from './grants';
-import { type Addressing, type InboxPerson, isAddressee, listsFor, listsOf, readAddressing, whomOf } from './addressees';
+import { type Addressing, addresseesAt, type InboxPerson, isAddressee, listsFor, listsOf, readAddressing, whomOf } from './addressees';
+import type { Escalations } from './escalation';
 
 type KeepAlive = RequestScope['keepAlive'];
 
@@ -82,6 +83,11 @@ export class QuestionService implements Inbox {
   readonly log: DecisionLog | undefined;
   /** Standing approvals (a tool's `grant` rule). */
   readonly grants: Grants;
+  /**
+   * The deadlines of addressed questions, escalation and expiry: loaded with the OpenID Connect sign-in their people
+   * need (set when the server is built: `new Escalations(service)`), undefined without it.
+   */
+  deadlines?: Escalations;
 
   constructor(
     readonly store: QuestionStore,
@@ -144,6 +150,7 @@ export class QuestionService implements Inbox {
     const nudge = this.nudge(subject, keepAlive);
     return async (question) => {
       await this.note(this.log?.asked(subject, question, witness));
+      await this.deadlines?.schedule(subject, question);
       await nudge?.(question);
     };
   }
@@ -152,7 +159,7 @@ export class QuestionService implements Inbox {
    * Waits for a log write; a store that fails it is logged, and what it recorded goes on (the answer counts, the
    * question stays): the log never stops a decision.
    */
-  private async note(write: Promise<void> | undefined): Promise<void> {
+  async note(write: Promise<void> | undefined): Promise<void> {
     try {
       await write;
     } catch (error) {
@@ -161,7 +168,7 @@ export class QuestionService implements Inbox {
   }
 
   /** Tells the person, through notify, and logs the nudge once it went. */
-  private notifyLogged(notify: NonNullable<QuestionService['notify']>): NonNullable<QuestionService['notify']> {
+  notifyLogged(notify: NonNullable<QuestionService['notify']>): NonNullable<QuestionService['notify']> {
     return async (subject, question) => {
       await notify(subject, question);
       await this.note(this.log?.record(subject, question, { event: 'nudged', by: 'parley', channel: 'notify' }));
@@ -171,11 +178,18 @@ export class QuestionService implements Inbox {
   /** What tells the person a question landed in their inbox (`persistent.notify`); nothing when unset. */
   notify?: (subject: string, question: StoredQuestion) => Promise<void>;
 
-  /** Sends the nudges kept in the store that are due now (none unless `dueNudges` is set); resolves with how many. */
-  async sendDueNudges(): Promise<number> {
+  /**
+   * Sends the nudges kept in the store that are due now, and fires the deadlines due (none unless `dueNudges` is set);
+   * resolves with how many nudges. `keepAlive`: the platform's waitUntil, for a task an expiry answers.
+   */
+  async sendDueNudges(keepAlive?: KeepAlive): Promise<number> {
     const notify = this.notify;
-    return notify && this.dueNudges ? this.dueNudges.sweep(this.notifyLogged(notify)) : 0;
+    return this.dueNudges ? this.dueNudges.sweep(notify ? this.notifyLogged(notify) : () => {}, Date.now(), this.fireDue(keepAlive)) : 0;
   }
+
+  /** What fires a deadline the due set found due (none without the deadlines' code). */
+  private fireDue = (keepAlive: KeepAlive | undefined) => (owner: string, id: string, step: number) =>
+    this.deadlines?.fireOrWarn(owner, id, step, keepAlive) ?? Promise.resolve();
 
   /**
    * The caller's next request sends what is due, never holding it up: the nudges go out beside its call, under the
@@ -183,10 +197,10 @@ export class QuestionService implements Inbox {
    */
   private sweepBeside(keepAlive: KeepAlive | undefined): void {
     const notify = this.notify;
-    if (this.dueNudges && notify) {
-      const logged = this.notifyLogged(notify);
-      const swept = this.dueNudges.sweep((subject, question) => logged(subject, question).catch(() => {})).catch(() => 0);
-      keepAlive?.waitUntil(swept);
+    if (this.dueNudges) {
+      const logged = notify && this.notifyLogged(notify);
+      const send = (subject: string, question: StoredQuestion) => logged?.(subject, question).catch(() => {});
+      keepAlive?.waitUntil(this.dueNudges.sweep(send, Date.now(), this.fireDue(keepAlive)).catch(() => 0));
     }
   }
 
@@ -239,11 +253,14 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    const addressed = readAddressing(options);
+    // Without the sign-in (and the deadlines' code loaded with it) `to` is refused below, escalate and expire with it.
+    const addressed = readAddressing(options, options.to !== undefined ? this.deadlines?.read(options, ttlMs) : undefined);
     if (addressed && !this.signIn)
       throw new ElicitationNotSupportedError(
         'A question addressed with `to` is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)',
       );
+    // A later call of its key catches up on a deadline the machinery has not fired yet (a restarted Node instance's).
+    if (addressed) await this.deadlines?.catchUpKey(subject, persist.key, call.keepAlive);
     const { signal, onWaiting } = call;
     let from = call.from;
     // A tool that offers standing approvals: a grant that stands answers at once; else the question offers one. Not
@@ -320,7 +337,7 @@ export class QuestionService implements Inbox {
     const owner = entry?.owner ?? (own ? person.subject : undefined);
     const question = entry ? await this.store.byId(entry.owner, id) : own;
     if (!question?.addressed || owner === undefined) return undefined;
-    return { owner, question, answers: isAddressee(question.addressed.to, person) };
+    return { owner, question, answers: isAddressee(addresseesAt(question.addressed, question.createdAt), person) };
   }
 
   /**
@@ -341,6 +358,8 @@ export class QuestionService implements Inbox {
       action: answer.action,
       ...(answer.content ? { content: answer.content } : {}),
     };
+    // Past its expiry (fired now if the machinery is late): no decision counts any more.
+    await this.deadlines?.expireIfDue(owner, question, via.keepAlive);
     if (!(await this.store.isOpen(owner, question.id))) return { ok: false, reason: 'already-answered' };
     const decided = await this.store.decisions.decide(owner, question.id, rule, decision, question.expiresAt - Date.now());
     if (decided.refused) return { ok: false, reason: decided.refused };
@@ -348,7 +367,8 @@ export class QuestionService implements Inbox {
     await this.note(this.log?.record(owner, question, { event: 'answered', by, channel: via.channel, action: answer.action }, witness));
     const { outcome } = decided;
     if (!outcome.done) {
-      await Promise.all([this.store.publish(owner, question.id, 'decided'), this.store.publishTo(listsOf(rule.to), 'decided')]);
+      const lists = listsOf(addresseesAt(rule, question.createdAt));
+      await Promise.all([this.store.publish(owner, question.id, 'decided'), this.store.publishTo(lists, 'decided')]);
       const waiting = (await this.store.waiter(owner, question.id)) !== undefined;
       return { ok: true, waiting, decided: { accepts: outcome.accepts, quorum: rule.quorum } };
     }
@@ -364,7 +384,8 @@ export class QuestionService implements Inbox {
     return result.ok ? result : { ok: true, waiting: false };
   }
 
-  private async answerOne(subject: string, question: StoredQuestion, answer: StoredAnswer, keepAlive: KeepAlive): Promise<AnswerOutcome> {
+  /** Answers a question (a task's goes to its task): an addressed question's final answer, or its expiry's. */
+  async answerOne(subject: string, question: StoredQuestion, answer: StoredAnswer, keepAlive: KeepAlive): Promise<AnswerOutcome> {
     const id = question.id;
     if (!question.task) return this.store.answer(subject, id, answer);
     if (!(await this.store.isOpen(subject, id))) return { ok: false, reason: 'already-answered' };
@@ -372,6 +393,7 @@ export class QuestionService implements Inbox {
       action: answer.action,
       ...(answer.content === undefined ? {} : { content: answer.content }),
       ...(answer.decisions ? { decisions: answer.decisions } : {}),
+      ...(answer.reason ? { reason: answer.reason } : {}),
     };
     const outcome = this.tasks ? await this.tasks.answerFromInbox(question.task, raw, keepAlive) : 'gone';
     // Answered here or elsewhere, the question leaves the inbox; its record stays, so a late answer hears 409.
@@ -434,9 +456,9 @@ export class QuestionService implements Inbox {
     const found = await Promise.all(
       entries.map(async ({ owner, id }) => {
         const view = await this.store.view(owner, id);
-        if (!view?.addressed || !isAddressee(view.addressed.to, person)) return undefined;
+        if (!view?.addressed || !isAddressee(addresseesAt(view.addressed, view.createdAt), person)) return undefined;
         const decided = view.decisions?.some((d) => d.by === me) ?? false;
-        return { owner, view: { ...view, askedBy: whoOf(owner), decided } };
+        return { owner, view: { ...view, askedBy: whoOf(owner), decided, ...this.deadlines?.shown(view) } };
       }),
     );
     return found.filter((f) => f !== undefined);

@@ -67,6 +67,7 @@ export type {
   Addressee,
   AddressingOptions,
   Decision,
+  Escalation,
 } from './tool-types';
 export * as z from './zod';
 export { ADDRESSING_FIELDS, DEFAULT_AFTER_MS } from './unanswered-options';

@@ -113,6 +113,19 @@ export interface ElicitOptions {
   quorum?: number;
   /** With `to`: how many distinct declines end the question declined (default 1: any decline ends it). */
   declines?: number;
+  /**
+   * With `to`: deadlines after which the question is also addressed to more people (docs/approvals.md), each
+   * `afterMs` from when it was filed, in order: `[{ afterMs: 3_600_000, to: [{ subject: 'dave' }] }]`.
+   */
+  escalate?: Escalation[];
+  /** With `to`: when still undecided `afterMs` after it was filed, the question ends and the tool gets `cancel` and `reason`. */
+  expire?: { afterMs: number; reason?: string };
+}
+
+/** One escalation step: `afterMs` after the question was filed, these addressees may decide it too, and are nudged. */
+export interface Escalation {
+  afterMs: number;
+  to: Addressee[];
 }
 
 /** One addressee's decision on a question addressed with `to`: who (`<issuer>#<sub>`), when (ISO 8601), what. */
@@ -129,6 +142,8 @@ export interface ElicitResult<T = Record<string, unknown>> {
   content?: T;
   /** A question addressed with `to`: every addressee's decision that counted, in the order made. */
   decisions?: Decision[];
+  /** Why it ended without a decision (`cancel` at its `expire` deadline): a sentence for the tool, never an answer. */
+  reason?: string;
 }
 
 /**

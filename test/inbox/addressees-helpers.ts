@@ -30,19 +30,33 @@ export const startPeopleIdp = (): Promise<TestIdp> => startIdp(undefined, 'jwt',
     quorum: z.number().int().optional(),
     declines: z.number().int().optional(),
     waitMs: z.number().int().positive(),
+    // Passed as given, so a test can send a wrong one (escalation.test.ts).
+    escalate: z.unknown().optional(),
+    expire: z.unknown().optional(),
   },
 })
 class Refund extends ToolContext {
-  async execute(input: { order: string; to: Record<string, string>[]; quorum?: number; declines?: number; waitMs: number }) {
-    const { order, to, quorum, declines, waitMs } = input;
+  async execute(input: {
+    order: string;
+    to: Record<string, string>[];
+    quorum?: number;
+    declines?: number;
+    waitMs: number;
+    escalate?: unknown;
+    expire?: unknown;
+  }) {
+    const { order, to, quorum, declines, waitMs, escalate, expire } = input;
     const answer = await this.elicit(`Refund order ${order}?`, z.object({ approve: z.boolean() }), {
       ttl: waitMs,
       persist: { key: `refund-${order}` },
       to: to as NonNullable<ElicitOptions['to']>,
       ...(quorum === undefined ? {} : { quorum }),
       ...(declines === undefined ? {} : { declines }),
+      ...(escalate === undefined ? {} : { escalate: escalate as ElicitOptions['escalate'] }),
+      ...(expire === undefined ? {} : { expire: expire as ElicitOptions['expire'] }),
     });
-    return { status: answer.status, content: answer.content ?? null, decisions: answer.decisions ?? [] };
+    const reason = answer.reason === undefined ? {} : { reason: answer.reason };
+    return { status: answer.status, content: answer.content ?? null, decisions: answer.decisions ?? [], ...reason };
   }
 }
 
@@ -81,7 +95,13 @@ const callbackOf = (port: number) => `http://127.0.0.1:${port}/_frontmcp/sign-in
  */
 export async function startServers(
   idp: TestIdp,
-  options: { count?: number; name: string; storage?: unknown; oidc?: boolean; notify?: (notice: unknown, tools: object) => void } = {
+  options: {
+    count?: number;
+    name: string;
+    storage?: unknown;
+    oidc?: boolean;
+    notify?: ((notice: unknown, tools: object) => void) | object;
+  } = {
     name: 'approvals',
   },
 ): Promise<RunningServer[]> {
