@@ -1,6 +1,5 @@
 // The inbox's HTTP routes under /_frontmcp: the page, sign-in (a one-time code or OpenID Connect) and sign-out, the JSON
 // view, its SSE, answers, and the nudge's action links.
-import type { Hono } from 'hono';
 import {
   fetchResponder,
   INBOX_BASE,
@@ -157,13 +156,15 @@ function questionRoutes(service: Inbox): Router<InboxBindings> {
 
   // The cron route of runtimes without a timer (docs/unanswered.md): sends the nudges that are due, and says how many.
   // Open to anyone: it sends only what is due anyway, once.
-  app.get('/deadlines', async () => fetchResponder.json({ sent: await service.sendDueNudges() }, 200, { 'cache-control': 'no-store' }));
+  app.get('/deadlines', async (c) =>
+    fetchResponder.json({ sent: await service.sendDueNudges(c.env?.keepAlive) }, 200, { 'cache-control': 'no-store' }),
+  );
 
   app.get('/questions', async (c) => {
     const person = await personOf(c);
     if (person instanceof Response) return person;
     // Each inbox read sends what is due too, after the response where the platform allows it.
-    const due = service.sendDueNudges().catch(() => 0);
+    const due = service.sendDueNudges(c.env?.keepAlive).catch(() => 0);
     c.env?.keepAlive?.waitUntil(due);
     return fetchResponder.json(await service.view(person, seenThrough(c)), 200, { 'cache-control': 'no-store' });
   });
@@ -267,11 +268,7 @@ function questionRoutes(service: Inbox): Router<InboxBindings> {
   return app;
 }
 
-/**
- * The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. Typed as hono's app
- * for service.ts's routes(), which names that type (its owner changes it to Router<InboxBindings>); the fetch handler
- * calls only fetch(request, bindings), which the router has.
- */
-export function inboxApp(service: Inbox): Hono<{ Bindings: InboxBindings }> {
-  return questionRoutes(service) as unknown as Hono<{ Bindings: InboxBindings }>;
+/** The inbox as an app of its own: its routes under /_frontmcp, and the same 404 as theirs off them. */
+export function inboxApp(service: Inbox): Router<InboxBindings> {
+  return questionRoutes(service);
 }

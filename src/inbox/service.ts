@@ -1,7 +1,6 @@
 // The persistent questions of one server: its store, options and people auth, and what one call may do with them.
-import type { Hono } from 'hono';
 import type { ElicitParams, PersistentAsker, QuestionOrigin, RawAnswer, TaskLink } from '../elicitation';
-import { ElicitationNotSupportedError, INBOX_BASE, InvalidInputError } from '../protocol';
+import { ElicitationNotSupportedError, INBOX_BASE, InvalidInputError, type Router } from '../protocol';
 import { escapeLogText } from '../runtime';
 import type { AuthInfo, ElicitOptions, RequestScope } from '../model';
 import { askAndWait } from './delivery';
@@ -101,7 +100,7 @@ export class QuestionService implements Inbox {
   }
 
   /** The inbox's routes under /_frontmcp, 404 elsewhere (here, so a bundle without persistent questions leaves them out). */
-  routes(): Hono<{ Bindings: InboxBindings }> {
+  routes(): Router<InboxBindings> {
     return inboxApp(this);
   }
 
