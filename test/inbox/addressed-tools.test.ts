@@ -189,7 +189,7 @@ describe('`to` at startup', () => {
     ['an empty to', { to: [] }, 'Tool "pay": to must list 1-20 addressees'],
     ['a misspelt kind', { to: [{ grup: 'finance' }] }, 'Tool "pay": to: an addressee names exactly one of subject, email or group'],
     ['a quorum of none', { to: [{ group: 'finance' }], quorum: 0 }, 'Tool "pay": quorum must be a whole number from 1 to 32'],
-    ['quorum without to', { quorum: 2 }, 'Tool "pay": quorum and declines count the decisions of addressees'],
+    ['quorum without to', { quorum: 2 }, 'Tool "pay": quorum is about the decisions of addressees: name them with `to`'],
     ['more accepts than people', { to: [{ email: 'a@example.com' }], quorum: 2 }, 'Tool "pay": quorum 2 needs more accepts'],
   ])('refuses %s with an InvalidInputError naming the option', async (_, tool, message) => {
     const failure = start(tool);
