@@ -85,12 +85,16 @@ export interface PersistentAsker {
   ask(params: ElicitParams, options: ElicitOptions, from?: QuestionOrigin): Promise<RawAnswer>;
   /** The caller's subject, undefined for an anonymous caller (who can keep no questions). */
   readonly subject: string | undefined;
-  /** 2026-07-28 rounds: files the question under its key without waiting; gives its id, and its answer if one waited. */
+  /**
+   * 2026-07-28 rounds: files the question under its key without waiting; gives its id, and its answer if one waited.
+   * `addressing`: whom it is for instead of the caller (the unanswered policy's `to`), checked as `ask()`'s.
+   */
   file(
     key: string,
     params: ElicitParams,
     from: QuestionOrigin,
     task?: TaskLink,
+    addressing?: Pick<ElicitOptions, 'to' | 'quorum' | 'declines'>,
   ): Promise<{ id: string; created: boolean; answer?: RawAnswer }>;
   /** The id of the open question under a key, if any. */
   find(key: string): Promise<string | undefined>;

@@ -161,24 +161,10 @@ class UnansweredRoute {
     }
   }
 
-  /**
-   * Files the question under its key without waiting: in the caller's inbox, or for the policy's addressees (`to`), by
-   * asking it with a wait of 1 ms (the persistent asker's `file` takes no addressees), so the inbox checks whom it names
-   * and files it as it files elicit()'s `to`.
-   */
-  private async file(
-    key: string,
-    params: ElicitParams,
-    from: QuestionOrigin,
-  ): Promise<{ id: string; created: boolean; answer?: RawAnswer }> {
-    const inbox = this.inbox!;
+  /** Files the question under its key without waiting: in the caller's inbox, or for the policy's addressees (`to`). */
+  private file(key: string, params: ElicitParams, from: QuestionOrigin): Promise<{ id: string; created: boolean; answer?: RawAnswer }> {
     const { to, quorum, declines } = this.policy;
-    if (!to) return inbox.file(key, params, from);
-    const before = await inbox.find(key);
-    const answer = await inbox.ask(params, { to, quorum, declines, ttl: 1, persist: { key } }, from).catch((error: Error) => {
-      if (error.name !== 'QuestionPendingError') throw error;
-    });
-    return answer ? { id: before ?? '', created: false, answer } : { id: (await inbox.find(key)) ?? '', created: !before };
+    return this.inbox!.file(key, params, from, undefined, to ? { to, quorum, declines } : undefined);
   }
 
   /** Where the question came from; `afterMs` with it where the client had (or has) that long first. */

@@ -1,6 +1,7 @@
 // 2026-07-28 under the unanswered-question policy: a question filed in the inbox beside its round, and the client's
 // answer claiming it. Of the client and the inbox, the one that takes the question's open token answers it.
 import type { ElicitParams, QuestionOrigin, RawAnswer, TaskLink } from '../elicitation';
+import type { Addressing } from './addressees';
 import { newQuestion, takeIfAnswered } from './delivery';
 import type { QuestionStore, StoredQuestion } from './question-store';
 
@@ -10,7 +11,14 @@ export async function fileQuestion(
   subject: string,
   key: string,
   params: ElicitParams,
-  kept: { ttlMs: number; from: QuestionOrigin; task?: TaskLink; onCreated?: (question: StoredQuestion) => Promise<void> | void },
+  kept: {
+    ttlMs: number;
+    from: QuestionOrigin;
+    task?: TaskLink;
+    /** Whom the question is for instead of the subject (the unanswered policy's `to`). */
+    addressed?: Addressing;
+    onCreated?: (question: StoredQuestion) => Promise<void> | void;
+  },
 ): Promise<{ id: string; created: boolean; answer?: RawAnswer }> {
   const existing = await store.byKey(subject, key);
   if (existing) {
@@ -19,7 +27,8 @@ export async function fileQuestion(
     await store.ensureListed(subject, existing);
     return { id: existing.id, created: false };
   }
-  const question = newQuestion(key, params, kept.ttlMs, kept.from, kept.task);
+  const fresh = newQuestion(key, params, kept.ttlMs, kept.from, kept.task);
+  const question = kept.addressed ? { ...fresh, addressed: kept.addressed } : fresh;
   await store.create(subject, question);
   await store.publish(subject, question.id, 'filed'); // an open inbox shows it now, not at its next refresh
   await kept.onCreated?.(question);

@@ -122,12 +122,14 @@ export class QuestionService implements Inbox {
           ...(call.grant ? { grant: call.grant } : {}),
         }),
       printLink: () => this.printLink(auth),
-      file: (key, params, from, task) => {
+      file: (key, params, from, task, addressing) => {
+        const addressed = addressing && this.addressingOf(addressing);
         this.sweepBeside(keepAlive);
         return fileQuestion(this.store, mine(), key, params, {
           ttlMs: this.options.ttlMs,
           from,
           ...(task ? { task } : {}),
+          ...(addressed ? { addressed } : {}),
           onCreated: this.created(mine(), witness, keepAlive),
         });
       },
@@ -230,6 +232,16 @@ export class QuestionService implements Inbox {
     };
   }
 
+  /** Whom a question is for (`to`, `quorum`, `declines`, checked), or undefined for its caller; `to` needs the sign-in. */
+  private addressingOf(options: ElicitOptions, deadlines?: Parameters<typeof readAddressing>[1]) {
+    const addressed = readAddressing(options, deadlines);
+    if (addressed && !this.signIn)
+      throw new ElicitationNotSupportedError(
+        'A question addressed with `to` is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)',
+      );
+    return addressed;
+  }
+
   async ask(
     auth: AuthInfo,
     params: ElicitParams,
@@ -252,12 +264,8 @@ export class QuestionService implements Inbox {
     if (!(Number.isFinite(ttlMs) && ttlMs > ttl))
       throw new InvalidInputError(`persist.ttlMs (${ttlMs}) must be longer than the call's ttl (${ttl})`);
     const subject = this.subjectOf(auth);
-    // Without the sign-in (and the deadlines' code loaded with it) `to` is refused below, escalate and expire with it.
-    const addressed = readAddressing(options, options.to !== undefined ? this.deadlines?.read(options, ttlMs) : undefined);
-    if (addressed && !this.signIn)
-      throw new ElicitationNotSupportedError(
-        'A question addressed with `to` is answered by people signed in through the identity provider: set http: { auth: { oidc: { clientId } } } (docs/approvals.md)',
-      );
+    // Without the sign-in (and the deadlines' code loaded with it) `to` is refused, escalate and expire with it.
+    const addressed = this.addressingOf(options, options.to !== undefined ? this.deadlines?.read(options, ttlMs) : undefined);
     // A later call of its key catches up on a deadline the machinery has not fired yet (a restarted Node instance's).
     if (addressed) await this.deadlines?.catchUpKey(subject, persist.key, call.keepAlive);
     const { signal, onWaiting } = call;
