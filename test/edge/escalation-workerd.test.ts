@@ -82,9 +82,11 @@ const answer = async (to: Isolate, login: string, id: string) =>
     await post(to, `/_frontmcp/questions/${id}/answer`, JSON.stringify(yes), { 'content-type': 'application/json', cookie: cookie(login) }),
   );
 
-const log = async (to: Isolate, id: string) =>
-  (await read(await workers.send(to, `/_frontmcp/questions/${id}/log`, { headers: { cookie: cookie('alice') } }))).body
-    .entries as Array<Record<string, unknown>>;
+/** The decision log of a question, as alice (who asked it) reads it. */
+async function log(to: Isolate, id: string): Promise<Array<Record<string, unknown>>> {
+  const response = await workers.send(to, `/_frontmcp/questions/${id}/log`, { headers: { cookie: cookie('alice') } });
+  return (await read(response)).body.entries;
+}
 
 /** The cron route (GET /_frontmcp/deadlines): fires what is due; says how many nudges it sent (none: no webhook here). */
 const deadlines = async (to: Isolate) => read(await workers.send(to, '/_frontmcp/deadlines'));
