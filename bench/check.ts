@@ -3,7 +3,7 @@
 // baseline in bench/baselines.json: more than 3% over fails, and says by how much; more than 3% under passes and says
 // the baseline can come down. Instructions, never time: the counts repeat on a busy machine. `--update` writes what
 // it measured as the new baselines (a baseline moves only in a commit that says what moved it: bench/README.md).
-// `--runs N` measures each scenario N times and prints the spread, to check that the counts repeat.
+// `--runs N` measures each scenario N times and prints the spread, to check that the counts repeat; the least counts.
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -65,6 +65,14 @@ try {
     }),
   );
   await pooled(jobs, availableParallelism());
+  // Noise only adds instructions (a JIT tier reached later, a collection in the window): taskCycle's single counts of
+  // one tree fall in two modes ~4% apart. A count over the tolerance is measured twice more and the least stands; a
+  // real regression is over in each.
+  for (const name of scenarios)
+    for (let again = 0; again < 2 && Math.min(...counts.get(name)!) > baselines.scenarios[name]!.instructions * (1 + TOLERANCE); again++) {
+      console.log(`${name}: over the baseline: measured again`);
+      counts.get(name)!.push(await perCycle(driver, name, baselines.scenarios[name]!));
+    }
 } finally {
   removeDriver(driver);
 }
@@ -73,7 +81,7 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
 const over: string[] = [];
 for (const name of scenarios) {
   const measured = counts.get(name)!;
-  const count = Math.max(...measured);
+  const count = Math.min(...measured);
   const baseline = baselines.scenarios[name]!;
   const change = count / baseline.instructions - 1;
   const spread =
